@@ -1,0 +1,355 @@
+"""``tf.gradients``: reverse-mode differentiation that adds the adjoint program to the graph.
+
+The walk is TensorFlow's (``gradients_util.py``): mark the ops reachable from the xs along
+float tensors, keep those that lead to the ys, count pending consumers, then visit ops in
+reverse order, summing each output's gradient contributions and calling the op's rule.
+Rules emit ordinary ops, so gradients of gradients need nothing special.
+"""
+from __future__ import annotations
+
+import enum
+from collections import deque
+from typing import Any, Callable
+
+from .graph import Operation, Tensor
+from .ops import array_ops as a
+from .ops import math_ops as m
+from .ops.convert import convert_to_tensor, graph_of
+from .ops.indexed_slices import IndexedSlices
+from .primitives import lookup
+
+__all__ = ["gradients", "hessians", "AggregationMethod", "UnconnectedGradients", "RegisterGradient",
+           "NotDifferentiable", "gradient_function"]
+
+
+class AggregationMethod:
+    """How several gradient contributions to one tensor are summed."""
+
+    ADD_N = 0
+    DEFAULT = ADD_N
+    EXPERIMENTAL_TREE = 1
+    EXPERIMENTAL_ACCUMULATE_N = 2
+
+
+_AGGREGATION_METHODS = (AggregationMethod.ADD_N, AggregationMethod.EXPERIMENTAL_TREE,
+                        AggregationMethod.EXPERIMENTAL_ACCUMULATE_N)
+
+
+class UnconnectedGradients(enum.Enum):
+    """What an x that the ys do not depend on gets: None, or zeros of x's shape and dtype."""
+
+    NONE = "none"
+    ZERO = "zero"
+
+
+# -- gradient functions ------------------------------------------------------------------------------
+
+_registered: dict[str, Callable | None] = {}
+
+
+class RegisterGradient:
+    """Decorator: ``@tf.RegisterGradient("MySquare") def _grad(op, grad): ...``."""
+
+    def __init__(self, op_type: str) -> None:
+        if not isinstance(op_type, str):
+            raise TypeError("op_type must be a string")
+        self._op_type = op_type
+
+    def __call__(self, f: Callable) -> Callable:
+        _register(self._op_type, f)
+        return f
+
+
+def NotDifferentiable(op_type: str) -> None:  # noqa: N802 - TF's public name
+    """Declare that ops of ``op_type`` have no gradient (their inputs get None)."""
+    if not isinstance(op_type, str):
+        raise TypeError("op_type must be a string")
+    _register(op_type, None)
+
+
+NoGradient = NotDifferentiable
+
+
+def _register(op_type: str, f: Callable | None) -> None:
+    from .primitives import PRIMITIVES
+    if op_type in _registered or op_type in PRIMITIVES:
+        raise KeyError(f"Registering two gradient with name '{op_type}'! (Previous registration was in "
+                       f"{'s2sgrad' if op_type in PRIMITIVES else 'user code'})")
+    _registered[op_type] = f
+
+
+def gradient_function(op: Operation) -> Callable | None:
+    """The rule for ``op``: an override from ``gradient_override_map``, a registered gradient,
+    or its primitive's rule. None means "not differentiable"; a missing rule raises LookupError."""
+    kind = op.attrs.get("_gradient_op_type", op.type)
+    if kind in _registered:
+        return _registered[kind]
+    prim = lookup(op.type) if kind == op.type else None
+    if prim is not None and not prim.differentiable:
+        return None
+    if prim is None or prim.grad is None:
+        raise LookupError(
+            f"No gradient defined for operation '{op.name}' (op type: {kind}). In general every operation must "
+            "have an associated `@tf.RegisterGradient` for correct autodiff, which this op is lacking. If you "
+            "want to pretend this operation is a constant in your program, you may insert `tf.stop_gradient`.")
+    return prim.grad
+
+
+# -- the walk ----------------------------------------------------------------------------------------
+
+def _as_list(values: Any, what: str) -> list:
+    if values is None:
+        raise ValueError(f"{what} must not be None")
+    items = list(values) if isinstance(values, (list, tuple)) else [values]
+    out = []
+    for v in items:
+        if v is None:
+            raise ValueError(f"{what} must not contain None")
+        out.append(v if isinstance(v, IndexedSlices) else convert_to_tensor(v))
+    return out
+
+
+def _unconnected(value: Any) -> UnconnectedGradients:
+    try:
+        return UnconnectedGradients(value.value if isinstance(value, UnconnectedGradients) else value)
+    except (ValueError, TypeError):
+        raise ValueError(f"Unknown value for unconnected_gradients: {value!r}") from None
+
+
+def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients",
+              colocate_gradients_with_ops: bool = False, gate_gradients: bool = False,
+              aggregation_method: Any = None, stop_gradients: Any = None,
+              unconnected_gradients: Any = UnconnectedGradients.NONE) -> list:
+    """Symbolic ``sum(dy/dx)`` over ``ys`` for each x in ``xs``, as a list (None where unconnected).
+
+    >>> # a = tf.constant(0.); b = 2 * a; tf.gradients(a + b, [a, b])  ->  [3.0, 1.0]
+    """
+    unconnected = _unconnected(unconnected_gradients)
+    ys = _as_list(ys, "ys")
+    xs = _as_list(xs, "xs")
+    stops = _as_list(stop_gradients, "stop_gradients") if stop_gradients is not None else []
+    if grad_ys is None:
+        grad_ys = [None] * len(ys)
+    elif not isinstance(grad_ys, (list, tuple)) or (len(ys) == 1 and not _is_list_of_gradients(grad_ys)):
+        grad_ys = [grad_ys]
+    if len(grad_ys) != len(ys):
+        raise ValueError(f"Length mismatch. Passed {len(grad_ys)} grad_ys for {len(ys)} ys")
+    if not xs:
+        return []
+    if not ys:
+        return [None] * len(xs)
+    graph = graph_of(ys + xs + stops)
+    with graph.as_default(), graph.name_scope(name or "gradients"):
+        first_new_op = graph.version
+        seeds = _grad_ys(ys, grad_ys)
+        walk = _Walk(ys, xs, stops, aggregation_method, first_new_op)
+        grads = walk.run(seeds)
+        return [_result(grads, x, unconnected) for x in xs]
+
+
+def _is_list_of_gradients(grad_ys: Any) -> bool:
+    """``grad_ys=[t]`` for one y is a list of one grad_y; ``grad_ys=[1., 2.]`` is one nested value."""
+    return all(v is None or isinstance(v, (Tensor, IndexedSlices)) or hasattr(v, "_as_graph_element")
+               or hasattr(v, "shape") for v in grad_ys)
+
+
+def _grad_ys(ys: list, grad_ys: list) -> list:
+    seeds = []
+    for i, (y, g) in enumerate(zip(ys, grad_ys)):
+        if g is None:
+            if y.dtype.is_complex:
+                raise TypeError(f"Gradients of complex tensors ({y}) must set grad_ys (y.dtype = {y.dtype.name})")
+            seeds.append(a.ones(a.shape(y), y.dtype, name=f"grad_ys_{i}") if not y.shape.is_fully_defined()
+                         else a.ones(y.shape.as_list(), y.dtype, name=f"grad_ys_{i}"))
+            continue
+        g = g if isinstance(g, (Tensor, IndexedSlices)) or hasattr(g, "_as_graph_element") \
+            else convert_to_tensor(g, dtype_hint=y.dtype)
+        g = g if isinstance(g, IndexedSlices) else convert_to_tensor(g)
+        if y.dtype.is_floating or y.dtype.is_integer:
+            if not (g.dtype.is_floating or g.dtype.is_integer):
+                raise TypeError(f"Gradient type {g.dtype.name} generated for real or integer-valued tensor {y} "
+                                f"with type {y.dtype.name} must be real or integer")
+        elif y.dtype.is_complex:
+            if not g.dtype.is_complex:
+                raise TypeError(f"Gradient type {g.dtype.name} generated for complex-valued tensor {y} with "
+                                f"type {y.dtype.name} must be complex")
+        else:
+            raise TypeError(f"Tensor {y} with type {y.dtype.name} must be numeric to obtain a default gradient")
+        seeds.append(g if isinstance(g, IndexedSlices) else a.identity(g, name=f"grad_ys_{i}"))
+    return seeds
+
+
+class _Walk:
+    """One ``gradients`` call: reachability, pending counts, then the reverse sweep."""
+
+    def __init__(self, ys: list, xs: list, stops: list, aggregation: Any, first_new_op: int) -> None:
+        self.ys, self.xs = ys, xs
+        self.aggregation = aggregation
+        self.first_new_op = first_new_op
+        from_ops = list(dict.fromkeys(x.op for x in xs))
+        reached = _reached_ops(from_ops)
+        self.reachable_ys = {y.op for y in ys if y.op in reached}
+        self.pending: dict[Operation, int] = {}
+        between: set[Operation] = set()
+        queue = [y.op for y in ys]
+        order = []
+        while queue:
+            op = queue.pop()
+            if op in reached and op not in between:
+                between.add(op)
+                order.append(op)
+                queue.extend(t.op for t in op.inputs)
+        for op in order:
+            for t in op.inputs:
+                if t.op in between:
+                    self.pending[t.op] = self.pending.get(t.op, 0) + 1
+        self.stop_ops = {op for op in from_ops if not any(self.pending.get(t.op, 0) > 0 for t in op.inputs)}
+        self.stop_ops.update(t.op for t in stops)
+
+    def run(self, seeds: list) -> dict:
+        grads: dict[Operation, list[list]] = {}
+        for y, g in zip(self.ys, seeds):
+            _add_grad(grads, y, g)
+        queue = deque()
+        queued: set[Operation] = set()
+        for y in self.ys:
+            op = y.op
+            if self.pending.get(op, 0) == 0 and op not in queued and op in self.reachable_ys:
+                queued.add(op)
+                queue.append(op)
+        while queue:
+            op = queue.popleft()
+            out_grads = self._aggregate(grads, op)
+            has_grads = any(g is not None for g in out_grads)
+            grad_fn = None
+            if has_grads and op not in self.stop_ops:
+                grad_fn = gradient_function(op)
+            if grad_fn is not None and has_grads:
+                in_grads = self._call_rule(op, grad_fn, out_grads)
+            else:
+                in_grads = [None] * len(op.inputs)
+            for i, (t, g) in enumerate(zip(op.inputs, in_grads)):
+                if g is None:
+                    continue
+                if isinstance(g, Tensor):
+                    try:
+                        g.set_shape(t.shape)
+                    except ValueError:
+                        raise ValueError(
+                            f"Incompatible shapes between op input and calculated input gradient. Forward "
+                            f"operation: {op.name}. Input index: {i}. Original input shape: {t.shape}. "
+                            f"Calculated input gradient shape: {g.shape}") from None
+                _add_grad(grads, t, g)
+            for t in op.inputs:
+                count = self.pending.get(t.op)
+                if count is None:
+                    continue
+                self.pending[t.op] = count - 1
+                if count == 1:
+                    queue.append(t.op)
+        return grads
+
+    def _call_rule(self, op: Operation, grad_fn: Callable, out_grads: list) -> list:
+        for i, g in enumerate(out_grads):
+            if g is None and op.outputs[i].dtype.is_differentiable:
+                out_grads[i] = a.zeros_like(op.outputs[i])
+        graph = op.graph
+        with graph.name_scope(op.name + "_grad"), graph._gradient_context(op):
+            in_grads = grad_fn(op, *out_grads)
+        in_grads = list(in_grads) if isinstance(in_grads, (list, tuple)) else [in_grads]
+        if len(in_grads) != len(op.inputs):
+            raise ValueError(f"Num gradients {len(in_grads)} generated for op {op.node_def} do not match num "
+                             f"inputs {len(op.inputs)}")
+        return in_grads
+
+    def _aggregate(self, grads: dict, op: Operation) -> list:
+        out = []
+        for i, contributions in enumerate(grads.get(op, [[] for _ in op.outputs])):
+            if not contributions:
+                out.append(None)
+                continue
+            if len(contributions) == 1:
+                total = contributions[0]
+            else:
+                with op.graph._gradient_context(op):
+                    total = _sum(contributions, self.aggregation, op.name)
+            if isinstance(total, Tensor) and total._adjoint_of is None and total.op.id >= self.first_new_op:
+                total._adjoint_of = op.outputs[i]
+            grads[op][i] = [total]
+            out.append(total)
+        return out
+
+
+def _reached_ops(from_ops: list) -> set:
+    """Ops reachable from ``from_ops`` along float (differentiable) tensors."""
+    reached: set[Operation] = set()
+    queue = list(from_ops)
+    while queue:
+        op = queue.pop()
+        if op in reached:
+            continue
+        reached.add(op)
+        for t in op.outputs:
+            if t.dtype.is_differentiable:
+                queue.extend(c for c in t._consumers if c not in reached)
+    return reached
+
+
+def _add_grad(grads: dict, t: Tensor, g: Any) -> None:
+    per_output = grads.get(t.op)
+    if per_output is None:
+        per_output = grads[t.op] = [[] for _ in t.op.outputs]
+    per_output[t.value_index].append(g)
+
+
+def _sum(contributions: list, method: Any, op_name: str) -> Any:
+    method = AggregationMethod.DEFAULT if method is None else method
+    if method not in _AGGREGATION_METHODS:
+        raise ValueError(f"Invalid `aggregation_method` specified {method}. Accepted values are "
+                         f"{list(_AGGREGATION_METHODS)}.")
+    if all(isinstance(g, IndexedSlices) for g in contributions):
+        with contributions[0].values.graph.name_scope(op_name + "_gradient_sum"):
+            return IndexedSlices(a.concat([g.values for g in contributions], 0),
+                                 a.concat([g.indices for g in contributions], 0), contributions[0].dense_shape)
+    dense = [convert_to_tensor(g) for g in contributions]
+    if method == AggregationMethod.ADD_N:
+        return m.add_n(dense)
+    with dense[0].graph.name_scope(op_name + "_gradient_sum"):
+        total = dense[0]
+        for g in dense[1:]:
+            total = m.add_n([total, g])
+        return total
+
+
+def _result(grads: dict, x: Tensor, unconnected: UnconnectedGradients) -> Any:
+    per_output = grads.get(x.op)
+    g = per_output[x.value_index][0] if per_output and per_output[x.value_index] else None
+    if g is None and unconnected is UnconnectedGradients.ZERO:
+        return a.zeros_like(x)
+    return g
+
+
+def hessians(ys: Any, xs: Any, name: str = "hessians", colocate_gradients_with_ops: bool = False,
+             gate_gradients: bool = False, aggregation_method: Any = None) -> list:
+    """For each x, the matrix of second derivatives of ``sum(ys)``, shaped ``shape(x) + shape(x)``."""
+    xs = _as_list(xs, "xs")
+    graph = graph_of(xs)
+    with graph.as_default(), graph.name_scope(name):
+        first = gradients(ys, xs, aggregation_method=aggregation_method)
+        out = []
+        for g, x in zip(first, xs):
+            if g is None:
+                raise ValueError("None values not supported.")
+            if not x.shape.is_fully_defined():
+                raise ValueError(f"hessians needs the static shape of {x.name}, got {x.shape}")
+            flat = a.reshape(g, [-1])
+            rows = []
+            for j in range(x.shape.num_elements()):
+                row = gradients(flat[j], x, aggregation_method=aggregation_method)[0]
+                if row is None:
+                    raise ValueError("None values not supported.")
+                rows.append(row)
+            dims = x.shape.as_list()
+            out.append(a.reshape(a.stack(rows), dims + dims))
+        return out
+

@@ -1,0 +1,133 @@
+"""Prune the graph to what the fetches need, then specialize it to concrete feed shapes.
+
+``needed_ops`` walks back from the fetches (iteratively, O(ops)); ``lower`` replays the
+slice's shape rules on concrete shapes and returns a Program.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+from .. import errors
+from ..graph import Operation, Tensor
+from ..primitives import lookup
+from ..shapes import TensorShape
+from .program import Instr, Program, Value
+
+__all__ = ["needed_ops", "lower", "SOURCE_TYPES"]
+
+# Ops that the code generator turns into parameters or constants instead of statements.
+SOURCE_TYPES = frozenset({"Const", "Placeholder", "PlaceholderWithDefault", "VariableV2", "NoOp"})
+
+
+def needed_ops(fetch_tensors: Iterable[Tensor], target_ops: Iterable[Operation],
+               fed: Any, check_feeds: bool = True) -> list[Operation]:
+    """The ops that must run to compute the fetches, in graph (= topological) order.
+    With ``check_feeds``, an unfed placeholder among them raises InvalidArgumentError."""
+    seen: set[Operation] = set()
+    stack: list[Operation] = [t.op for t in fetch_tensors if t not in fed] + list(target_ops)
+    while stack:
+        op = stack.pop()
+        if op in seen:
+            continue
+        seen.add(op)
+        refs = lookup(op.type).ref_inputs
+        for i, t in enumerate(op.inputs):
+            if i not in refs and t not in fed and t.op not in seen:
+                stack.append(t.op)
+        stack.extend(c for c in op.control_inputs if c not in seen)
+    ops = sorted(seen, key=lambda o: o.id)
+    for op in ops if check_feeds else ():
+        if op.type == "Placeholder" and not any(t in fed for t in op.outputs):
+            t = op.outputs[0]
+            raise errors.InvalidArgumentError(
+                None, op, f"You must feed a value for placeholder tensor '{op.name}' with dtype "
+                f"{t.dtype.name} and shape {_shape_text(t.shape)}  [created at {op.where}]")
+    return ops
+
+
+def _shape_text(shape: TensorShape) -> str:
+    if shape.dims is None:
+        return "<unknown>"
+    return "[" + ",".join("?" if d is None else str(d) for d in shape.dims) + "]"
+
+
+def lower(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feeds: dict,
+          variables: dict, rngs: Sequence[Operation]) -> Program:
+    """Build the Program for ``ops``. ``feeds``: Tensor -> (DType, shape tuple) of the fed value;
+    ``variables``: variable Operation -> (DType, shape tuple) of its stored value."""
+    prog = Program()
+    values: dict[Tensor, Value] = {}
+    for t, (dtype, shape) in feeds.items():
+        v = Value(dtype, TensorShape(shape), tensor=t, kind="feed", source=t)
+        values[t] = v
+        prog.params.append(v)
+    for var_op, (dtype, shape) in variables.items():
+        t = var_op.outputs[0]
+        v = Value(dtype, TensorShape(shape), tensor=t, kind="var", source=var_op)
+        values[t] = v
+        prog.params.append(v)
+    rng_params = {}
+    for op in rngs:
+        v = Value(None, TensorShape([]), kind="rng", source=op)
+        rng_params[op] = v
+        prog.params.append(v)
+
+    for op in ops:
+        if op.outputs and all(t in values for t in op.outputs):
+            continue  # fed (or a variable read)
+        _lower_op(op, values, prog, rng_params)
+    prog.outputs = [values[t] for t in fetch_tensors]
+    last = {var: value for var, value in prog.commits}  # later assignments win, in graph order
+    prog.commits = list(last.items())
+    return prog
+
+
+def _lower_op(op: Operation, values: dict, prog: Program, rng_params: dict) -> None:
+    kind = op.type
+    if kind == "NoOp":
+        return
+    if kind == "Const":
+        t = op.outputs[0]
+        values[t] = Value(t.dtype, t.shape, const=op.attrs["value"], tensor=t, kind="const")
+        return
+    if kind == "PlaceholderWithDefault":
+        values[op.outputs[0]] = values[op.inputs[0]]
+        return
+    prim = lookup(kind)
+    args = []
+    for i, t in enumerate(op.inputs):
+        if i in prim.ref_inputs:
+            continue
+        v = values[t]
+        if i in prim.shape_only and v.shape.is_fully_defined():
+            v = Value(v.dtype, v.shape, kind="shape")  # only its shape is read: no runtime use
+        args.append(v)
+    if prim.emit is None:  # Assign: the new value is the assigned value
+        values[op.outputs[0]] = args[0]
+        _commit(op, args[0], prog)
+        return
+    if not prim.pure:
+        args.insert(0, rng_params[op])
+    try:
+        specs = prim.infer(args if prim.pure else args[1:], op.attrs)
+    except (ValueError, TypeError) as e:
+        shapes = ", ".join(str(list(a.shape.dims)) for a in args if a.shape.dims is not None)
+        raise errors.InvalidArgumentError(
+            None, op, f"{e} for '{op.name}' ({op.type}) with input shapes {shapes} "
+            f"[created at {op.where}]") from None
+    outs = [Value(dt, shape, tensor=t) for t, (dt, shape) in zip(op.outputs, specs, strict=True)]
+    for t, v in zip(op.outputs, outs):
+        values[t] = v
+    prog.instrs.append(Instr(prim, args, op.attrs, outs, op))
+    if prim.assigns:
+        _commit(op, outs[0], prog)
+
+
+def _commit(op: Operation, new: Value, prog: Program) -> None:
+    var_op = op.inputs[0].op
+    static = var_op.outputs[0].shape
+    if new.shape.is_fully_defined() and static.is_fully_defined() and new.shape != static:
+        raise errors.InvalidArgumentError(
+            None, op, f"Assign requires shapes of both tensors to match. lhs shape= {list(static.dims)} "
+            f"rhs shape= {list(new.shape.dims)} [created at {op.where}]")
+    prog.commits.append((var_op, new))

@@ -1,0 +1,152 @@
+"""Rewrites on a Program: constant folding, per-primitive simplification, CSE and DCE.
+
+``optimize`` makes one forward sweep (each instruction sees its arguments already
+rewritten) and one backward sweep (dead code), so the cost is linear in the program.
+"""
+from __future__ import annotations
+
+import ast
+import warnings
+from typing import Any
+
+import numpy as np
+
+from . import runtime
+from .program import Instr, Program, Value, uniform
+
+__all__ = ["optimize", "FOLD_LIMIT"]
+
+FOLD_LIMIT = 1 << 16   # fold only results with at most this many elements
+_CONST_KEY_LIMIT = 4096
+
+
+def optimize(prog: Program) -> Program:
+    """Fold, simplify, merge common subexpressions, then drop what nothing uses."""
+    alias: dict[int, Value] = {}
+    consts: dict[Any, Value] = {}
+    seen: dict[Any, Instr] = {}
+
+    def resolve(v: Value) -> Value:
+        while id(v) in alias:
+            v = alias[id(v)]
+        if v.const is not None:
+            key = _const_key(v)
+            if key is not None:
+                v = consts.setdefault(key, v)
+        return v
+
+    kept: list[Instr] = []
+    for ins in prog.instrs:
+        ins.args = [resolve(a) for a in ins.args]
+        replacement = _fold(ins) if ins.prim.pure else None
+        if replacement is None and ins.prim.simplify is not None:
+            out = ins.prim.simplify(ins)
+            replacement = None if out is None else [out]
+        if replacement is None and ins.prim.pure:
+            key = _cse_key(ins)
+            if key is not None:
+                first = seen.setdefault(key, ins)
+                if first is not ins:
+                    replacement = first.outs
+        if replacement is None:
+            kept.append(ins)
+            continue
+        for old, new in zip(ins.outs, replacement, strict=True):
+            _merge_names(old, new)
+            alias[id(old)] = new
+    prog.instrs = kept
+    prog.outputs = [resolve(v) for v in prog.outputs]
+    prog.commits = [(var, resolve(v)) for var, v in prog.commits]
+    _eliminate_dead(prog)
+    return prog
+
+
+def _merge_names(old: Value, new: Value) -> None:
+    """Keep the more telling name when two values become one (``g_w`` beats ``mul_3``)."""
+    if new.kind == "temp" and old.tensor is not None and _rank(old.tensor) > _rank(new.tensor):
+        new.tensor = old.tensor
+
+
+def _rank(t: Any) -> int:
+    if t is None:
+        return 0
+    if t._adjoint_of is not None:
+        return 3
+    return 1 if t.op.grad_of is not None else 2
+
+
+def _const_key(v: Value) -> Any:
+    c = v.const
+    if isinstance(c, np.ndarray):
+        if c.size > _CONST_KEY_LIMIT:
+            return None
+        return (v.dtype.name, c.shape, c.tobytes() if c.dtype.kind != "O" else repr(c.tolist()))
+    return (v.dtype.name, (), repr(c), type(c).__name__)
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, np.ndarray):
+        return (value.dtype.str, value.shape, value.tobytes())
+    if isinstance(value, slice):
+        return ("slice", value.start, value.stop, value.step)
+    hash(value)
+    return value
+
+
+def _cse_key(ins: Instr) -> Any:
+    if ins.prim.assigns:
+        return None
+    try:
+        attrs = _freeze(ins.attrs)
+    except TypeError:
+        return None
+    return (ins.prim.name, tuple(id(a) for a in ins.args), attrs)
+
+
+def _fold(ins: Instr) -> list[Value] | None:
+    """Evaluate an instruction whose arguments are all constants, if its result is small.
+
+    An op that only copies elements of a uniform constant (broadcast, reshape, tile...) folds
+    at any size, to a zero-stride view of one scalar."""
+    source = ins.prim.uniform_from
+    if source is not None and ins.args[source].const is not None and ins.args[source].is_uniform() \
+            and ins.outs[0].shape.is_fully_defined():
+        return [uniform(ins.outs[0], ins.args[source].scalar())]
+    if ins.prim.emit is None or not ins.args or any(a.const is None and a.kind != "shape" for a in ins.args):
+        return None
+    if any(o.size is None or o.size > FOLD_LIMIT for o in ins.outs):
+        return None
+    names = [f"_a{i}" for i in range(len(ins.args))]
+    expr = ins.prim.emit(ins, [ast.Name(n, ast.Load()) for n in names])
+    code = compile(ast.fix_missing_locations(ast.Expression(expr)), "<s2sgrad-fold>", "eval")
+    try:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            result = eval(code, {"np": np, "rt": runtime}, dict(zip(names, (a.const for a in ins.args))))
+    except Exception:  # noqa: BLE001 - leave it to run time, where the error gets its op and line
+        return None
+    results = result if len(ins.outs) > 1 else (result,)
+    folded = []
+    for out, r in zip(ins.outs, results, strict=True):
+        r = np.asarray(r, dtype=out.dtype.np)
+        if tuple(r.shape) != out.shape.dims:
+            return None
+        folded.append(Value(out.dtype, out.shape, const=r[()] if r.ndim == 0 else r, tensor=out.tensor,
+                            kind="const"))
+    return folded
+
+
+def _eliminate_dead(prog: Program) -> None:
+    live = {id(v) for v in prog.outputs} | {id(v) for _, v in prog.commits}
+    kept = []
+    for ins in reversed(prog.instrs):
+        if any(id(o) in live for o in ins.outs):
+            kept.append(ins)
+            live.update(id(a) for a in ins.args)
+    kept.reverse()
+    prog.instrs = kept
+    prog.params = [p for p in prog.params if id(p) in live]

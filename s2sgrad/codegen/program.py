@@ -1,0 +1,101 @@
+"""The code generator's working form: a straight-line Program of Instrs over Values.
+
+It is built from a graph slice with concrete shapes (``lower``), rewritten by the passes
+(``passes``) and written out as Python (``emit``). The user's Graph is never modified.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import dtypes as _dt
+from ..shapes import TensorShape
+
+__all__ = ["Value", "Instr", "Program", "uniform"]
+
+
+class Value:
+    """An SSA value: dtype, (usually concrete) shape, and its constant when known."""
+
+    __slots__ = ("dtype", "shape", "const", "tensor", "kind", "source", "producer")
+
+    def __init__(self, dtype: _dt.DType, shape: TensorShape, const: Any = None, tensor: Any = None,
+                 kind: str = "temp", source: Any = None) -> None:
+        self.dtype = dtype
+        self.shape = shape
+        self.const = const      # NumPy value when known at compile time
+        self.tensor = tensor    # the graph Tensor this value computes (for names and errors)
+        self.kind = kind        # 'temp' | 'feed' | 'var' | 'rng' | 'const'
+        self.source = source    # for params: the fed Tensor / variable Operation / random op
+        self.producer: Instr | None = None  # the instruction that computes it
+
+    @property
+    def name(self) -> str:
+        return self.tensor.name if self.tensor is not None else f"<{self.kind}>"
+
+    @property
+    def op(self) -> Any:
+        return None if self.tensor is None else self.tensor.op
+
+    @property
+    def size(self) -> int | None:
+        return self.shape.num_elements()
+
+    def is_uniform(self) -> bool:
+        """True for a constant whose elements are all equal (it can be written as one scalar)."""
+        c = self.const
+        if c is None or self.dtype is _dt.string:
+            return False
+        if not isinstance(c, np.ndarray) or c.ndim == 0:
+            return True
+        if 0 in c.strides and all(s == 0 for s in c.strides):
+            return True
+        return c.size > 0 and bool(np.all(c == c.flat[0])) and not (c.dtype.kind in "fc" and np.isnan(c.flat[0]))
+
+    def scalar(self) -> Any:
+        """The single element of a uniform constant, as a NumPy scalar of this dtype."""
+        c = self.const
+        return c.flat[0] if isinstance(c, np.ndarray) else self.dtype.np.type(c)
+
+    def __repr__(self) -> str:
+        return f"Value({self.name}, {self.dtype.name}{list(self.shape.dims) if self.shape.dims is not None else '[*]'})"
+
+
+class Instr:
+    """One primitive application: ``outs = prim(args; attrs)``, made for graph op ``op``."""
+
+    __slots__ = ("prim", "args", "attrs", "outs", "op")
+
+    def __init__(self, prim: Any, args: list, attrs: dict, outs: list, op: Any) -> None:
+        self.prim = prim
+        self.args = args
+        self.attrs = attrs
+        self.outs = outs
+        self.op = op
+        for v in outs:
+            v.producer = self
+
+    def __repr__(self) -> str:
+        return f"Instr({self.prim.name}, {self.args} -> {self.outs})"
+
+
+class Program:
+    """A straight-line program: params in, outputs and variable commits out."""
+
+    def __init__(self) -> None:
+        self.params: list[Value] = []
+        self.instrs: list[Instr] = []
+        self.outputs: list[Value] = []
+        self.commits: list[tuple[Any, Value]] = []  # (variable Operation, new value), graph order
+
+    def producers(self) -> dict[int, Instr]:
+        return {id(v): ins for ins in self.instrs for v in ins.outs}
+
+
+def uniform(like: Value, scalar: Any) -> Value:
+    """A constant with ``like``'s (fully known) shape, every element ``scalar``: a zero-stride view,
+    so its size costs nothing."""
+    value = np.asarray(scalar, dtype=like.dtype.np)
+    const = value[()] if like.shape.rank == 0 else np.broadcast_to(value, like.shape.dims)
+    return Value(like.dtype, like.shape, const=const, tensor=like.tensor, kind="const")

@@ -1,0 +1,92 @@
+"""Helpers that generated modules call as ``rt.<name>``: NumPy only, small and self-contained.
+
+``s2sgrad.export`` copies the source of the helpers a module uses into the exported file,
+so every helper must depend on nothing but NumPy, ``math`` and the other helpers here.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = ["sum_to", "erf", "truncated_normal", "cumsum", "cumprod", "scatter_into_zeros", "segment_sum", "gather_nd", "scatter_nd"]
+
+
+def sum_to(x, shape):
+    """Sum ``x`` over its broadcast axes so that it has ``shape`` (undoes NumPy broadcasting)."""
+    shape = tuple(shape)
+    if np.shape(x) == shape:
+        return x
+    lead = np.ndim(x) - len(shape)
+    axes = tuple(range(lead)) + tuple(
+        lead + i for i, d in enumerate(shape) if d == 1 and np.shape(x)[lead + i] != 1)
+    return np.sum(x, axis=axes, keepdims=False).reshape(shape) if axes else np.reshape(x, shape)
+
+
+_erf = np.frompyfunc(math.erf, 1, 1)
+
+
+def erf(x):
+    """The error function, elementwise, in the dtype of ``x``."""
+    x = np.asarray(x)
+    return _erf(x).astype(x.dtype)[()]
+
+
+def scatter_into_zeros(values, shape, index):
+    """Zeros of ``shape`` with ``values`` written at ``index`` (the adjoint of basic indexing)."""
+    out = np.zeros(shape, dtype=np.result_type(values))
+    out[index] = values
+    return out
+
+
+def segment_sum(values, indices, num_segments):
+    """Rows of ``values`` summed into ``num_segments`` rows by ``indices`` (repeats add up)."""
+    values = np.asarray(values)
+    out = np.zeros((num_segments,) + values.shape[np.ndim(indices):], dtype=values.dtype)
+    np.add.at(out, indices, values)
+    return out
+
+
+def gather_nd(params, indices):
+    """``tf.gather_nd``: index ``params`` by the last axis of ``indices``."""
+    indices = np.asarray(indices)
+    return params[tuple(np.moveaxis(indices, -1, 0))]
+
+
+def scatter_nd(indices, updates, shape):
+    """``tf.scatter_nd``: zeros of ``shape`` with ``updates`` added at ``indices``."""
+    out = np.zeros(shape, dtype=np.result_type(updates))
+    np.add.at(out, tuple(np.moveaxis(np.asarray(indices), -1, 0)), updates)
+    return out
+
+
+def truncated_normal(rng, shape, dtype):
+    """Standard normal draws, redrawing those more than two standard deviations out (as TF)."""
+    out = rng.standard_normal(shape)
+    bad = np.abs(out) > 2.0
+    while bad.any():
+        out[bad] = rng.standard_normal(int(bad.sum()))
+        bad = np.abs(out) > 2.0
+    return out.astype(dtype)[()]
+
+
+def _scan(func, x, axis, exclusive, reverse):
+    x = np.asarray(x)
+    if reverse:
+        x = np.flip(x, axis)
+    out = func(x, axis=axis)
+    if exclusive:
+        identity = np.zeros_like if func is np.cumsum else np.ones_like
+        first = identity(np.take(x, [0], axis=axis))
+        out = np.concatenate([first, np.take(out, np.arange(x.shape[axis] - 1), axis=axis)], axis=axis)
+    return np.flip(out, axis) if reverse else out
+
+
+def cumsum(x, axis, exclusive, reverse):
+    """``tf.cumsum`` with its ``exclusive`` and ``reverse`` options."""
+    return _scan(np.cumsum, x, axis, exclusive, reverse)
+
+
+def cumprod(x, axis, exclusive, reverse):
+    """``tf.cumprod`` with its ``exclusive`` and ``reverse`` options."""
+    return _scan(np.cumprod, x, axis, exclusive, reverse)

@@ -1,0 +1,52 @@
+"""TensorFlow's run-time error classes (``tf.errors``), raised by ``Session.run``."""
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "OpError", "CancelledError", "UnknownError", "InvalidArgumentError", "DeadlineExceededError",
+    "NotFoundError", "AlreadyExistsError", "PermissionDeniedError", "UnauthenticatedError",
+    "ResourceExhaustedError", "FailedPreconditionError", "AbortedError", "OutOfRangeError",
+    "UnimplementedError", "InternalError", "UnavailableError", "DataLossError",
+]
+
+
+class OpError(Exception):
+    """An error while running a graph; ``op`` is the Operation that failed (or None)."""
+
+    error_code = 2
+
+    def __init__(self, node_def: Any, op: Any, message: str, *args: Any) -> None:
+        super().__init__(message, *args)
+        self.node_def = node_def
+        self.op = op
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __reduce__(self) -> tuple:
+        return type(self), (None, None, self.message)
+
+
+def _error(name: str, code: int, doc: str) -> type:
+    return type(name, (OpError,), {"error_code": code, "__doc__": doc, "__module__": __name__})
+
+
+CancelledError = _error("CancelledError", 1, "The operation was cancelled.")
+UnknownError = _error("UnknownError", 2, "An unknown error.")
+InvalidArgumentError = _error("InvalidArgumentError", 3, "An op received an invalid argument.")
+DeadlineExceededError = _error("DeadlineExceededError", 4, "A deadline expired.")
+NotFoundError = _error("NotFoundError", 5, "A requested entity was not found.")
+AlreadyExistsError = _error("AlreadyExistsError", 6, "An entity already exists.")
+PermissionDeniedError = _error("PermissionDeniedError", 7, "Permission denied.")
+ResourceExhaustedError = _error("ResourceExhaustedError", 8, "A resource was exhausted.")
+FailedPreconditionError = _error(
+    "FailedPreconditionError", 9, "The system is not in a state to run the op (e.g. an uninitialised variable).")
+AbortedError = _error("AbortedError", 10, "The operation was aborted.")
+OutOfRangeError = _error("OutOfRangeError", 11, "A value was out of range.")
+UnimplementedError = _error("UnimplementedError", 12, "The operation is not implemented.")
+InternalError = _error("InternalError", 13, "An internal invariant was broken.")
+UnavailableError = _error("UnavailableError", 14, "The runtime is unavailable.")
+DataLossError = _error("DataLossError", 15, "Unrecoverable data loss.")
+UnauthenticatedError = _error("UnauthenticatedError", 16, "Missing credentials.")

@@ -1,0 +1,446 @@
+"""The IR: a Graph of Operations whose output Tensors are SSA values, each defined once.
+
+Ops are appended in creation order, and every input exists before its consumer, so the
+creation order is a topological order: no pass ever needs to sort.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import sys
+import threading
+from typing import Any, Iterable, Iterator, Sequence
+
+from . import dtypes as _dt
+from .shapes import TensorShape, as_shape
+
+__all__ = [
+    "Graph", "Operation", "Tensor", "get_default_graph", "reset_default_graph",
+    "name_scope", "control_dependencies", "user_location",
+]
+
+_PKG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_VALID_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
+_VALID_SCOPE = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
+
+
+def user_location() -> tuple[str, int]:
+    """(filename, line) of the innermost frame outside the s2sgrad package."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename.startswith(_PKG_DIR):
+        frame = frame.f_back
+    if frame is None:
+        return ("<unknown>", 0)
+    return (frame.f_code.co_filename, frame.f_lineno)
+
+
+class Tensor:
+    """One output of an Operation: ``<op name>:<index>``, with a dtype and a static shape."""
+
+    __slots__ = ("op", "value_index", "dtype", "_shape", "_consumers", "_adjoint_of", "__weakref__")
+
+    # Operator overloads, indexing and ``eval`` are attached by ``s2sgrad.ops.overloads``.
+    __array_priority__ = 100
+
+    def __init__(self, op: Operation, value_index: int, dtype: _dt.DType, shape: TensorShape) -> None:
+        self.op = op
+        self.value_index = value_index
+        self.dtype = dtype
+        self._shape = shape
+        self._consumers: list[Operation] = []
+        self._adjoint_of: Tensor | None = None  # set when this tensor is the gradient of another
+
+    @property
+    def name(self) -> str:
+        return f"{self.op.name}:{self.value_index}"
+
+    @property
+    def graph(self) -> Graph:
+        return self.op.graph
+
+    @property
+    def shape(self) -> TensorShape:
+        return self._shape
+
+    def get_shape(self) -> TensorShape:
+        return self._shape
+
+    def set_shape(self, shape: Any) -> None:
+        """Refine the static shape; ValueError when ``shape`` contradicts it."""
+        try:
+            self._shape = self._shape.merge_with(as_shape(shape))
+        except ValueError:
+            raise ValueError(
+                f"Tensor {self.name} has shape {self._shape}, which is incompatible with {as_shape(shape)}"
+            ) from None
+
+    @property
+    def ndim(self) -> int | None:
+        return self._shape.rank
+
+    def consumers(self) -> list[Operation]:
+        return list(self._consumers)
+
+    def __repr__(self) -> str:
+        return f"<tf.Tensor '{self.name}' shape={_shape_repr(self._shape)} dtype={self.dtype.name}>"
+
+    def __str__(self) -> str:
+        return f'Tensor("{self.name}", shape={_shape_repr(self._shape)}, dtype={self.dtype.name})'
+
+    def __bool__(self) -> bool:
+        raise TypeError(
+            f"Using a symbolic tf.Tensor ({self.name}) as a Python bool is not allowed: its value is only "
+            "known when the graph runs. Use tf.where / tf.cond-style ops, or fetch it with sess.run first.")
+
+    def __iter__(self) -> Iterator:
+        raise TypeError(f"Tensor {self.name} is not iterable in graph mode; use tf.unstack or indexing.")
+
+    def __len__(self) -> int:
+        dims = self._shape.dims
+        if not dims or dims[0] is None:
+            raise TypeError(f"len() of tensor {self.name} with shape {self._shape} is not known statically")
+        return dims[0]
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        raise NotImplementedError(
+            f"Cannot convert a symbolic tf.Tensor ({self.name}) to a NumPy array; run it in a Session.")
+
+    __hash__ = object.__hash__
+
+
+def _shape_repr(shape: TensorShape) -> str:
+    return "<unknown>" if shape.dims is None else "(" + ", ".join(
+        "None" if d is None else str(d) for d in shape.dims) + ("," if len(shape.dims) == 1 else "") + ")"
+
+
+class Operation:
+    """A node of the graph: ``type`` names its primitive; ``attrs`` are its static parameters."""
+
+    __slots__ = ("graph", "name", "type", "inputs", "outputs", "attrs", "control_inputs",
+                 "location", "id", "grad_of", "__weakref__")
+
+    def __init__(self, graph: Graph, name: str, op_type: str, inputs: tuple, attrs: dict,
+                 specs: Sequence[tuple], control_inputs: tuple, location: tuple, grad_of: Any) -> None:
+        self.graph = graph
+        self.name = name
+        self.type = op_type
+        self.inputs = inputs
+        self.attrs = attrs
+        self.control_inputs = control_inputs
+        self.location = location
+        self.grad_of: Operation | None = grad_of  # the forward op whose gradient rule made this op
+        self.id = -1
+        self.outputs = tuple(Tensor(self, i, dt, shape) for i, (dt, shape) in enumerate(specs))
+
+    def get_attr(self, name: str) -> Any:
+        try:
+            return self.attrs[name]
+        except KeyError:
+            raise ValueError(f"Operation {self.name!r} ({self.type}) has no attr named {name!r}") from None
+
+    def values(self) -> tuple:
+        return self.outputs
+
+    @property
+    def node_def(self) -> dict:
+        return {"name": self.name, "op": self.type, "input": [t.name for t in self.inputs],
+                "attr": dict(self.attrs)}
+
+    @property
+    def where(self) -> str:
+        """``file.py:line`` of the user code that created this op."""
+        return f"{os.path.basename(self.location[0])}:{self.location[1]}"
+
+    def run(self, feed_dict: Any = None, session: Any = None) -> None:
+        """Run this op in ``session`` or the default session."""
+        from .session import _session_for
+        _session_for(session, self).run(self, feed_dict)
+
+    def __repr__(self) -> str:
+        return f"<tf.Operation '{self.name}' type={self.type}>"
+
+    __hash__ = object.__hash__
+
+
+class _ThreadState(threading.local):
+    def __init__(self) -> None:
+        self.scope = ""
+        self.control: list[Operation] = []
+        self.grad_of: Operation | None = None
+
+
+class Graph:
+    """A TF-v1 graph: the SSA IR that programs are recorded into.
+
+    >>> g = Graph()
+    >>> with g.as_default(): pass
+    """
+
+    def __init__(self) -> None:
+        self._ops: list[Operation] = []
+        self._by_name: dict[str, Operation] = {}
+        self._names_in_use: dict[str, int] = {}
+        self._lock = threading.RLock()
+        self._local = _ThreadState()
+        self._collections: dict[str, list] = {}
+        self._gradient_override_map: dict[str, str] = {}
+        self.seed: int | None = None
+        self._finalized = False
+
+    # -- recording ------------------------------------------------------------------------------
+    def create_op(self, op_type: str, inputs: Sequence[Tensor], attrs: dict | None = None,
+                  name: str | None = None) -> Operation:
+        """Append an op of primitive ``op_type``; infers output dtypes and shapes or raises."""
+        from .primitives import lookup
+        prim = lookup(op_type)
+        attrs = {} if attrs is None else attrs
+        inputs = tuple(inputs)
+        for t in inputs:
+            if not isinstance(t, Tensor):
+                raise TypeError(f"{op_type}: input {t!r} is not a Tensor")
+            if t.op.graph is not self:
+                raise ValueError(f"Tensor {t.name} must be from the same graph as the {op_type} op being created.")
+        if self._finalized:
+            raise RuntimeError("Graph is finalized and cannot be modified.")
+        if name and not name.endswith("/") and not _VALID_NAME.match(name):
+            raise ValueError(f"'{name}' is not a valid node name")
+        with self._lock:
+            exact = name[:-1] if name and name.endswith("/") else None
+            full_name = exact or self.unique_name(name or prim.default_name, mark_as_used=False)
+            try:
+                specs = prim.infer(inputs, attrs)
+            except (ValueError, TypeError) as e:
+                shapes = ", ".join(_shape_text(t.shape) for t in inputs)
+                raise type(e)(f"{e} for '{full_name}' (op: {op_type}) with input shapes: {shapes}.") from None
+            if exact is None:
+                full_name = self.unique_name(name or prim.default_name)
+            elif exact in self._by_name:
+                raise ValueError(f"Duplicate node name in graph: '{exact}'")
+            control = tuple(op for op in self._local.control if all(op is not t.op for t in inputs))
+            op = Operation(self, full_name, op_type, inputs, attrs, specs, control, user_location(),
+                           self._local.grad_of)
+            op.id = len(self._ops)
+            self._ops.append(op)
+            self._by_name[op.name] = op
+            for t in inputs:
+                t._consumers.append(op)
+        return op
+
+    def unique_name(self, name: str, mark_as_used: bool = True) -> str:
+        """``scope/name``, suffixed ``_1``, ``_2``... when taken (case-insensitively, as in TF)."""
+        scope = self._local.scope
+        if scope:
+            name = scope + "/" + name
+        key = name.lower()
+        i = self._names_in_use.get(key, 0)
+        if mark_as_used:
+            self._names_in_use[key] = i + 1
+        if i > 0:
+            base = key
+            while key in self._names_in_use:
+                key = f"{base}_{i}"
+                i += 1
+            if mark_as_used:
+                self._names_in_use[key] = 1
+            name = f"{name}_{i - 1}"
+        return name
+
+    # -- scopes -----------------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def name_scope(self, name: str | None) -> Iterator[str]:
+        """Push a name scope; ``'a/'`` re-enters an existing scope, None/'' resets to the root."""
+        old = self._local.scope
+        if not name:
+            new = ""
+        elif name.endswith("/"):
+            new = name[:-1]
+        else:
+            if not _VALID_SCOPE.match(name):
+                raise ValueError(f"'{name}' is not a valid scope name")
+            new = self.unique_name(name)
+        self._local.scope = new
+        try:
+            yield new + "/" if new else ""
+        finally:
+            self._local.scope = old
+
+    def get_name_scope(self) -> str:
+        return self._local.scope
+
+    @contextlib.contextmanager
+    def control_dependencies(self, control_inputs: Iterable | None) -> Iterator[None]:
+        """Ops created inside depend on ``control_inputs`` (None clears the dependencies)."""
+        old = self._local.control
+        if control_inputs is None:
+            new: list[Operation] = []
+        else:
+            new = list(old)
+            for c in control_inputs:
+                op = _as_op(c)
+                if op.graph is not self:
+                    raise ValueError(f"Control input {op.name} must be from the same graph.")
+                if op not in new:
+                    new.append(op)
+        self._local.control = new
+        try:
+            yield
+        finally:
+            self._local.control = old
+
+    @contextlib.contextmanager
+    def gradient_override_map(self, op_type_map: dict[str, str]) -> Iterator[None]:
+        """Use the gradient registered under another name for ops of these types created inside."""
+        for k, v in op_type_map.items():
+            if not isinstance(k, str) or not isinstance(v, str):
+                raise TypeError("gradient_override_map keys and values must be strings")
+        saved = dict(self._gradient_override_map)
+        self._gradient_override_map.update(op_type_map)
+        try:
+            yield
+        finally:
+            self._gradient_override_map = saved
+
+    @contextlib.contextmanager
+    def _gradient_context(self, forward_op: Operation) -> Iterator[None]:
+        """Ops created inside belong to ``forward_op``'s gradient (for names and comments)."""
+        old = self._local.grad_of
+        self._local.grad_of = forward_op
+        try:
+            yield
+        finally:
+            self._local.grad_of = old
+
+    @contextlib.contextmanager
+    def as_default(self) -> Iterator[Graph]:
+        _graph_stack().append(self)
+        try:
+            yield self
+        finally:
+            _graph_stack().pop()
+
+    # -- queries ----------------------------------------------------------------------------------
+    def get_operations(self) -> list[Operation]:
+        return list(self._ops)
+
+    def get_operation_by_name(self, name: str) -> Operation:
+        if not isinstance(name, str):
+            raise TypeError(f"Operation names are strings, got {name!r}")
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise KeyError(f"The name {name!r} refers to an Operation not in the graph.") from None
+
+    def get_tensor_by_name(self, name: str) -> Tensor:
+        if not isinstance(name, str):
+            raise TypeError(f"Tensor names are strings, got {name!r}")
+        op_name, sep, index = name.rpartition(":")
+        if not sep or not index.isdigit():
+            raise ValueError(f"The name {name!r} looks like an (invalid) Operation name, not a Tensor. "
+                             "Tensor names must be of the form \"<op_name>:<output_index>\".")
+        op = self._by_name.get(op_name)
+        if op is None:
+            raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. "
+                           f"The operation, {op_name!r}, does not exist in the graph.")
+        if int(index) >= len(op.outputs):
+            raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. The operation, "
+                           f"{op_name!r}, exists but only has {len(op.outputs)} outputs.")
+        return op.outputs[int(index)]
+
+    def as_graph_element(self, obj: Any) -> Tensor | Operation:
+        """Resolve a Tensor, Operation, Variable or ``'name'`` / ``'name:0'`` string in this graph."""
+        if isinstance(obj, str):
+            return self.get_tensor_by_name(obj) if ":" in obj else self.get_operation_by_name(obj)
+        graph_element = getattr(obj, "_as_graph_element", None)
+        if graph_element is not None:
+            obj = graph_element()
+        if isinstance(obj, (Tensor, Operation)):
+            if obj.graph is not self:
+                raise ValueError(f"{obj!r} is not an element of this graph.")
+            return obj
+        raise TypeError(f"Can not convert a {type(obj).__name__} into a Tensor or Operation.")
+
+    def add_to_collection(self, key: str, value: Any) -> None:
+        self._collections.setdefault(key, []).append(value)
+
+    def get_collection(self, key: str, scope: str | None = None) -> list:
+        items = list(self._collections.get(key, []))
+        if scope is None:
+            return items
+        return [v for v in items if getattr(v, "name", "").startswith(scope)]
+
+    def finalize(self) -> None:
+        self._finalized = True
+
+    @property
+    def finalized(self) -> bool:
+        return self._finalized
+
+    @property
+    def version(self) -> int:
+        return len(self._ops)
+
+    def __str__(self) -> str:
+        from .ir import format_ops
+        return format_ops(self._ops)
+
+
+def _shape_text(shape: TensorShape) -> str:
+    if shape.dims is None:
+        return "?"
+    return "[" + ",".join("?" if d is None else str(d) for d in shape.dims) + "]"
+
+
+def _as_op(obj: Any) -> Operation:
+    graph_element = getattr(obj, "_as_graph_element", None)
+    if graph_element is not None:
+        obj = graph_element()
+    if isinstance(obj, Operation):
+        return obj
+    if isinstance(obj, Tensor):
+        return obj.op
+    raise TypeError(f"Can not use {obj!r} as a control input: expected a Tensor or Operation.")
+
+
+class _DefaultGraphs(threading.local):
+    """Per thread, as in TF: a stack of ``as_default`` graphs over a global default graph."""
+
+    def __init__(self) -> None:
+        self.stack: list[Graph] = []
+        self.global_graph: Graph | None = None
+
+
+_defaults = _DefaultGraphs()
+
+
+def _graph_stack() -> list[Graph]:
+    return _defaults.stack
+
+
+def get_default_graph() -> Graph:
+    """The innermost ``as_default`` graph of this thread, else this thread's global graph."""
+    if _defaults.stack:
+        return _defaults.stack[-1]
+    if _defaults.global_graph is None:
+        _defaults.global_graph = Graph()
+    return _defaults.global_graph
+
+
+def reset_default_graph() -> None:
+    """Replace this thread's global default graph with a new, empty one."""
+    if _defaults.stack:
+        raise AssertionError("Do not use tf.reset_default_graph() to clear nested graphs. If you need a "
+                             "cleared graph, exit the nesting and create a new graph.")
+    _defaults.global_graph = Graph()
+
+
+def name_scope(name: str | None, default_name: str | None = None, values: Any = None) -> Any:
+    """``with tf.name_scope('layer1'):`` in the default graph."""
+    if name is not None and not isinstance(name, str):
+        raise TypeError(f"name_scope name must be a string or None, got {name!r}")
+    return get_default_graph().name_scope(name if name is not None else default_name)
+
+
+def control_dependencies(control_inputs: Iterable | None) -> Any:
+    """``with tf.control_dependencies([op]):`` in the default graph."""
+    return get_default_graph().control_dependencies(control_inputs)

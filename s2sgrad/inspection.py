@@ -1,0 +1,68 @@
+"""See what s2sgrad made of a graph: ``source(fetches)`` (the generated module) and ``ir(fetches)``."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from .codegen.build import build_module
+from .codegen.lower import needed_ops
+from .fetches import FetchStructure
+from .graph import Graph, Tensor
+from .ir import format_ops
+from .ops.convert import graph_of
+
+__all__ = ["source", "ir"]
+
+
+def _graph_for(fetches: Any, graph: Graph | None) -> Graph:
+    if graph is not None:
+        return graph
+    flat: list = []
+    stack = [fetches]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif not isinstance(item, str):
+            flat.append(item)
+    return graph_of([f for f in flat if hasattr(f, "graph")]) if flat else graph_of([])
+
+
+def source(fetches: Any, feed_list: Sequence[Any] | None = None, feed_dict: dict | None = None,
+           graph: Graph | None = None) -> str:
+    """The Python module a Session compiles to compute ``fetches``.
+
+    Fed tensors are ``feed_list`` (shapes from their static shapes) or the keys of ``feed_dict``
+    (shapes from its values, exactly as ``Session.run`` specializes them).
+
+    >>> # print(tf.source(loss, feed_dict={x: np.zeros(3, np.float32)}))
+    """
+    graph = _graph_for(fetches, graph)
+    structure = FetchStructure(graph, fetches)
+    fed = [graph.as_graph_element(k) for k in (feed_dict if feed_dict is not None else (feed_list or []))]
+    if not all(isinstance(t, Tensor) for t in fed):
+        raise TypeError("feeds must be tensors (or their names)")
+    if feed_dict is not None:
+        from .session import convert_feed
+        specs = {t: (t.dtype, np.shape(convert_feed(v, t))) for t, v in zip(fed, feed_dict.values())}
+    else:
+        specs = {t: (t.dtype, t.shape.dims) for t in fed}
+    ops = needed_ops(structure.tensors, structure.ops, set(fed))
+    module, _, _ = build_module(ops, structure.tensors, specs, _static_variable_spec)
+    return module.source
+
+
+def _static_variable_spec(var_op: Any) -> tuple:
+    t = var_op.outputs[0]
+    return t.dtype, t.shape.dims
+
+
+def ir(fetches: Any, feed_list: Sequence[Any] | None = None, graph: Graph | None = None) -> str:
+    """The IR of the ops that ``fetches`` need (one equation per line), given the fed tensors."""
+    graph = _graph_for(fetches, graph)
+    structure = FetchStructure(graph, fetches)
+    fed = {graph.as_graph_element(k) for k in (feed_list or [])}
+    return format_ops(needed_ops(structure.tensors, structure.ops, fed, check_feeds=False))

@@ -1,0 +1,82 @@
+"""Printing the IR: one SSA equation per line, deterministic.
+
+    Mul_1:0 f32[] = Mul(StopGradient:0, Variable_1:0)                # prog.py:12
+"""
+from __future__ import annotations
+
+import os
+from typing import Any, Iterable
+
+import numpy as np
+
+from .dtypes import DType
+from .graph import Operation
+from .primitives.array import TensorIndex
+
+__all__ = ["format_ops", "format_op"]
+
+_SHORT = {"float16": "f16", "float32": "f32", "float64": "f64", "int8": "i8", "int16": "i16", "int32": "i32",
+          "int64": "i64", "uint8": "u8", "uint16": "u16", "bool": "bool", "string": "str",
+          "complex64": "c64", "complex128": "c128"}
+_HIDDEN_ATTRS = {"variable", "value", "dtype", "shape", "DstT", "SrcT", "out_type", "output_type"}
+_COLUMN = 64
+
+
+def format_ops(ops: Iterable[Operation]) -> str:
+    return "".join(format_op(op) + "\n" for op in ops)
+
+
+def format_op(op: Operation) -> str:
+    outs = ", ".join(f"{t.name} {_type(t)}" for t in op.outputs) or "_"
+    args = [t.name for t in op.inputs] + [f"^{c.name}" for c in op.control_inputs]
+    attrs = _attrs(op)
+    line = f"{outs} = {op.type}{attrs}({', '.join(args)})"
+    path, lineno = op.location
+    where = _printable(f"{os.path.basename(path)}:{lineno}")
+    return f"{line.ljust(_COLUMN)}  # {where}"
+
+
+def _type(t: Any) -> str:
+    dims = t.shape.dims
+    shape = "[*]" if dims is None else "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
+    return _SHORT[t.dtype.name] + shape
+
+
+def _attrs(op: Operation) -> str:
+    items = []
+    if op.type == "Const":
+        items.append(f"value={_value(op.attrs['value'])}")
+    for key in sorted(op.attrs):
+        if key in _HIDDEN_ATTRS or key.startswith("_"):
+            continue
+        items.append(f"{key}={_value(op.attrs[key])}")
+    return "[" + ", ".join(items) + "]" if items else ""
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, np.ndarray):
+        if v.size <= 6 and v.dtype != object:
+            return repr(v.tolist())
+        return f"<{_SHORT.get(v.dtype.name, v.dtype.name)}{list(v.shape)}>"
+    if isinstance(v, DType):
+        return v.name
+    if isinstance(v, tuple) and any(isinstance(i, (slice, type(None), type(Ellipsis), TensorIndex)) for i in v):
+        return "[" + ", ".join(_index_item(i) for i in v) + "]"
+    if isinstance(v, (tuple, list)):
+        return "[" + ", ".join(_value(i) for i in v) + "]"
+    return _printable(repr(v))
+
+
+def _index_item(i: Any) -> str:
+    if i is None:
+        return "None"
+    if i is Ellipsis:
+        return "..."
+    if isinstance(i, slice):
+        parts = ["" if p is None else str(p) for p in (i.start, i.stop, i.step)]
+        return ":".join(parts[:2]) + (f":{parts[2]}" if parts[2] else "")
+    return str(i)
+
+
+def _printable(text: str) -> str:
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)

@@ -1,0 +1,1 @@
+"""The user-facing op functions: thin wrappers that validate, convert and record."""

@@ -1,0 +1,244 @@
+"""``tf.reshape``, ``tf.concat``, ``tf.zeros``, indexing...: validate, convert, record."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from .. import dtypes as _dt
+from ..graph import Tensor
+from ..shapes import TensorShape
+from ..static import constant_value
+from .convert import constant, convert_operands, convert_to_tensor, graph_of, record, record1
+
+
+def static_ints(value: Any, what: str) -> list[int] | None:
+    """A Python int/list or constant int tensor as ints; None when ``value`` is None."""
+    if value is None:
+        return None
+    if isinstance(value, Tensor) or hasattr(value, "_as_graph_element"):
+        known = constant_value(convert_to_tensor(value))
+        if known is None:
+            raise TypeError(f"{what} must be known when the graph is built (a Python int/list or a constant "
+                            f"tensor), got the computed tensor {convert_to_tensor(value).name}")
+        value = known
+    arr = np.asarray(value)
+    if arr.dtype.kind not in "iu" and not (arr.dtype.kind == "f" and np.all(arr == np.round(arr))):
+        raise TypeError(f"{what} must be integers, got {value!r}")
+    return [int(v) for v in arr.reshape(-1)]
+
+
+def _int_tensor(value: Any, name: str) -> Tensor:
+    if isinstance(value, Tensor) or hasattr(value, "_as_graph_element"):
+        t = convert_to_tensor(value)
+        if not t.dtype.is_integer:
+            raise TypeError(f"{name} must be an integer tensor, got {t.dtype.name}")
+        return t
+    if isinstance(value, TensorShape):
+        value = value.as_list()
+    if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in value):
+        return stack([convert_to_tensor(v, _dt.int32) for v in value])
+    dims = static_ints(value, name)
+    return constant(np.array(dims, dtype=np.int32).reshape(np.shape(value)), _dt.int32, name=name)
+
+
+# -- shapes --------------------------------------------------------------------------------------
+
+def shape(input: Any, name: str | None = None, out_type: Any = _dt.int32) -> Tensor:
+    """The shape of ``input`` as a 1-D int tensor."""
+    return record1("Shape", [convert_to_tensor(input)], {"out_type": _dt.as_dtype(out_type)}, name or "Shape")
+
+
+def size(input: Any, name: str | None = None, out_type: Any = _dt.int32) -> Tensor:
+    return record1("Size", [convert_to_tensor(input)], {"out_type": _dt.as_dtype(out_type)}, name or "Size")
+
+
+def rank(input: Any, name: str | None = None) -> Tensor:
+    return record1("Rank", [convert_to_tensor(input)], None, name or "Rank")
+
+
+def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
+    """``tensor`` with a new shape (one dimension may be -1)."""
+    x = convert_to_tensor(tensor)
+    with graph_of([x]).as_default():
+        return record1("Reshape", [x, _int_tensor(shape, "shape")], None, name or "Reshape")
+
+
+def expand_dims(input: Any, axis: Any = None, name: str | None = None, dim: Any = None) -> Tensor:
+    axis = axis if axis is not None else dim
+    if axis is None:
+        raise ValueError("expand_dims needs an axis")
+    (ax,) = static_ints(axis, "axis")
+    return record1("ExpandDims", [convert_to_tensor(input)], {"axis": ax}, name or "ExpandDims")
+
+
+def squeeze(input: Any, axis: Any = None, name: str | None = None, squeeze_dims: Any = None) -> Tensor:
+    axes = static_ints(axis if axis is not None else squeeze_dims, "axis")
+    return record1("Squeeze", [convert_to_tensor(input)], {"axis": None if axes is None else tuple(axes)},
+                   name or "Squeeze")
+
+
+def transpose(a: Any, perm: Any = None, name: str | None = None, conjugate: bool = False) -> Tensor:
+    """Permute the axes (default: reverse them)."""
+    perm = static_ints(perm, "perm")
+    return record1("Transpose", [convert_to_tensor(a)], {"perm": None if perm is None else tuple(perm)},
+                   name or "transpose")
+
+
+# -- creating tensors ------------------------------------------------------------------------------
+
+def fill(dims: Any, value: Any, name: str | None = None) -> Tensor:
+    v = convert_to_tensor(value)
+    with graph_of([v]).as_default():
+        return record1("Fill", [_int_tensor(dims, "dims"), v], None, name or "Fill")
+
+
+def _filled(shape: Any, dtype: Any, scalar: int, name: str) -> Tensor:
+    dtype = _dt.as_dtype(dtype)
+    if isinstance(shape, Tensor) or (isinstance(shape, (list, tuple)) and any(isinstance(s, Tensor) for s in shape)):
+        return fill(shape, constant(scalar, dtype), name=name)
+    dims = static_ints(shape if not isinstance(shape, TensorShape) else shape.as_list(), "shape")
+    if any(d < 0 for d in dims):
+        raise ValueError(f"shape must not have negative dimensions, got {dims}")
+    return constant(scalar, dtype, shape=dims, name=name)
+
+
+def zeros(shape: Any, dtype: Any = _dt.float32, name: str | None = None) -> Tensor:
+    return _filled(shape, dtype, 0, name or "zeros")
+
+
+def ones(shape: Any, dtype: Any = _dt.float32, name: str | None = None) -> Tensor:
+    return _filled(shape, dtype, 1, name or "ones")
+
+
+def zeros_like(tensor: Any, dtype: Any = None, name: str | None = None, optimize: bool = True) -> Tensor:
+    x = convert_to_tensor(tensor)
+    if dtype is not None and _dt.as_dtype(dtype) is not x.dtype:
+        return zeros(shape(x), dtype, name)
+    return record1("ZerosLike", [x], None, name or "zeros_like")
+
+
+def ones_like(tensor: Any, dtype: Any = None, name: str | None = None, optimize: bool = True) -> Tensor:
+    x = convert_to_tensor(tensor)
+    if dtype is not None and _dt.as_dtype(dtype) is not x.dtype:
+        return ones(shape(x), dtype, name)
+    return record1("OnesLike", [x], None, name or "ones_like")
+
+
+def identity(input: Any, name: str | None = None) -> Tensor:
+    return record1("Identity", [convert_to_tensor(input)], None, name or "Identity")
+
+
+def stop_gradient(input: Any, name: str | None = None) -> Tensor:
+    """The same value, but gradients do not flow through it (at any order)."""
+    return record1("StopGradient", [convert_to_tensor(input)], None, name or "StopGradient")
+
+
+def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None) -> Tensor:
+    """Elementwise ``x if condition else y`` (broadcasting), or with one argument the indices of
+    the true elements."""
+    c = convert_to_tensor(condition)
+    if x is None and y is None:
+        return record1("Where", [c], None, name or "Where")
+    if x is None or y is None:
+        raise ValueError("x and y must both be non-None or both be None.")
+    with graph_of([c, x, y]).as_default():
+        x, y = convert_operands([x, y])
+        return record1("SelectV2", [c, x, y], None, name or "Select")
+
+
+# -- joining and splitting -------------------------------------------------------------------------
+
+def concat(values: Sequence[Any], axis: Any, name: str | None = None) -> Tensor:
+    if not isinstance(values, (list, tuple)) or not values:
+        raise ValueError("concat expects a non-empty list of tensors")
+    (ax,) = static_ints(axis, "axis")
+    tensors = convert_operands(list(values))
+    if len(tensors) == 1:
+        return identity(tensors[0], name=name or "concat")
+    return record1("ConcatV2", tensors, {"axis": ax}, name or "concat")
+
+
+def stack(values: Sequence[Any], axis: int = 0, name: str | None = None) -> Tensor:
+    if not isinstance(values, (list, tuple)) or not values:
+        raise ValueError("stack expects a non-empty list of tensors")
+    return record1("Pack", convert_operands(list(values)), {"axis": int(axis)}, name or "stack")
+
+
+def unstack(value: Any, num: int | None = None, axis: int = 0, name: str | None = None) -> list[Tensor]:
+    x = convert_to_tensor(value)
+    if num is None:
+        if x.shape.rank is None or x.shape.dims[axis] is None:
+            raise ValueError(f"Cannot infer argument `num` from shape {x.shape}")
+        num = x.shape.dims[axis]
+    return list(record("Unpack", [x], {"num": int(num), "axis": int(axis)}, name or "unstack").outputs)
+
+
+def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: int | None = None,
+          name: str | None = None) -> list[Tensor]:
+    """Split into ``num`` equal parts, or parts of the given sizes (one may be -1)."""
+    x = convert_to_tensor(value)
+    (ax,) = static_ints(axis, "axis")
+    with graph_of([x]).as_default():
+        if isinstance(num_or_size_splits, (int, np.integer)):
+            parts = int(num_or_size_splits)
+            d = x.shape.dims[ax] if x.shape.rank is not None else None
+            if d is None:
+                raise ValueError(f"split of a dimension of unknown size needs explicit sizes")
+            if parts <= 0 or d % parts:
+                raise ValueError(f"Dimension size must be evenly divisible by {parts} but is {d}")
+            sizes = constant([d // parts] * parts, _dt.int32)
+        else:
+            sizes = _int_tensor(num_or_size_splits, "num_or_size_splits")
+            parts = num if num is not None else sizes.shape.dims[0]
+            if parts is None:
+                raise ValueError("Cannot infer num from shape of num_or_size_splits")
+        return list(record("SplitV", [x, sizes], {"num": int(parts), "axis": ax}, name or "split").outputs)
+
+
+# -- helpers used by gradient rules ----------------------------------------------------------------
+
+def sum_to(g: Tensor, like: Tensor, name: str | None = None) -> Tensor:
+    """``g`` summed over the axes along which ``like`` was broadcast."""
+    return record1("SumToShape", [g, like], None, name or "SumToShape")
+
+
+def broadcast_like(x: Tensor, like: Tensor, name: str | None = None) -> Tensor:
+    """``x`` broadcast against ``like``'s shape."""
+    return record1("BroadcastLike", [x, like], None, name or "BroadcastLike")
+
+
+def broadcast_reduced(g: Tensor, like: Tensor, axis: Any, keepdims: bool, name: str | None = None) -> Tensor:
+    """A reduction's result ``g`` spread back over the reduced input ``like``."""
+    return record1("BroadcastReduced", [g, like], {"axis": axis, "keepdims": keepdims}, name or "BroadcastReduced")
+
+
+def scatter_into_zeros(g: Tensor, like: Tensor, index: tuple, indices: Sequence[Tensor]) -> Tensor:
+    """Zeros shaped like ``like`` with ``g`` written at ``like[index]``."""
+    return record1("ScatterIntoZeros", [g, like, *indices], {"index": index}, "StridedSliceGrad")
+
+
+def strided_slice(x: Tensor, index: tuple, indices: Sequence[Tensor], name: str | None = None) -> Tensor:
+    return record1("StridedSlice", [x, *indices], {"index": index}, name or "strided_slice")
+
+
+def gather(params: Any, indices: Any, validate_indices: Any = None, name: str | None = None,
+           axis: Any = None, batch_dims: int = 0) -> Tensor:
+    """Rows (or slices along ``axis``) of ``params`` at ``indices``; its gradient is IndexedSlices."""
+    if batch_dims:
+        raise NotImplementedError("gather with batch_dims != 0 is not supported")
+    p = convert_to_tensor(params)
+    (ax,) = static_ints(0 if axis is None else axis, "axis")
+    with graph_of([p]).as_default():
+        i = convert_to_tensor(indices)
+        return record1("GatherV2", [p, i], {"axis": ax}, name or "GatherV2")
+
+
+def unsorted_segment_sum(data: Any, segment_ids: Any, num_segments: Any, name: str | None = None) -> Tensor:
+    """Sum of the rows of ``data`` with equal ``segment_ids`` (repeats add up)."""
+    d = convert_to_tensor(data)
+    with graph_of([d]).as_default():
+        ids = convert_to_tensor(segment_ids)
+        n = convert_to_tensor(num_segments, dtype=ids.dtype) if not isinstance(num_segments, Tensor) \
+            else num_segments
+        return record1("UnsortedSegmentSum", [d, ids, n], None, name or "UnsortedSegmentSum")

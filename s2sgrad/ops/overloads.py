@@ -1,0 +1,97 @@
+"""Python operators on Tensors (``+ - * / // % ** @``, comparisons, ``[...]``, ``eval``).
+
+TF-v1 semantics: ``==`` stays identity (tensors are dict keys in ``feed_dict``), Python
+scalars adopt the tensor's dtype, and ``/`` is true division.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from ..graph import Tensor
+from ..primitives.array import TensorIndex
+from . import array_ops as a
+from . import math_ops as m
+from .convert import convert_to_tensor, graph_of
+
+__all__ = ["install", "getitem"]
+
+
+def _binary(func: Callable, name: str) -> tuple[Callable, Callable]:
+    def forward(self: Any, other: Any) -> Any:
+        return func(self, other, name=name)
+
+    def reverse(self: Any, other: Any) -> Any:
+        return func(other, self, name=name)
+
+    return forward, reverse
+
+
+_OPERATORS = {
+    "add": (m.add, "add"), "sub": (m.subtract, "sub"), "mul": (m.multiply, "mul"),
+    "truediv": (m.truediv, "truediv"), "floordiv": (m.floordiv, "floordiv"), "mod": (m.mod, "mod"),
+    "pow": (m.pow, "pow"), "matmul": (m.matmul, "MatMul"),
+    "and": (m.logical_and, "LogicalAnd"), "or": (m.logical_or, "LogicalOr"), "xor": (m.logical_xor, "LogicalXor"),
+}
+
+
+def getitem(tensor: Any, key: Any) -> Tensor:
+    """Basic indexing: ints, slices (negative steps too), ``None``, ``...`` and scalar int tensors."""
+    x = convert_to_tensor(tensor)
+    items = key if isinstance(key, tuple) else (key,)
+    index: list = []
+    inputs: list[Tensor] = []
+
+    def bound(v: Any) -> Any:
+        if v is None:
+            return None
+        if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
+            return int(v)
+        if isinstance(v, Tensor) or hasattr(v, "_as_graph_element"):
+            t = convert_to_tensor(v)
+            if t.dtype.is_integer and t.shape.rank in (None, 0):
+                inputs.append(t)
+                return TensorIndex(len(inputs))
+        raise TypeError(
+            "Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar tf.int32/tf.int64 "
+            f"tensors are valid indices, got {v!r}")
+
+    for item in items:
+        if item is None or item is Ellipsis:
+            index.append(item)
+        elif isinstance(item, slice):
+            index.append(slice(bound(item.start), bound(item.stop), bound(item.step)))
+        else:
+            index.append(bound(item))
+    if sum(1 for i in index if i is Ellipsis) > 1:
+        raise ValueError("An index can only have a single ellipsis ('...')")
+    with graph_of([x, *inputs]).as_default():
+        return a.strided_slice(x, tuple(index), inputs)
+
+
+def _eval(self: Any, feed_dict: Any = None, session: Any = None) -> Any:
+    """The value of this tensor in ``session`` (default: the default session)."""
+    from ..session import _session_for
+    return _session_for(session, self).run(self, feed_dict)
+
+
+def install(cls: type, as_tensor: Callable[[Any], Any] = lambda t: t) -> None:
+    """Give ``cls`` the tensor operators; ``as_tensor`` maps an instance to its value tensor."""
+    for name, (func, op_name) in _OPERATORS.items():
+        forward, reverse = _binary(func, op_name)
+        setattr(cls, f"__{name}__", forward)
+        setattr(cls, f"__r{name}__", reverse)
+    cls.__neg__ = lambda self: m.negative(self, name="Neg")
+    cls.__pos__ = lambda self: self
+    cls.__abs__ = lambda self: m.abs(self, name="Abs")
+    cls.__invert__ = lambda self: m.logical_not(self, name="LogicalNot")
+    cls.__lt__ = lambda self, other: m.less(self, other, name="Less")
+    cls.__le__ = lambda self, other: m.less_equal(self, other, name="LessEqual")
+    cls.__gt__ = lambda self, other: m.greater(self, other, name="Greater")
+    cls.__ge__ = lambda self, other: m.greater_equal(self, other, name="GreaterEqual")
+    cls.__getitem__ = lambda self, key: getitem(as_tensor(self), key)
+    cls.eval = _eval
+
+
+install(Tensor)

@@ -1,0 +1,86 @@
+"""Random tensors. Each random op draws from its own generator, created per Session from the
+graph-level seed (``set_random_seed``) and the op's seed, so seeded programs repeat exactly."""
+from __future__ import annotations
+
+from typing import Any
+
+from .. import dtypes as _dt
+from ..graph import Tensor, get_default_graph
+from . import array_ops as a
+from .convert import convert_operands, graph_of, record1
+
+__all__ = ["set_random_seed", "random_normal", "random_uniform", "truncated_normal", "get_seed"]
+
+DEFAULT_GRAPH_SEED = 87654321
+
+
+def set_random_seed(seed: int | None) -> None:
+    """Make the random ops of the default graph reproducible."""
+    if seed is not None and not isinstance(seed, int):
+        raise TypeError(f"seed must be an int or None, got {seed!r}")
+    get_default_graph().seed = seed
+
+
+def get_seed(op_seed: int | None) -> tuple:
+    """(graph seed, op seed) as TF derives them; (None, None) means fresh entropy."""
+    graph = get_default_graph()
+    if op_seed is not None and not isinstance(op_seed, int):
+        raise TypeError(f"seed must be an int or None, got {op_seed!r}")
+    if graph.seed is not None:
+        return graph.seed, op_seed if op_seed is not None else graph.version
+    if op_seed is not None:
+        return DEFAULT_GRAPH_SEED, op_seed
+    return None, None
+
+
+def _draw(kind: str, shape: Any, dtype: Any, seed: int | None, name: str, **attrs: Any) -> Tensor:
+    dtype = _dt.as_dtype(dtype)
+    seeds = get_seed(seed)
+    dims = a._int_tensor(shape, "shape")
+    return record1(kind, [dims], {"dtype": dtype, "seed": seeds[0], "seed2": seeds[1], **attrs}, name)
+
+
+def random_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = _dt.float32,
+                  seed: int | None = None, name: str | None = None) -> Tensor:
+    """Normal samples: ``standard_normal * stddev + mean``."""
+    dtype = _dt.as_dtype(dtype)
+    if not dtype.is_floating:
+        raise TypeError(f"random_normal needs a float dtype, got {dtype.name}")
+    with get_default_graph().name_scope(name or "random_normal"):
+        z = _draw("RandomStandardNormal", shape, dtype, seed, "RandomStandardNormal")
+        return _scale_shift(z, stddev, mean)
+
+
+def truncated_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = _dt.float32,
+                     seed: int | None = None, name: str | None = None) -> Tensor:
+    """Normal samples more than two standard deviations out are redrawn."""
+    dtype = _dt.as_dtype(dtype)
+    if not dtype.is_floating:
+        raise TypeError(f"truncated_normal needs a float dtype, got {dtype.name}")
+    with get_default_graph().name_scope(name or "truncated_normal"):
+        z = _draw("TruncatedNormal", shape, dtype, seed, "TruncatedNormal")
+        return _scale_shift(z, stddev, mean)
+
+
+def random_uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = _dt.float32,
+                   seed: int | None = None, name: str | None = None) -> Tensor:
+    """Uniform samples in ``[minval, maxval)`` (ints need ``maxval``)."""
+    dtype = _dt.as_dtype(dtype)
+    with get_default_graph().name_scope(name or "random_uniform"):
+        if dtype.is_integer:
+            if maxval is None:
+                raise ValueError("Must specify maxval for integer dtype " + dtype.name)
+            return _draw("RandomUniformInt", shape, dtype, seed, "RandomUniformInt",
+                         minval=int(minval), maxval=int(maxval))
+        if not dtype.is_floating:
+            raise TypeError(f"random_uniform needs a float or int dtype, got {dtype.name}")
+        u = _draw("RandomUniform", shape, dtype, seed, "RandomUniform")
+        maxval = 1.0 if maxval is None else maxval
+        lo, hi = convert_operands([minval, maxval], dtype)
+        return u * (hi - lo) + lo
+
+
+def _scale_shift(z: Tensor, scale: Any, shift: Any) -> Tensor:
+    with graph_of([z]).as_default():
+        s, b = convert_operands([scale, shift], z.dtype)
+        return z * s + b

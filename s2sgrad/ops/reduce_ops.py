@@ -1,0 +1,111 @@
+"""``tf.reduce_sum``, ``tf.argmax``, ``tf.cumsum``...: axis handling and recording."""
+from __future__ import annotations
+
+from typing import Any
+
+from .. import dtypes as _dt
+from ..graph import Tensor
+from . import array_ops as a
+from . import math_ops as m
+from .convert import convert_to_tensor, graph_of, record1
+
+
+def _axes(axis: Any, reduction_indices: Any) -> tuple | None:
+    if axis is not None and reduction_indices is not None:
+        raise ValueError("Can not specify both 'axis' and 'reduction_indices'.")
+    axes = a.static_ints(axis if axis is not None else reduction_indices, "axis")
+    return None if axes is None else tuple(axes)
+
+
+def _keep(keepdims: Any, keep_dims: Any) -> bool:
+    if keepdims is not None and keep_dims is not None:
+        raise ValueError("Can not specify both 'keepdims' and 'keep_dims'.")
+    return bool(keepdims if keepdims is not None else keep_dims)
+
+
+def _reduction(op_type: str, default_name: str, bool_only: bool = False) -> Any:
+    def reduce(input_tensor: Any, axis: Any = None, keepdims: Any = None, name: str | None = None,
+               reduction_indices: Any = None, keep_dims: Any = None) -> Tensor:
+        x = convert_to_tensor(input_tensor)
+        if bool_only and not x.dtype.is_bool:
+            raise TypeError(f"{default_name} expects a bool tensor, got {x.dtype.name} ({x.name})")
+        attrs = {"axis": _axes(axis, reduction_indices), "keepdims": _keep(keepdims, keep_dims)}
+        return record1(op_type, [x], attrs, name or default_name)
+    reduce.__name__ = "reduce_" + op_type.lower()
+    reduce.__doc__ = f"Reduce with ``{op_type}`` over ``axis`` (all axes when None)."
+    return reduce
+
+
+reduce_sum = _reduction("Sum", "Sum")
+reduce_mean = _reduction("Mean", "Mean")
+reduce_max = _reduction("Max", "Max")
+reduce_min = _reduction("Min", "Min")
+reduce_prod = _reduction("Prod", "Prod")
+reduce_all = _reduction("All", "All", bool_only=True)
+reduce_any = _reduction("Any", "Any", bool_only=True)
+
+
+def reduce_logsumexp(input_tensor: Any, axis: Any = None, keepdims: Any = None, name: str | None = None,
+                     reduction_indices: Any = None, keep_dims: Any = None) -> Tensor:
+    """``log(sum(exp(x)))``, computed stably around the (gradient-stopped) maximum, as in TF."""
+    x = convert_to_tensor(input_tensor)
+    axes, keep = _axes(axis, reduction_indices), _keep(keepdims, keep_dims)
+    with graph_of([x]).as_default():
+        raw_max = reduce_max(x, axes, keepdims=True)
+        top = a.stop_gradient(a.where(m.is_finite(raw_max), raw_max, a.zeros_like(raw_max)))
+        result = m.log(reduce_sum(m.exp(x - top), axes, keepdims=keep))
+        if not keep:
+            top = a.reshape(top, a.shape(result))
+        return m.add(result, top, name=name or "ReduceLogSumExp")
+
+
+def _arg(op_type: str, default_name: str) -> Any:
+    def arg(input: Any, axis: Any = None, name: str | None = None, dimension: Any = None,
+            output_type: Any = _dt.int64) -> Tensor:
+        if axis is not None and dimension is not None:
+            raise ValueError("Cannot specify both 'axis' and 'dimension'")
+        (ax,) = a.static_ints(axis if axis is not None else (dimension if dimension is not None else 0), "axis")
+        out = _dt.as_dtype(output_type)
+        if out not in (_dt.int32, _dt.int64):
+            raise TypeError(f"output_type must be int32 or int64, got {out.name}")
+        return record1(op_type, [convert_to_tensor(input)], {"axis": ax, "output_type": out}, name or default_name)
+    arg.__name__ = default_name.lower()
+    return arg
+
+
+argmax = _arg("ArgMax", "ArgMax")
+argmin = _arg("ArgMin", "ArgMin")
+
+
+def _scan(op_type: str, default_name: str) -> Any:
+    def scan(x: Any, axis: Any = 0, exclusive: bool = False, reverse: bool = False,
+             name: str | None = None) -> Tensor:
+        (ax,) = a.static_ints(axis, "axis")
+        attrs = {"axis": ax, "exclusive": bool(exclusive), "reverse": bool(reverse)}
+        return record1(op_type, [convert_to_tensor(x)], attrs, name or default_name)
+    scan.__name__ = default_name.lower()
+    return scan
+
+
+cumsum = _scan("Cumsum", "Cumsum")
+cumprod = _scan("Cumprod", "Cumprod")
+
+
+def prod_of_others(x: Tensor, axis: Any) -> Tensor:
+    """For each element, the product of the other elements along ``axis`` (no division, so zeros
+    are handled), the core of ``reduce_prod``'s gradient."""
+    rank = x.shape.rank
+    if rank is None:
+        raise ValueError(f"the gradient of reduce_prod needs the rank of {x.name}")
+    axes = tuple(range(rank)) if axis is None else tuple(sorted(ax % rank for ax in axis))
+    rest = tuple(i for i in range(rank) if i not in axes)
+    perm = axes + rest
+    moved = a.transpose(x, perm)
+    flat = a.reshape(moved, a.concat([[-1], a.shape(moved)[len(axes):]], 0))
+    left = cumprod(flat, 0, exclusive=True)
+    right = cumprod(flat, 0, exclusive=True, reverse=True)
+    others = a.reshape(left * right, a.shape(moved))
+    inverse = [0] * rank
+    for i, p in enumerate(perm):
+        inverse[p] = i
+    return a.transpose(others, inverse)

@@ -1,0 +1,318 @@
+"""``tf.Variable``, ``tf.get_variable`` / ``tf.variable_scope``, assignment ops and initializers.
+
+A variable is a ``VariableV2`` op whose output is its value at the start of a run; its
+storage lives in each Session. Assign ops compute new values that the Session commits
+atomically at the end of a run.
+"""
+from __future__ import annotations
+
+import contextlib
+import threading
+from typing import Any, Iterator
+
+from .. import dtypes as _dt
+from ..graph import Graph, Operation, Tensor, get_default_graph
+from ..shapes import TensorShape
+from . import control_flow as cf
+from .convert import convert_to_tensor, graph_of, record1
+from .overloads import install
+
+__all__ = ["Variable", "global_variables", "trainable_variables", "local_variables",
+           "variables_initializer", "global_variables_initializer", "assign", "assign_add", "assign_sub",
+           "get_variable", "variable_scope", "get_variable_scope", "AUTO_REUSE"]
+
+GLOBAL_VARIABLES = "variables"
+TRAINABLE_VARIABLES = "trainable_variables"
+AUTO_REUSE = "AUTO_REUSE"
+
+
+class Variable:
+    """A mutable tensor kept across runs by each Session.
+
+    >>> w = Variable(2.0, name="weight")
+    >>> w.name
+    'weight:0'
+    """
+
+    def __init__(self, initial_value: Any = None, trainable: bool | None = None, collections: Any = None,
+                 validate_shape: bool = True, caching_device: Any = None, name: str | None = None,
+                 variable_def: Any = None, dtype: Any = None, expected_shape: Any = None,
+                 import_scope: Any = None, constraint: Any = None, use_resource: Any = None,
+                 synchronization: Any = None, aggregation: Any = None, shape: Any = None) -> None:
+        if initial_value is None:
+            raise ValueError("initial_value must be specified.")
+        if name is not None and not isinstance(name, str):
+            raise TypeError(f"Variable name must be a string, got {name!r}")
+        self.trainable = True if trainable is None else bool(trainable)
+        self.constraint = constraint
+        graph = graph_of([initial_value]) if not callable(initial_value) else get_default_graph()
+        with graph.as_default(), graph.name_scope(name or "Variable") as scope:
+            value = initial_value() if callable(initial_value) else initial_value
+            init = convert_to_tensor(value, dtype=None, name="initial_value")
+            if dtype is not None and _dt.as_dtype(dtype) is not init.dtype:
+                if isinstance(value, Tensor):
+                    raise ValueError(f"initial_value has dtype {init.dtype.name}, but dtype={_dt.as_dtype(dtype).name}")
+                init = convert_to_tensor(value, dtype=dtype, name="initial_value")
+            static = TensorShape(shape) if shape is not None else (init.shape if validate_shape else TensorShape(None))
+            if validate_shape and not static.is_compatible_with(init.shape):
+                raise ValueError(f"initial_value of shape {init.shape} does not match shape={static}")
+            self._op = graph.create_op("VariableV2", [], {"dtype": init.dtype, "shape": static.dims,
+                                                          "variable": self}, name=scope)
+            self._initial_value = init
+            self._initializer = record1("Assign", [self._op.outputs[0], init],
+                                        {"validate_shape": validate_shape}, "Assign").op
+        self._graph = graph
+        for key in collections if collections is not None else [GLOBAL_VARIABLES]:
+            graph.add_to_collection(key, self)
+        if self.trainable and (collections is None or TRAINABLE_VARIABLES not in collections):
+            graph.add_to_collection(TRAINABLE_VARIABLES, self)
+
+    # -- identity --------------------------------------------------------------------------------
+    @property
+    def op(self) -> Operation:
+        return self._op
+
+    @property
+    def name(self) -> str:
+        return self._op.outputs[0].name
+
+    @property
+    def graph(self) -> Graph:
+        return self._graph
+
+    @property
+    def dtype(self) -> _dt.DType:
+        return self._op.outputs[0].dtype
+
+    @property
+    def shape(self) -> TensorShape:
+        return self._op.outputs[0].shape
+
+    def get_shape(self) -> TensorShape:
+        return self.shape
+
+    @property
+    def device(self) -> str:
+        return ""
+
+    @property
+    def initializer(self) -> Operation:
+        return self._initializer
+
+    @property
+    def initial_value(self) -> Tensor:
+        return self._initial_value
+
+    def initialized_value(self) -> Tensor:
+        return self._initial_value
+
+    # -- reading ---------------------------------------------------------------------------------
+    def _as_graph_element(self) -> Tensor:
+        return self._op.outputs[0]
+
+    def value(self) -> Tensor:
+        return self._op.outputs[0]
+
+    def read_value(self) -> Tensor:
+        with self._graph.as_default():
+            return record1("Identity", [self._op.outputs[0]], None, self._op.name + "/read")
+
+    def eval(self, session: Any = None) -> Any:
+        from ..session import _session_for
+        return _session_for(session, self._op).run(self)
+
+    # -- writing ---------------------------------------------------------------------------------
+    def assign(self, value: Any, use_locking: Any = None, name: str | None = None, read_value: bool = True) -> Any:
+        return assign(self, value, name=name)
+
+    def assign_add(self, delta: Any, use_locking: Any = None, name: str | None = None, read_value: bool = True) -> Any:
+        return assign_add(self, delta, name=name)
+
+    def assign_sub(self, delta: Any, use_locking: Any = None, name: str | None = None, read_value: bool = True) -> Any:
+        return assign_sub(self, delta, name=name)
+
+    def load(self, value: Any, session: Any = None) -> None:
+        """Write ``value`` into this variable in ``session`` (the default session if None)."""
+        from ..session import _session_for
+        _session_for(session, self._op)._load_variable(self._op, value)
+
+    def __repr__(self) -> str:
+        return f"<tf.Variable '{self.name}' shape={_shape_text(self.shape)} dtype={self.dtype.name}>"
+
+    def __bool__(self) -> bool:
+        raise TypeError(f"Using a tf.Variable ({self.name}) as a Python bool is not allowed in graph mode.")
+
+    def __iter__(self) -> Iterator:
+        raise TypeError(f"Variable {self.name} is not iterable in graph mode.")
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        raise NotImplementedError(f"Cannot convert the tf.Variable {self.name} to a NumPy array; "
+                                  "fetch it with sess.run first.")
+
+    __hash__ = object.__hash__
+
+
+install(Variable, lambda v: v.value())
+
+
+def _shape_text(shape: TensorShape) -> str:
+    if shape.dims is None:
+        return "<unknown>"
+    return "(" + ", ".join("None" if d is None else str(d) for d in shape.dims) + ("," if shape.rank == 1 else "") + ")"
+
+
+def _variable_op(ref: Any) -> Operation:
+    if isinstance(ref, Variable):
+        return ref.op
+    if isinstance(ref, Tensor) and ref.op.type == "VariableV2":
+        return ref.op
+    raise TypeError(f"assign needs a tf.Variable, got {ref!r}")
+
+
+def _update(kind: str, ref: Any, value: Any, name: str | None) -> Tensor:
+    var = _variable_op(ref)
+    with var.graph.as_default():
+        v = convert_to_tensor(value, dtype=var.outputs[0].dtype) if not isinstance(value, Tensor) \
+            else convert_to_tensor(value)
+        return record1(kind, [var.outputs[0], v], {"validate_shape": True}, name or kind)
+
+
+def assign(ref: Any, value: Any, validate_shape: bool = True, use_locking: Any = None,
+           name: str | None = None) -> Tensor:
+    """Set ``ref`` to ``value`` when the op runs; the output is the new value."""
+    return _update("Assign", ref, value, name)
+
+
+def assign_add(ref: Any, value: Any, use_locking: Any = None, name: str | None = None) -> Tensor:
+    return _update("AssignAdd", ref, value, name)
+
+
+def assign_sub(ref: Any, value: Any, use_locking: Any = None, name: str | None = None) -> Tensor:
+    return _update("AssignSub", ref, value, name)
+
+
+def global_variables(scope: str | None = None) -> list[Variable]:
+    return get_default_graph().get_collection(GLOBAL_VARIABLES, scope)
+
+
+all_variables = global_variables
+
+
+def trainable_variables(scope: str | None = None) -> list[Variable]:
+    return get_default_graph().get_collection(TRAINABLE_VARIABLES, scope)
+
+
+def local_variables(scope: str | None = None) -> list[Variable]:
+    return get_default_graph().get_collection("local_variables", scope)
+
+
+def variables_initializer(var_list: list, name: str = "init") -> Operation:
+    """An op that runs the initializers of ``var_list``."""
+    return cf.group(*[v.initializer for v in var_list], name=name)
+
+
+def global_variables_initializer() -> Operation:
+    return variables_initializer(global_variables())
+
+
+initialize_all_variables = global_variables_initializer
+
+
+def local_variables_initializer() -> Operation:
+    return variables_initializer(local_variables(), name="local_init")
+
+
+# -- get_variable / variable_scope ----------------------------------------------------------------
+
+class _ScopeState(threading.local):
+    def __init__(self) -> None:
+        self.stack: list[tuple[str, Any, Any]] = []   # (name, reuse, initializer)
+
+
+_scopes = _ScopeState()
+
+
+class VariableScope:
+    """What ``tf.get_variable_scope()`` returns: the current scope's name and reuse flag."""
+
+    def __init__(self, name: str, reuse: Any, initializer: Any) -> None:
+        self.name, self.reuse, self.initializer = name, reuse, initializer
+
+    def reuse_variables(self) -> None:
+        if _scopes.stack:
+            name, _, init = _scopes.stack[-1]
+            _scopes.stack[-1] = (name, True, init)
+        self.reuse = True
+
+
+def get_variable_scope() -> VariableScope:
+    if not _scopes.stack:
+        return VariableScope("", False, None)
+    return VariableScope(*_scopes.stack[-1])
+
+
+@contextlib.contextmanager
+def variable_scope(name_or_scope: Any = None, default_name: str | None = None, values: Any = None,
+                   initializer: Any = None, reuse: Any = None, **kwargs: Any) -> Iterator[VariableScope]:
+    """Prefix ``get_variable`` names (and op names) with a scope; ``reuse`` shares variables."""
+    name = name_or_scope.name if isinstance(name_or_scope, VariableScope) else (name_or_scope or default_name)
+    if not name:
+        raise ValueError("variable_scope needs a name or a default_name")
+    outer = get_variable_scope()
+    full = f"{outer.name}/{name}" if outer.name else name
+    reuse = outer.reuse if reuse is None or reuse is False and outer.reuse else reuse
+    init = initializer if initializer is not None else outer.initializer
+    _scopes.stack.append((full, reuse, init))
+    try:
+        with get_default_graph().name_scope(name):
+            yield VariableScope(full, reuse, init)
+    finally:
+        _scopes.stack.pop()
+
+
+def _store(graph: Graph) -> dict:
+    store = graph.get_collection("_s2sgrad_variable_store")
+    if not store:
+        graph.add_to_collection("_s2sgrad_variable_store", {})
+        store = graph.get_collection("_s2sgrad_variable_store")
+    return store[0]
+
+
+def get_variable(name: str, shape: Any = None, dtype: Any = None, initializer: Any = None,
+                 regularizer: Any = None, trainable: bool | None = None, collections: Any = None,
+                 **kwargs: Any) -> Variable:
+    """The variable ``scope/name``: created on first use, shared when the scope reuses."""
+    from . import initializers
+    scope = get_variable_scope()
+    full = f"{scope.name}/{name}" if scope.name else name
+    store = _store(get_default_graph())
+    if full in store:
+        if not scope.reuse:
+            raise ValueError(f"Variable {full} already exists, disallowed. Did you mean to set reuse=True "
+                             "or reuse=tf.AUTO_REUSE in VarScope?")
+        var = store[full]
+        if shape is not None and not var.shape.is_compatible_with(shape):
+            raise ValueError(f"Trying to share variable {full}, but specified shape {TensorShape(shape)} "
+                             f"and found shape {var.shape}.")
+        return var
+    if scope.reuse is True:
+        raise ValueError(f"Variable {full} does not exist, or was not created with tf.get_variable(). "
+                         "Did you mean to set reuse=tf.AUTO_REUSE in VarScope?")
+    init = initializer if initializer is not None else scope.initializer
+    if isinstance(init, Tensor) or (init is not None and not callable(init)):
+        value: Any = init
+        dt = dtype
+    else:
+        dt = _dt.as_dtype(dtype or _dt.float32)
+        if shape is None:
+            raise ValueError(f"Shape of a new variable ({full}) must be fully defined, but instead was None.")
+        if init is None:
+            init = initializers.glorot_uniform_initializer() if dt.is_floating else initializers.zeros_initializer()
+        dims = TensorShape(shape).as_list()
+        if None in dims:
+            raise ValueError(f"Shape of a new variable ({full}) must be fully defined, but instead was {dims}.")
+        value = lambda: init(dims, dtype=dt)  # noqa: E731
+    with get_default_graph().name_scope(None):
+        var = Variable(value, trainable=trainable, collections=collections, name=full, dtype=dt)
+    store[full] = var
+    return var

@@ -1,0 +1,168 @@
+"""The primitive table: per op type, its shape/dtype rule, NumPy emitter and gradient rule.
+
+A primitive is plain data. ``infer`` sees inputs with ``.dtype`` and ``.shape`` (graph
+Tensors at build time, concrete codegen Values when a Session specializes), ``emit``
+turns an instruction into one NumPy expression (``ast``), ``grad`` emits the adjoint as
+ordinary ops into the same graph.
+"""
+from __future__ import annotations
+
+import ast
+import dataclasses
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from .. import dtypes as _dt
+from ..shapes import TensorShape
+from ..static import broadcast_shape, constant_value  # noqa: F401 - re-exported for rules
+
+__all__ = ["Primitive", "define", "lookup", "PRIMITIVES", "template", "literal", "np_attr",
+           "constant_value", "broadcast_shape", "same_dtype", "Spec"]
+
+Spec = tuple  # (DType, TensorShape)
+Emitter = Callable[[Any, Sequence[ast.expr]], ast.expr]
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Primitive:
+    """One op type. ``grad`` is ``(op, *out_grads) -> [in_grad | None, ...]``."""
+
+    name: str
+    infer: Callable[[Sequence[Any], dict], list]
+    emit: Emitter | None
+    grad: Callable | None = None
+    differentiable: bool = True   # False: declared NotDifferentiable (gradients are None)
+    default_name: str = ""
+    pure: bool = True             # False: random/stateful; never folded, merged or removed
+    ufunc: bool = False           # elementwise NumPy call: Python scalars may stand for constants
+    shape_only: tuple = ()        # inputs read only for their static shape
+    ref_inputs: tuple = ()        # inputs naming a variable to write (not a read)
+    assigns: bool = False         # writes its new value (output 0) to the variable of input 0
+    simplify: Callable | None = None  # (instr) -> Value to reuse, or None
+    view: str = ""                # "input": may share memory with input 0; "readonly": a broadcast view
+    uniform_from: int | None = None   # output elements are copies of this input's elements
+
+
+PRIMITIVES: dict[str, Primitive] = {}
+
+
+def define(name: str, infer: Callable, emit: Emitter | None, grad: Callable | None = None, *,
+           differentiable: bool = True, default_name: str | None = None, **flags: Any) -> Primitive:
+    """Add a primitive to the table (each name once)."""
+    if name in PRIMITIVES:
+        raise ValueError(f"primitive {name!r} is defined twice")
+    prim = Primitive(name, infer, emit, grad, differentiable, default_name or name, **flags)
+    PRIMITIVES[name] = prim
+    return prim
+
+
+def lookup(name: str) -> Primitive:
+    try:
+        return PRIMITIVES[name]
+    except KeyError:
+        raise ValueError(f"Unknown op type {name!r}: no such primitive") from None
+
+
+# -- emitters --------------------------------------------------------------------------------------
+
+def template(text: str, inputs: Sequence[str] = ("x", "y", "z")) -> Emitter:
+    """An emitter from a NumPy expression: ``inputs`` name the arguments, other names are attrs.
+
+    >>> emit = template("np.sum(x, axis=axis)")
+    """
+    tree = ast.parse(text, mode="eval").body
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    attr_names = tuple(sorted(names - set(inputs) - {"np", "rt"}))
+    positions = {name: i for i, name in enumerate(inputs)}
+
+    def emit(instr: Any, args: Sequence[ast.expr]) -> ast.expr:
+        subst = {name: args[i] for name, i in positions.items() if i < len(args)}
+        for name in attr_names:
+            subst[name] = literal(instr.attrs[name])
+        return _instantiate(tree, subst)
+
+    emit.template = text  # type: ignore[attr-defined]
+    return emit
+
+
+def _instantiate(node: Any, subst: dict) -> Any:
+    if isinstance(node, ast.Name) and node.id in subst:
+        return subst[node.id]
+    if isinstance(node, ast.AST):
+        new = node.__class__()
+        for field in node._fields:
+            setattr(new, field, _instantiate(getattr(node, field), subst))
+        return new
+    if isinstance(node, list):
+        return [_instantiate(n, subst) for n in node]
+    return node
+
+
+_LOAD = ast.Load()
+_NUMPY_NAMES = {"bool": "bool_", "string": "object_"}
+
+
+def np_attr(name: str) -> ast.expr:
+    """``np.<name>``; ``name`` comes from our own tables, never from the user."""
+    return ast.Attribute(ast.Name("np", _LOAD), name, _LOAD)
+
+
+def literal(value: Any) -> ast.expr:
+    """A Python/NumPy value as an expression that evaluates to an equal value."""
+    if value is None or isinstance(value, (bool, str, bytes)) or value is Ellipsis:
+        return ast.Constant(value)
+    if isinstance(value, int):
+        return ast.Constant(int(value)) if value >= 0 else ast.UnaryOp(ast.USub(), ast.Constant(-int(value)))
+    if isinstance(value, float):
+        return _float_literal(value)
+    if isinstance(value, (tuple, list)):
+        elts = [literal(v) for v in value]
+        return ast.Tuple(elts, _LOAD) if isinstance(value, tuple) else ast.List(elts, _LOAD)
+    if isinstance(value, slice):
+        return ast.Call(ast.Name("slice", _LOAD), [literal(value.start), literal(value.stop), literal(value.step)], [])
+    if isinstance(value, _dt.DType):
+        return np_attr(_NUMPY_NAMES.get(value.name, value.name))
+    if isinstance(value, np.dtype):
+        return literal(_dt.as_dtype(value))
+    if isinstance(value, np.generic):
+        dtype = _dt.as_dtype(value.dtype)
+        if dtype is _dt.string:
+            return ast.Constant(value.item())
+        return ast.Call(literal(dtype), [literal(value.item())], [])
+    if isinstance(value, np.ndarray):
+        dtype = _dt.as_dtype(value.dtype)
+        return ast.Call(np_attr("array"), [literal(value.tolist())], [ast.keyword("dtype", literal(dtype))])
+    raise TypeError(f"cannot write {type(value).__name__} value {value!r} as a literal")
+
+
+def _float_literal(value: float) -> ast.expr:
+    if value != value:
+        return np_attr("nan")
+    if value in (float("inf"), float("-inf")):
+        return np_attr("inf") if value > 0 else ast.UnaryOp(ast.USub(), np_attr("inf"))
+    if value < 0 or (value == 0 and str(value).startswith("-")):
+        return ast.UnaryOp(ast.USub(), ast.Constant(-value))
+    return ast.Constant(value)
+
+
+def shortest_float(value: np.floating) -> float:
+    """The Python float with the shortest repr that converts back to exactly ``value``."""
+    candidate = float(str(value))
+    return candidate if value.dtype.type(candidate) == value else float(value)
+
+
+# -- inference helpers -----------------------------------------------------------------------------
+
+def same_dtype(inputs: Sequence[Any], what: str = "inputs") -> _dt.DType:
+    dtype = inputs[0].dtype
+    for t in inputs[1:]:
+        if t.dtype is not dtype:
+            names = ", ".join(_name(t) for t in inputs)
+            raise TypeError(f"{what} must have the same dtype, got {', '.join(t.dtype.name for t in inputs)} "
+                            f"({names})")
+    return dtype
+
+
+def _name(t: Any) -> str:
+    return getattr(t, "name", "?")

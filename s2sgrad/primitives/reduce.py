@@ -1,0 +1,242 @@
+"""Reductions, scans, and the broadcast/unbroadcast pair that gradient rules are built from.
+
+``SumToShape(g, x)`` sums ``g`` down to ``x``'s shape; ``BroadcastReduced(g, x)`` spreads a
+reduced ``g`` back over ``x``. They are each other's gradient, and with concrete shapes
+both become a single ``np.sum`` / ``np.broadcast_to`` or disappear.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Any, Sequence
+
+from .. import dtypes as _dt
+from ..ops import array_ops as a
+from ..ops import math_ops as m
+from ..ops import reduce_ops as r
+from ..shapes import TensorShape
+from .core import broadcast_shape, define, literal, np_attr
+
+_LOAD = ast.Load()
+
+
+def normalize_axes(axis: Any, rank: int | None, what: str = "reduction") -> tuple | None:
+    """``axis`` (None, int or ints) as sorted non-negative ints; ValueError when out of range."""
+    if axis is None or rank is None:
+        return axis
+    out = set()
+    for ax in axis:
+        if not -rank <= ax < rank:
+            raise ValueError(f"Invalid {what} dimension {ax} for input with {rank} dimensions.")
+        out.add(ax % rank)
+    return tuple(sorted(out))
+
+
+def reduced_shape(shape: TensorShape, axis: Any, keepdims: bool) -> TensorShape:
+    if shape.dims is None:
+        return TensorShape(None) if keepdims or axis is not None else TensorShape([])
+    axes = normalize_axes(axis, len(shape.dims))
+    if axes is None:
+        axes = tuple(range(len(shape.dims)))
+    if keepdims:
+        return TensorShape([1 if i in axes else d for i, d in enumerate(shape.dims)])
+    return TensorShape([d for i, d in enumerate(shape.dims) if i not in axes])
+
+
+def _reduce_infer(kinds: str, out: _dt.DType | None = None) -> Any:
+    def infer(inputs: Sequence[Any], attrs: dict) -> list:
+        x = inputs[0]
+        if x.dtype.np.kind not in kinds:
+            raise TypeError(f"reduction of a {x.dtype.name} tensor is not supported")
+        return [(out or x.dtype, reduced_shape(x.shape, attrs["axis"], attrs["keepdims"]))]
+    return infer
+
+
+def _axis_keywords(ins: Any, keepdims: bool = True) -> list[ast.keyword]:
+    rank = ins.args[0].shape.rank
+    axes = normalize_axes(ins.attrs["axis"], rank)
+    keywords = []
+    if axes is not None and (rank is None or len(axes) < rank):
+        keywords.append(ast.keyword("axis", literal(axes[0] if len(axes) == 1 else axes)))
+    if keepdims and ins.attrs["keepdims"]:
+        keywords.append(ast.keyword("keepdims", ast.Constant(True)))
+    return keywords
+
+
+def _reduction(func: str, int_dtype: bool = False) -> Any:
+    """``np.<func>(x, axis=..., keepdims=...)``; integer sums keep their dtype (``dtype=``)."""
+
+    def emit(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
+        keywords = _axis_keywords(ins)
+        dtype = ins.outs[0].dtype
+        if int_dtype and dtype.is_integer:
+            keywords.append(ast.keyword("dtype", literal(dtype)))
+        return ast.Call(np_attr(func), [args[0]], keywords)
+
+    return emit
+
+
+def _noop_reduction(ins: Any) -> Any:
+    """Reducing over no axes (or a rank-0 value) returns the input unchanged."""
+    x = ins.args[0]
+    if x.shape == ins.outs[0].shape and x.shape.rank is not None and (
+            x.shape.rank == 0 or ins.attrs["axis"] == ()):
+        return x
+    return None
+
+
+def _sum_grad(op: Any, g: Any) -> list:
+    return [a.broadcast_reduced(g, op.inputs[0], op.attrs["axis"], op.attrs["keepdims"])]
+
+
+def _mean_grad(op: Any, g: Any) -> list:
+    x, y = op.inputs[0], op.outputs[0]
+    count = m.cast(a.size(x) // m.maximum(a.size(y), 1), g.dtype)
+    return [a.broadcast_reduced(g, x, op.attrs["axis"], op.attrs["keepdims"]) / count]
+
+
+def _min_max_grad(op: Any, g: Any) -> list:
+    """The gradient is shared equally by all elements equal to the extreme value (as TF)."""
+    x, y = op.inputs[0], op.outputs[0]
+    axis, keep = op.attrs["axis"], op.attrs["keepdims"]
+    hits = m.cast(m.equal(a.broadcast_reduced(y, x, axis, keep), x), g.dtype)
+    count = r.reduce_sum(hits, axis, keepdims=True)
+    return [hits / count * a.broadcast_reduced(g, x, axis, keep)]
+
+
+def _prod_grad(op: Any, g: Any) -> list:
+    """Products of all other elements, by exclusive cumulative products from both ends."""
+    x = op.inputs[0]
+    axis, keep = op.attrs["axis"], op.attrs["keepdims"]
+    others = r.prod_of_others(x, axis)
+    return [others * a.broadcast_reduced(g, x, axis, keep)]
+
+
+define("Sum", _reduce_infer("iufcb"), _reduction("sum", int_dtype=True), _sum_grad, simplify=_noop_reduction)
+define("Mean", _reduce_infer("iufc"), _reduction("mean", int_dtype=True), _mean_grad, simplify=_noop_reduction)
+define("Max", _reduce_infer("iuf"), _reduction("max"), _min_max_grad, simplify=_noop_reduction)
+define("Min", _reduce_infer("iuf"), _reduction("min"), _min_max_grad, simplify=_noop_reduction)
+define("Prod", _reduce_infer("iufc"), _reduction("prod", int_dtype=True), _prod_grad, simplify=_noop_reduction)
+define("All", _reduce_infer("b"), _reduction("all"), differentiable=False, simplify=_noop_reduction)
+define("Any", _reduce_infer("b"), _reduction("any"), differentiable=False, simplify=_noop_reduction)
+
+
+def _arg_infer(inputs: Sequence[Any], attrs: dict) -> list:
+    x = inputs[0]
+    if x.dtype.np.kind not in "iuf":
+        raise TypeError(f"argmax/argmin of a {x.dtype.name} tensor is not supported")
+    return [(attrs["output_type"], reduced_shape(x.shape, (attrs["axis"],), False))]
+
+
+def _arg_emitter(func: str) -> Any:
+    def emit(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
+        axis = normalize_axes((ins.attrs["axis"],), ins.args[0].shape.rank)[0]
+        call = ast.Call(np_attr(func), [args[0]], [ast.keyword("axis", literal(axis))])
+        if ins.outs[0].dtype is not _dt.int64:
+            call = ast.Call(ast.Attribute(call, "astype", _LOAD), [literal(ins.outs[0].dtype)], [])
+        return call
+    return emit
+
+
+define("ArgMax", _arg_infer, _arg_emitter("argmax"), differentiable=False)
+define("ArgMin", _arg_infer, _arg_emitter("argmin"), differentiable=False)
+
+
+def _scan_infer(inputs: Sequence[Any], attrs: dict) -> list:
+    x = inputs[0]
+    normalize_axes((attrs["axis"],), x.shape.rank, "scan")
+    if x.dtype.np.kind not in "iufc":
+        raise TypeError(f"cumulative ops on a {x.dtype.name} tensor are not supported")
+    return [(x.dtype, x.shape)]
+
+
+def _scan_emitter(func: str) -> Any:
+    def emit(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
+        axis = normalize_axes((ins.attrs["axis"],), ins.args[0].shape.rank)[0]
+        if not ins.attrs["exclusive"] and not ins.attrs["reverse"]:
+            return ast.Call(np_attr(func), [args[0]], [ast.keyword("axis", literal(axis))])
+        return ast.Call(ast.Attribute(ast.Name("rt", _LOAD), func, _LOAD),
+                        [args[0], literal(axis), literal(ins.attrs["exclusive"]), literal(ins.attrs["reverse"])], [])
+    return emit
+
+
+def _cumsum_grad(op: Any, g: Any) -> list:
+    return [r.cumsum(g, op.attrs["axis"], exclusive=op.attrs["exclusive"], reverse=not op.attrs["reverse"])]
+
+
+def _cumprod_grad(op: Any, g: Any) -> list:
+    x, y = op.inputs[0], op.outputs[0]
+    axis, exclusive, reverse = op.attrs["axis"], op.attrs["exclusive"], op.attrs["reverse"]
+    return [r.cumsum(y * g, axis, exclusive=exclusive, reverse=not reverse) / x]
+
+
+define("Cumsum", _scan_infer, _scan_emitter("cumsum"), _cumsum_grad)
+define("Cumprod", _scan_infer, _scan_emitter("cumprod"), _cumprod_grad)
+
+
+# -- broadcasting and its adjoint ------------------------------------------------------------------
+
+def _sum_to_infer(inputs: Sequence[Any], attrs: dict) -> list:
+    g, like = inputs
+    broadcast_shape(g.shape, like.shape)
+    return [(g.dtype, like.shape)]
+
+
+def _emit_sum_to(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
+    g, like = ins.args
+    if not (g.shape.is_fully_defined() and like.shape.is_fully_defined()):
+        shape = literal(tuple(like.shape.dims)) if like.shape.is_fully_defined() else \
+            ast.Attribute(args[1], "shape", _LOAD)
+        return ast.Call(ast.Attribute(ast.Name("rt", _LOAD), "sum_to", _LOAD), [args[0], shape], [])
+    gd, xd = g.shape.dims, like.shape.dims
+    lead = len(gd) - len(xd)
+    axes = tuple(range(lead)) + tuple(lead + i for i, d in enumerate(xd) if d == 1 and gd[lead + i] != 1)
+    keep = [d for i, d in enumerate(gd) if i not in axes]
+    call = ast.Call(np_attr("sum"), [args[0]],
+                    [ast.keyword("axis", literal(axes[0] if len(axes) == 1 else axes))] if axes else [])
+    if tuple(keep) != tuple(xd):
+        call = ast.Call(np_attr("reshape"), [call, literal(tuple(xd))], [])
+    return call
+
+
+def _broadcast_reduced_infer(inputs: Sequence[Any], attrs: dict) -> list:
+    g, like = inputs
+    return [(g.dtype, like.shape)]
+
+
+def _emit_broadcast_reduced(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
+    g, like = ins.args
+    out = ins.outs[0]
+    shape = literal(tuple(out.shape.dims)) if out.shape.is_fully_defined() else ast.Attribute(args[1], "shape", _LOAD)
+    value = args[0]
+    axes = normalize_axes(ins.attrs["axis"], like.shape.rank)
+    if not ins.attrs["keepdims"] and axes is not None and g.shape.rank != 0:
+        value = ast.Call(np_attr("expand_dims"), [value, literal(axes[0] if len(axes) == 1 else axes)], [])
+    return ast.Call(np_attr("broadcast_to"), [value, shape], [])
+
+
+def _same_shape(ins: Any) -> Any:
+    x = ins.args[0]
+    return x if x.shape.is_fully_defined() and x.shape == ins.outs[0].shape else None
+
+
+def _broadcast_like_infer(inputs: Sequence[Any], attrs: dict) -> list:
+    x, like = inputs
+    return [(x.dtype, broadcast_shape(x.shape, like.shape))]
+
+
+def _emit_broadcast_like(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
+    out = ins.outs[0].shape
+    shape = literal(tuple(out.dims)) if out.is_fully_defined() else \
+        ast.Call(np_attr("broadcast_shapes"), [ast.Attribute(args[0], "shape", _LOAD),
+                                               ast.Attribute(args[1], "shape", _LOAD)], [])
+    return ast.Call(np_attr("broadcast_to"), [args[0], shape], [])
+
+
+define("SumToShape", _sum_to_infer, _emit_sum_to, lambda op, g: [a.broadcast_like(g, op.inputs[0]), None],
+       shape_only=(1,), simplify=_same_shape)
+define("BroadcastLike", _broadcast_like_infer, _emit_broadcast_like,
+       lambda op, g: [a.sum_to(g, op.inputs[0]), None],
+       shape_only=(1,), simplify=_same_shape, view="readonly", uniform_from=0)
+define("BroadcastReduced", _broadcast_reduced_infer, _emit_broadcast_reduced,
+       lambda op, g: [r.reduce_sum(g, op.attrs["axis"], keepdims=op.attrs["keepdims"]), None],
+       shape_only=(1,), simplify=_same_shape, view="readonly", uniform_from=0)

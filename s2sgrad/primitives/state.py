@@ -1,0 +1,121 @@
+"""Sources and state: constants, placeholders, variables, assignments, identity, random numbers.
+
+Const, Placeholder and VariableV2 have no emitter: the code generator makes them module
+constants and function parameters. Assignments are committed by the Session after a run.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Any, Sequence
+
+from .. import dtypes as _dt
+from ..shapes import TensorShape
+from ..static import constant_value
+from .core import define, literal, same_dtype, template
+
+
+def _attr_spec(inputs: Sequence[Any], attrs: dict) -> list:
+    return [(attrs["dtype"], TensorShape(attrs["shape"]))]
+
+
+def _like_input(inputs: Sequence[Any], attrs: dict) -> list:
+    return [(inputs[0].dtype, inputs[0].shape)]
+
+
+def _with_default(inputs: Sequence[Any], attrs: dict) -> list:
+    shape = TensorShape(attrs["shape"])
+    if not shape.is_compatible_with(inputs[0].shape):
+        raise ValueError(f"default value of shape {inputs[0].shape} is incompatible with shape {shape}")
+    return [(inputs[0].dtype, shape)]
+
+
+def _assign_spec(inputs: Sequence[Any], attrs: dict) -> list:
+    var, value = inputs
+    same_dtype([var, value], "variable and assigned value")
+    if attrs.get("validate_shape", True):
+        if not var.shape.is_compatible_with(value.shape):
+            raise ValueError(f"Shapes {var.shape} and {value.shape} are incompatible")
+        return [(var.dtype, var.shape.merge_with(value.shape))]
+    return [(var.dtype, value.shape)]
+
+
+def _update_spec(inputs: Sequence[Any], attrs: dict) -> list:
+    var, delta = inputs
+    same_dtype([var, delta], "variable and update")
+    if not var.shape.is_compatible_with(delta.shape):
+        raise ValueError(f"Shapes {var.shape} and {delta.shape} are incompatible")
+    return [(var.dtype, var.shape)]
+
+
+def _no_outputs(inputs: Sequence[Any], attrs: dict) -> list:
+    return []
+
+
+def _first_arg(ins: Any) -> Any:
+    return ins.args[0]
+
+
+define("Const", _attr_spec, None, differentiable=False)
+define("Placeholder", _attr_spec, None, differentiable=False)
+define("PlaceholderWithDefault", _with_default, None, lambda op, g: [g])
+define("VariableV2", _attr_spec, None, differentiable=False, default_name="Variable")
+define("Assign", _assign_spec, None, differentiable=False, ref_inputs=(0,), assigns=True)
+define("AssignAdd", _update_spec, template("x + y"), differentiable=False, assigns=True, ufunc=True)
+define("AssignSub", _update_spec, template("x - y"), differentiable=False, assigns=True, ufunc=True)
+define("NoOp", _no_outputs, None, differentiable=False)
+define("Identity", _like_input, template("x"), lambda op, g: [g], simplify=_first_arg, view="input")
+define("StopGradient", _like_input, template("x"), differentiable=False, simplify=_first_arg, view="input")
+
+
+# -- random numbers: each op draws from its own generator, seeded per Session ----------------------
+
+def _shape_arg(inputs: Sequence[Any], attrs: dict) -> list:
+    shape = inputs[0]
+    if not shape.dtype.is_integer:
+        raise TypeError(f"shape must be an integer tensor, got {shape.dtype.name}")
+    value = constant_value(shape)
+    if value is not None:
+        dims = [int(d) for d in value.reshape(-1)]
+        if any(d < 0 for d in dims):
+            raise ValueError(f"shape must not have negative dimensions, got {dims}")
+        return [(attrs["dtype"], TensorShape(dims))]
+    n = shape.shape.dims[0] if shape.shape.rank == 1 else None
+    return [(attrs["dtype"], TensorShape(None if n is None else [None] * n))]
+
+
+def _size(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
+    out = ins.outs[0].shape
+    return literal(tuple(out.dims)) if out.is_fully_defined() else args[1]
+
+
+def _random_emitter(method: str) -> Any:
+    """``rng.<method>(shape, dtype=...)``; NumPy draws float16 as float32, then casts."""
+
+    def emit(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
+        dtype = ins.outs[0].dtype
+        draw = _dt.float32 if dtype is _dt.float16 else dtype
+        call = ast.Call(ast.Attribute(args[0], method, ast.Load()), [_size(ins, args)],
+                        [ast.keyword("dtype", literal(draw))])
+        if draw is not dtype:
+            call = ast.Call(ast.Attribute(call, "astype", ast.Load()), [literal(dtype)], [])
+        return call
+
+    return emit
+
+
+def _emit_truncated(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
+    return ast.Call(ast.Attribute(ast.Name("rt", ast.Load()), "truncated_normal", ast.Load()),
+                    [args[0], _size(ins, args), literal(ins.outs[0].dtype)], [])
+
+
+def _emit_integers(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
+    return ast.Call(ast.Attribute(args[0], "integers", ast.Load()),
+                    [literal(ins.attrs["minval"]), literal(ins.attrs["maxval"])],
+                    [ast.keyword("size", _size(ins, args)), ast.keyword("dtype", literal(ins.outs[0].dtype))])
+
+
+define("RandomStandardNormal", _shape_arg, _random_emitter("standard_normal"), differentiable=False,
+       pure=False)
+define("RandomUniform", _shape_arg, _random_emitter("random"), differentiable=False, pure=False)
+define("TruncatedNormal", _shape_arg, _emit_truncated, differentiable=False, pure=False)
+define("RandomUniformInt", _shape_arg, _emit_integers, differentiable=False, pure=False)

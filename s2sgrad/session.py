@@ -1,0 +1,293 @@
+"""``tf.Session``: runs graph slices as compiled NumPy modules over a private variable store.
+
+For each (fetches, fed tensors) a Plan holds the slice; for each shape signature of the fed
+values it holds an Executable (the compiled module). A run reads a snapshot of the
+variables, calls the module, and commits its assignments only if nothing raised.
+"""
+from __future__ import annotations
+
+import contextlib
+import threading
+from typing import Any, Callable, Iterator, Sequence
+
+import numpy as np
+
+from . import errors
+from .codegen.build import Executable, build_executable, needed_ops
+from .fetches import FetchStructure, fetch_key
+from .graph import Graph, Operation, Tensor, get_default_graph
+
+__all__ = ["Session", "InteractiveSession", "get_default_session"]
+
+
+class _Plan:
+    """Everything about one (fetches, feed keys) pair that does not depend on feed shapes."""
+
+    def __init__(self, graph: Graph, fetches: Any, feed_keys: Sequence[Any]) -> None:
+        self.structure = FetchStructure(graph, fetches)
+        self.fed: list[Tensor] = [_feed_target(graph, k) for k in feed_keys]
+        self.np_dtypes = [t.dtype.np for t in self.fed]
+        self.scalar_types = [t.dtype.np.type for t in self.fed]
+        self.ops = needed_ops(self.structure.tensors, self.structure.ops, set(self.fed))
+        self.executables: dict[tuple, Executable] = {}
+
+
+def _feed_target(graph: Graph, key: Any) -> Tensor:
+    try:
+        element = graph.as_graph_element(key)
+    except (TypeError, ValueError, KeyError) as e:
+        raise TypeError(f"Cannot interpret feed_dict key as Tensor: {e}") from None
+    if not isinstance(element, Tensor):
+        raise TypeError(f"Cannot interpret feed_dict key as Tensor: Can not convert an Operation "
+                        f"({element.name}) into a Tensor.")
+    return element
+
+
+def convert_feed(value: Any, t: Tensor) -> Any:
+    """``value`` as a NumPy value of ``t``'s dtype; a clear error for tensors, ragged or text data."""
+    if isinstance(value, Tensor) or hasattr(value, "_as_graph_element"):
+        raise TypeError(f"The value of a feed cannot be a tf.Tensor object. Acceptable feed values include Python "
+                        f"scalars, strings, lists, numpy ndarrays. (feeding {t.name})")
+    dtype = t.dtype
+    if isinstance(value, int) and not isinstance(value, bool) and dtype.is_integer:
+        if not dtype.min <= value <= dtype.max:
+            raise TypeError(f"Type of feed value {value} with type {type(value)} is not compatible with Tensor "
+                            f"type {dtype.name}. Try explicitly setting the type of the feed tensor to a larger "
+                            f"type (e.g. int64).")
+    try:
+        if dtype.name == "string":
+            arr = np.asarray(value, dtype=object)
+        else:
+            arr = np.asarray(value, dtype=dtype.np)
+    except (ValueError, TypeError, OverflowError) as e:
+        raise ValueError(f"Cannot feed value {_short(value)} for Tensor {t.name} of dtype {dtype.name}: {e}") from None
+    return arr[()] if arr.ndim == 0 else arr
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 50 else text[:47] + "..."
+
+
+class Session:
+    """Runs fetches of a graph: ``with tf.Session() as sess: sess.run(loss, {x: data})``."""
+
+    def __init__(self, target: str = "", graph: Graph | None = None, config: Any = None) -> None:
+        if graph is not None and not isinstance(graph, Graph):
+            raise TypeError(f"graph must be a tf.Graph, but got {type(graph)}")
+        self._graph = graph if graph is not None else get_default_graph()
+        self._store: dict[Operation, Any] = {}
+        self._rngs: dict[Operation, np.random.Generator] = {}
+        self._plans: dict[Any, _Plan] = {}
+        self._lock = threading.RLock()
+        self._closed = False
+        self._context_stack: list = []
+
+    @property
+    def graph(self) -> Graph:
+        return self._graph
+
+    @property
+    def sess_str(self) -> str:
+        return ""
+
+    # -- running -----------------------------------------------------------------------------------
+    def run(self, fetches: Any, feed_dict: Any = None, options: Any = None, run_metadata: Any = None) -> Any:
+        """Compute ``fetches`` (any nesting of tensors, ops, names) with ``feed_dict`` substituted."""
+        if self._closed:
+            raise RuntimeError("Attempted to use a closed Session.")
+        feeds = feed_dict if feed_dict is not None else {}
+        if not isinstance(feeds, dict):
+            raise TypeError(f"feed_dict must be a dict, got {type(feed_dict).__name__}")
+        key = (fetch_key(fetches), tuple(feeds))
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._new_plan(key, fetches, feeds)
+        values = [_converted(v, dt, st, t) for v, dt, st, t in
+                  zip(feeds.values(), plan.np_dtypes, plan.scalar_types, plan.fed)]
+        signature = tuple(np.shape(v) for v in values)
+        exe = plan.executables.get(signature)
+        if exe is None:
+            exe = self._compile(plan, values, signature)
+        return plan.structure.rebuild(self._execute(exe, values))
+
+    def _new_plan(self, key: Any, fetches: Any, feeds: dict) -> _Plan:
+        with self._lock:
+            plan = self._plans.get(key)
+            if plan is None:
+                plan = _Plan(self._graph, fetches, list(feeds))
+                self._plans[key] = plan
+            return plan
+
+    def _compile(self, plan: _Plan, values: list, signature: tuple) -> Executable:
+        with self._lock:
+            exe = plan.executables.get(signature)
+            if exe is None:
+                specs = {t: (t.dtype, np.shape(v)) for t, v in zip(plan.fed, values)}
+                exe = build_executable(plan.ops, plan.structure.tensors, specs, self._variable_spec)
+                plan.executables[signature] = exe
+            return exe
+
+    def _variable_spec(self, var_op: Operation) -> tuple:
+        t = var_op.outputs[0]
+        if t.shape.is_fully_defined():
+            return t.dtype, tuple(t.shape.dims)
+        value = self._store.get(var_op)
+        return t.dtype, (np.shape(value) if value is not None else t.shape.dims)
+
+    def _execute(self, exe: Executable, feed_values: list) -> list:
+        with self._lock:
+            try:
+                args = [feed_values[i] for i in exe.feed_positions]
+                args += [self._store[v] for v in exe.var_ops]
+            except KeyError:
+                missing = next(v for v in exe.var_ops if v not in self._store)
+                raise errors.FailedPreconditionError(
+                    None, missing, f"Attempting to use uninitialized value {missing.name}  "
+                    f"[variable created at {missing.where}]") from None
+            args += [self._rng(op) for op in exe.rng_ops]
+        outs = exe.call(args)
+        n = exe.n_fetches
+        if exe.commit_ops:
+            with self._lock:
+                for var_op, value in zip(exe.commit_ops, outs[n:]):
+                    self._store[var_op] = value
+        return outs[:n] if len(outs) != n else outs
+
+    def _rng(self, op: Operation) -> np.random.Generator:
+        rng = self._rngs.get(op)
+        if rng is None:
+            seed, seed2 = op.attrs["seed"], op.attrs["seed2"]
+            rng = self._rngs[op] = np.random.default_rng(None if seed is None else [seed, seed2])
+        return rng
+
+    def _load_variable(self, var_op: Operation, value: Any) -> None:
+        t = var_op.outputs[0]
+        v = convert_feed(value, t)
+        if not t.shape.is_compatible_with(np.shape(v)):
+            raise ValueError(f"Cannot load value of shape {np.shape(v)} into variable {var_op.name} of shape {t.shape}")
+        with self._lock:
+            self._store[var_op] = np.array(v) if isinstance(v, np.ndarray) else v
+
+    # -- inspection --------------------------------------------------------------------------------
+    def source(self, fetches: Any, feed_dict: Any = None) -> str:
+        """The exact module text that ``run(fetches, feed_dict)`` executes."""
+        feeds = feed_dict or {}
+        plan = self._plans.get((fetch_key(fetches), tuple(feeds))) or self._new_plan(
+            (fetch_key(fetches), tuple(feeds)), fetches, feeds)
+        values = [convert_feed(v, t) for v, t in zip(feeds.values(), plan.fed)]
+        signature = tuple(np.shape(v) for v in values)
+        exe = plan.executables.get(signature) or self._compile(plan, values, signature)
+        return exe.source
+
+    def make_callable(self, fetches: Any, feed_list: Sequence[Any] | None = None,
+                      accept_options: bool = False) -> Callable:
+        """A function ``f(*feed_values)`` equivalent to ``run(fetches, dict(zip(feed_list, values)))``;
+        ``f.source`` is the module it ran last (or would run for the static shapes)."""
+        feed_list = list(feed_list or [])
+        session = self
+
+        class _Callable:
+            def __call__(self, *values: Any, **kwargs: Any) -> Any:
+                if len(values) != len(feed_list):
+                    raise TypeError(f"This callable takes {len(feed_list)} feed values, got {len(values)}")
+                self.last_feeds = dict(zip(feed_list, values))
+                return session.run(fetches, self.last_feeds)
+
+            @property
+            def source(self) -> str:
+                if self.last_feeds is not None:
+                    return session.source(fetches, self.last_feeds)
+                from .inspection import source
+                return source(fetches, feed_list, graph=session.graph)
+
+        fn = _Callable()
+        fn.last_feeds = None
+        _Plan(self._graph, fetches, feed_list)  # validate now, as TF does
+        return fn
+
+    # -- lifetime ----------------------------------------------------------------------------------
+    def close(self) -> None:
+        """Release the variable store and compiled modules; later runs raise RuntimeError."""
+        with self._lock:
+            self._closed = True
+            self._store.clear()
+            self._plans.clear()
+            self._rngs.clear()
+
+    @contextlib.contextmanager
+    def as_default(self) -> Iterator[Session]:
+        _sessions().append(self)
+        try:
+            yield self
+        finally:
+            _sessions().pop()
+
+    def __enter__(self) -> Session:
+        ctx = [self.as_default(), self._graph.as_default()]
+        for c in ctx:
+            c.__enter__()
+        self._context_stack.append(ctx)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        for c in reversed(self._context_stack.pop()):
+            c.__exit__(*exc)
+        self.close()
+
+    def __del__(self) -> None:
+        self._store = {}
+
+
+def _converted(value: Any, np_dtype: np.dtype, scalar_type: type, t: Tensor) -> Any:
+    kind = type(value)
+    if kind is scalar_type or (kind is np.ndarray and value.dtype is np_dtype):
+        return value
+    return convert_feed(value, t)
+
+
+class InteractiveSession(Session):
+    """A Session that installs itself as the default session (and graph) until closed."""
+
+    def __init__(self, target: str = "", graph: Graph | None = None, config: Any = None) -> None:
+        super().__init__(target, graph, config)
+        self._interactive = [self.as_default(), self._graph.as_default()]
+        for c in self._interactive:
+            c.__enter__()
+
+    def close(self) -> None:
+        super().close()
+        for c in reversed(getattr(self, "_interactive", [])):
+            with contextlib.suppress(IndexError):
+                c.__exit__(None, None, None)
+        self._interactive = []
+
+
+class _DefaultSessions(threading.local):
+    def __init__(self) -> None:
+        self.stack: list[Session] = []
+
+
+_default_sessions = _DefaultSessions()
+
+
+def _sessions() -> list[Session]:
+    return _default_sessions.stack
+
+
+def get_default_session() -> Session | None:
+    """The innermost ``with sess:`` / ``sess.as_default()`` session of this thread, or None."""
+    return _default_sessions.stack[-1] if _default_sessions.stack else None
+
+
+def _session_for(session: Session | None, element: Any) -> Session:
+    """``session`` or the default session, checked to hold ``element``'s graph."""
+    if session is None:
+        session = get_default_session()
+        if session is None:
+            raise ValueError("Cannot evaluate tensor using `eval()`: No default session is registered. Use "
+                             "`with sess.as_default()` or pass an explicit session to `eval(session=sess)`")
+    if element.graph is not session.graph:
+        raise ValueError("Cannot use the given session to evaluate tensor: the tensor's graph is different "
+                         "from the session's graph.")
+    return session

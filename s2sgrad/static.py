@@ -1,0 +1,48 @@
+"""What is known before a graph runs: constant values and broadcast shapes."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .shapes import TensorShape
+
+__all__ = ["constant_value", "broadcast_shape"]
+
+
+def constant_value(x: Any) -> Any:
+    """The value of ``x`` when it is known statically (a Const, a fully known Shape), else None."""
+    const = getattr(x, "const", None)
+    if const is not None:
+        return const
+    op = getattr(x, "op", None)
+    if op is None:
+        return None
+    if op.type == "Const":
+        return op.attrs["value"]
+    if op.type == "Shape" and op.inputs[0].shape.is_fully_defined():
+        return np.array(op.inputs[0].shape.dims, dtype=op.outputs[0].dtype.np)
+    if op.type in ("Identity", "StopGradient"):
+        return constant_value(op.inputs[0])
+    return None
+
+
+def broadcast_shape(*shapes: TensorShape) -> TensorShape:
+    """The NumPy broadcast of static shapes; unknown dims stay unknown when they could matter."""
+    if any(s.dims is None for s in shapes):
+        return TensorShape(None)
+    rank = max(len(s.dims) for s in shapes)
+    out: list = []
+    for i in range(rank):
+        dims = [s.dims[i - rank + len(s.dims)] for s in shapes if i - rank + len(s.dims) >= 0]
+        known = {d for d in dims if d is not None and d != 1}
+        if len(known) > 1:
+            a, b = sorted(known)[:2]
+            raise ValueError(f"Dimensions must be equal, but are {a} and {b}")
+        if known:
+            out.append(known.pop())
+        elif None in dims:
+            out.append(None)
+        else:
+            out.append(1)
+    return TensorShape(out)
