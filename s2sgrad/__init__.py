@@ -3,7 +3,7 @@
 ``import s2sgrad as tf`` gives the TF-v1 graph API; every ``Session.run`` compiles the
 needed slice of the graph into a readable NumPy module (see ``s2sgrad.source``).
 """
-from . import compiler as _compiler  # noqa: F401 - installs the warning filter for generated code
+from .compiler import show_numpy_warnings  # importing it silences FP warnings in generated code
 from . import dtypes, errors
 from .dtypes import (DType, as_dtype, bool, complex64, complex128, double, float16, float32, float64, half,
                      int8, int16, int32, int64, string, uint8, uint16)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import hashlib
 import itertools
 import linecache
+import re
+import warnings
 import weakref
 from typing import Any, Callable
 
@@ -16,10 +18,24 @@ import numpy as np
 
 from .codegen import runtime
 
-__all__ = ["load_source", "GENERATED_PREFIX"]
+__all__ = ["load_source", "GENERATED_PREFIX", "GENERATED_MODULE", "compile_listeners"]
 
 GENERATED_PREFIX = "<s2sgrad:"
+GENERATED_MODULE = "s2sgrad.generated"
 _counter = itertools.count()
+
+# Called as ``listener(label, source, constants)`` for every module compiled (``s2sgrad dump``).
+compile_listeners: list[Callable[[str, str, dict], None]] = []
+
+# NumPy floating-point warnings (overflow, invalid, divide) raised by generated code are
+# values, not news: silence them there, at no cost per run. ``show_numpy_warnings`` undoes it.
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=re.escape(GENERATED_MODULE))
+
+
+def show_numpy_warnings(enabled: bool = True) -> None:
+    """Let (or stop letting) NumPy's floating-point RuntimeWarnings from generated code through."""
+    action = "default" if enabled else "ignore"
+    warnings.filterwarnings(action, category=RuntimeWarning, module=re.escape(GENERATED_MODULE))
 
 
 def load_source(source: str, constants: dict[str, Any], label: str = "run") -> Callable:
@@ -29,7 +45,9 @@ def load_source(source: str, constants: dict[str, Any], label: str = "run") -> C
     lines = source.splitlines(keepends=True)
     linecache.cache[filename] = (len(source), None, lines, filename)
     code = compile(source, filename, "exec")
-    namespace: dict[str, Any] = {"__name__": "s2sgrad_generated", "np": np, "rt": runtime,
+    for listener in list(compile_listeners):
+        listener(label, source, constants)
+    namespace: dict[str, Any] = {"__name__": GENERATED_MODULE, "np": np, "rt": runtime,
                                  "_constants": dict(constants)}
     exec(code, namespace)  # noqa: S102 - our own generated code, built from ast nodes
     fn = namespace["run"]

@@ -13,8 +13,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..primitives.core import broadcast_shape, literal, shortest_float
-from .names import INTERNAL_NAMES, Namer, op_identifier
+from ..primitives.core import broadcast_shape, literal, np_attr, shortest_float
+from .names import INTERNAL_NAMES, Namer, identifier, op_identifier
 from .program import Instr, Program, Value
 
 __all__ = ["Module", "emit_module", "DEL_MIN_ELEMENTS", "INLINE_CONST_ELEMENTS"]
@@ -93,8 +93,10 @@ class _Emitter:
             return name
         name = self.name_of(v)
         spec = _spec_text(v)
-        if v.const.size <= INLINE_CONST_ELEMENTS and v.dtype.name != "string":
-            line = _unparse(ast.Assign([ast.Name(name, _STORE)], literal(np.asarray(v.const)), None, lineno=0))
+        if v.dtype.name != "string" and (v.const.size <= INLINE_CONST_ELEMENTS or v.is_uniform()):
+            value = literal(np.asarray(v.const)) if v.const.size <= INLINE_CONST_ELEMENTS and not (
+                v.is_uniform() and v.const.size > 1) else _full(v)
+            line = _unparse(ast.Assign([ast.Name(name, _STORE)], value, None, lineno=0))
         else:
             self.constants[name] = v.const
             line = f"{name} = _constants[{name!r}]"
@@ -117,7 +119,7 @@ class _Emitter:
         ret = ast.Return(ast.Tuple([self.render(v, None) for v in returned], _LOAD))
         body.append((_unparse(ret), None))
 
-        lines = [_unparse(ast.Module([ast.Expr(ast.Constant(title))], [])), "import numpy as np", ""]
+        lines = _unparse(ast.Module([ast.Expr(ast.Constant(title))], [])).split("\n") + ["import numpy as np", ""]
         if self.const_lines:
             lines += self.const_lines + [""]
         lines.append(f"def run({', '.join(params)}):")
@@ -184,6 +186,12 @@ def _can_be_scalar(v: Value, ins: Instr) -> bool:
         return False
 
 
+def _full(v: Value) -> ast.expr:
+    """``np.full(shape, value, dtype=...)`` for a uniform constant."""
+    return ast.Call(np_attr("full"), [literal(tuple(v.const.shape)), literal(_python_scalar(v.scalar()))],
+                    [ast.keyword("dtype", literal(v.dtype))])
+
+
 def _python_scalar(x: np.generic) -> Any:
     if isinstance(x, np.floating):
         return shortest_float(x)
@@ -206,7 +214,8 @@ def _base_name(v: Value) -> str:
 
 
 def _tensor_identifier(t: Any) -> str:
-    base = op_identifier(t.op.name)
+    op = t.op
+    base = op_identifier(op.name) if op.grad_of is None else identifier(op.name.rsplit("/", 1)[-1])
     return base if len(t.op.outputs) == 1 else f"{base}_{t.value_index}"
 
 

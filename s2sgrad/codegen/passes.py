@@ -38,6 +38,8 @@ def optimize(prog: Program) -> Program:
     kept: list[Instr] = []
     for ins in prog.instrs:
         ins.args = [resolve(a) for a in ins.args]
+        if not all(o.shape.is_fully_defined() for o in ins.outs):
+            _refine_shapes(ins)
         replacement = _fold(ins) if ins.prim.pure else None
         if replacement is None and ins.prim.simplify is not None:
             out = ins.prim.simplify(ins)
@@ -61,9 +63,21 @@ def optimize(prog: Program) -> Program:
     return prog
 
 
+def _refine_shapes(ins: Instr) -> None:
+    """Re-run the shape rule now that folding may have made shape arguments constant."""
+    try:
+        specs = ins.prim.infer(ins.args if ins.prim.pure else ins.args[1:], ins.attrs)
+    except (ValueError, TypeError):
+        return  # the original specs stand; run time reports the problem with its op and line
+    for out, (_, shape) in zip(ins.outs, specs):
+        if out.shape.is_compatible_with(shape):
+            out.shape = out.shape.merge_with(shape)
+
+
 def _merge_names(old: Value, new: Value) -> None:
-    """Keep the more telling name when two values become one (``g_w`` beats ``mul_3``)."""
-    if new.kind == "temp" and old.tensor is not None and _rank(old.tensor) > _rank(new.tensor):
+    """When two values become one, a gradient-internal temporary takes the more telling name
+    (``g_w`` beats ``mul_3``); values the user's program computes keep their own."""
+    if new.kind == "temp" and old.tensor is not None and _rank(new.tensor) <= 1 < _rank(old.tensor):
         new.tensor = old.tensor
 
 

@@ -1,0 +1,36 @@
+"""Shared fixtures: every test starts with a fresh default graph."""
+import os
+
+import numpy as np
+import pytest
+from hypothesis import settings
+
+import s2sgrad as tf
+
+settings.register_profile("ci", max_examples=40, deadline=None, derandomize=True)
+settings.register_profile("dev", max_examples=100, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), os.pardir))
+EXAMPLES = os.path.join(ROOT, "examples")
+DATA = os.path.join(ROOT, "tests", "data")
+
+
+def checkout_env(**extra):
+    """Environment for subprocesses that imports s2sgrad from this checkout."""
+    env = dict(os.environ, **extra)
+    env["PYTHONPATH"] = ROOT + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+@pytest.fixture(autouse=True)
+def fresh_graph():
+    """Each test builds into its own default graph."""
+    tf.reset_default_graph()
+    yield
+    tf.reset_default_graph()
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(0)
