@@ -217,6 +217,9 @@ class Graph:
                 full_name = self.unique_name(name or prim.default_name)
             elif exact in self._by_name:
                 raise ValueError(f"Duplicate node name in graph: '{exact}'")
+            override = self._gradient_override_map.get(op_type)
+            if override is not None:
+                attrs = {**attrs, "_gradient_op_type": override}
             control = tuple(op for op in self._local.control if all(op is not t.op for t in inputs))
             op = Operation(self, full_name, op_type, inputs, attrs, specs, control, user_location(),
                            self._local.grad_of)
