@@ -203,6 +203,7 @@ class _Walk:
             for t in op.inputs:
                 if t.op in between:
                     self.pending[t.op] = self.pending.get(t.op, 0) + 1
+        self.between = between
         self.stop_ops = {op for op in from_ops if not any(self.pending.get(t.op, 0) > 0 for t in op.inputs)}
         self.stop_ops.update(t.op for t in stops)
 
@@ -254,7 +255,8 @@ class _Walk:
             if g is None and op.outputs[i].dtype.is_differentiable:
                 out_grads[i] = a.zeros_like(op.outputs[i])
         graph = op.graph
-        with graph.name_scope(op.name + "_grad"), graph._gradient_context(op):
+        needed = tuple(t.op in self.between for t in op.inputs)
+        with graph.name_scope(op.name + "_grad"), graph._gradient_context(op, needed):
             in_grads = grad_fn(op, *out_grads)
         in_grads = list(in_grads) if isinstance(in_grads, (list, tuple)) else [in_grads]
         if len(in_grads) != len(op.inputs):

@@ -43,7 +43,35 @@ class FetchStructure:
         self.tensors: list[Tensor] = []
         self.ops: list[Operation] = []
         self._tensor_index: dict[Tensor, int] = {}
-        self.rebuild: Callable[[list], Any] = self._build(graph, fetches)
+        self.flat: tuple | None = None   # (list | tuple | None, slots) when the fetches are flat
+        self.rebuild: Callable[[list], Any] = self._fast_rebuild(graph, fetches) or self._build(graph, fetches)
+
+    def _fast_rebuild(self, graph: Graph, fetches: Any) -> Callable[[list], Any] | None:
+        """Rebuilders for the common shapes: one tensor, or a flat list of tensors and ops."""
+        kind = type(fetches)
+        if kind is not list and kind is not tuple:
+            if isinstance(fetches, (Tensor, str)) or hasattr(fetches, "_as_graph_element"):
+                element = _element(graph, fetches)
+                if isinstance(element, Tensor):
+                    self._slot(element)
+                    self.flat = (None, [0])
+                    return lambda vals: vals[0]
+            return None
+        if not all(isinstance(f, (Tensor, Operation, str)) or hasattr(f, "_as_graph_element") for f in fetches):
+            return None
+        slots = []
+        for f in fetches:
+            element = _element(graph, f)
+            if isinstance(element, Operation):
+                if element not in self.ops:
+                    self.ops.append(element)
+                slots.append(-1)
+            else:
+                slots.append(self._slot(element))
+        self.flat = (kind, slots)
+        if all(s == i for i, s in enumerate(slots)) and len(set(slots)) == len(slots):
+            return (lambda vals: list(vals[:len(slots)])) if kind is list else (lambda vals: tuple(vals[:len(slots)]))
+        return lambda vals: kind([vals[s] if s >= 0 else None for s in slots])
 
     def _slot(self, t: Tensor) -> int:
         index = self._tensor_index.get(t)
@@ -71,16 +99,20 @@ class FetchStructure:
             if hasattr(fetch, "_fields"):  # namedtuple
                 return lambda vals: kind(*(b(vals) for b in builders))
             return lambda vals: kind(b(vals) for b in builders)
-        try:
-            element = graph.as_graph_element(fetch)
-        except TypeError:
-            raise TypeError(f"Fetch argument {fetch!r} has invalid type {type(fetch)}, must be a string or Tensor. "
-                            f"(Can not convert a {type(fetch).__name__} into a Tensor or Operation.)") from None
-        except (KeyError, ValueError) as e:
-            raise ValueError(f"Fetch argument {fetch!r} cannot be interpreted as a Tensor. ({e})") from None
+        element = _element(graph, fetch)
         if isinstance(element, Operation):
             if element not in self.ops:
                 self.ops.append(element)
             return lambda vals: None
         index = self._slot(element)
         return lambda vals: vals[index]
+
+
+def _element(graph: Graph, fetch: Any) -> Tensor | Operation:
+    try:
+        return graph.as_graph_element(fetch)
+    except TypeError:
+        raise TypeError(f"Fetch argument {fetch!r} has invalid type {type(fetch)}, must be a string or Tensor. "
+                        f"(Can not convert a {type(fetch).__name__} into a Tensor or Operation.)") from None
+    except (KeyError, ValueError) as e:
+        raise ValueError(f"Fetch argument {fetch!r} cannot be interpreted as a Tensor. ({e})") from None

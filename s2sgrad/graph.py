@@ -168,6 +168,7 @@ class _ThreadState(threading.local):
         self.scope = ""
         self.control: list[Operation] = []
         self.grad_of: Operation | None = None
+        self.grad_needed: tuple | None = None  # per input of grad_of: is its gradient used?
 
 
 class Graph:
@@ -207,16 +208,18 @@ class Graph:
             raise ValueError(f"'{name}' is not a valid node name")
         with self._lock:
             exact = name[:-1] if name and name.endswith("/") else None
-            full_name = exact or self.unique_name(name or prim.default_name, mark_as_used=False)
             try:
                 specs = prim.infer(inputs, attrs)
             except (ValueError, TypeError) as e:
+                full_name = exact or self.unique_name(name or prim.default_name, mark_as_used=False)
                 shapes = ", ".join(_shape_text(t.shape) for t in inputs)
                 raise type(e)(f"{e} for '{full_name}' (op: {op_type}) with input shapes: {shapes}.") from None
             if exact is None:
                 full_name = self.unique_name(name or prim.default_name)
             elif exact in self._by_name:
                 raise ValueError(f"Duplicate node name in graph: '{exact}'")
+            else:
+                full_name = exact
             override = self._gradient_override_map.get(op_type)
             if override is not None:
                 attrs = {**attrs, "_gradient_op_type": override}
@@ -305,14 +308,16 @@ class Graph:
             self._gradient_override_map = saved
 
     @contextlib.contextmanager
-    def _gradient_context(self, forward_op: Operation) -> Iterator[None]:
-        """Ops created inside belong to ``forward_op``'s gradient (for names and comments)."""
-        old = self._local.grad_of
-        self._local.grad_of = forward_op
+    def _gradient_context(self, forward_op: Operation, needed: tuple | None = None) -> Iterator[None]:
+        """Ops created inside belong to ``forward_op``'s gradient (for names and comments);
+        ``needed[i]`` says whether the gradient for its input i is used at all."""
+        local = self._local
+        old = local.grad_of, local.grad_needed
+        local.grad_of, local.grad_needed = forward_op, needed
         try:
             yield
         finally:
-            self._local.grad_of = old
+            local.grad_of, local.grad_needed = old
 
     @contextlib.contextmanager
     def as_default(self) -> Iterator[Graph]:

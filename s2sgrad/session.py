@@ -13,11 +13,15 @@ from typing import Any, Callable, Iterator, Sequence
 import numpy as np
 
 from . import errors
-from .codegen.build import Executable, build_executable, needed_ops
+from .codegen.build import Executable, build_executable, needed_ops, translate_error
+from .fastpath import make_dispatcher, make_step
 from .fetches import FetchStructure, fetch_key
 from .graph import Graph, Operation, Tensor, get_default_graph
 
 __all__ = ["Session", "InteractiveSession", "get_default_session"]
+
+
+_NO_FEEDS: dict = {}
 
 
 class _Plan:
@@ -26,10 +30,12 @@ class _Plan:
     def __init__(self, graph: Graph, fetches: Any, feed_keys: Sequence[Any]) -> None:
         self.structure = FetchStructure(graph, fetches)
         self.fed: list[Tensor] = [_feed_target(graph, k) for k in feed_keys]
-        self.np_dtypes = [t.dtype.np for t in self.fed]
-        self.scalar_types = [t.dtype.np.type for t in self.fed]
+        # (dtype, scalar type, tensor) per feed: values already of that type pass unconverted
+        self.feed_types = [(t.dtype.np, t.dtype.np.type, t) for t in self.fed]
         self.ops = needed_ops(self.structure.tensors, self.structure.ops, set(self.fed))
-        self.executables: dict[tuple, Executable] = {}
+        self.executables: dict[tuple, Executable] = {}    # per feed-shape signature
+        self.steps: dict[tuple, Callable] = {}             # the same, as fast-path functions
+        self.dispatch: Callable = None  # type: ignore[assignment]  # set by the Session
 
 
 def _feed_target(graph: Graph, key: Any) -> Tensor:
@@ -93,37 +99,64 @@ class Session:
 
     # -- running -----------------------------------------------------------------------------------
     def run(self, fetches: Any, feed_dict: Any = None, options: Any = None, run_metadata: Any = None) -> Any:
-        """Compute ``fetches`` (any nesting of tensors, ops, names) with ``feed_dict`` substituted."""
+        """Compute ``fetches`` (any nesting of tensors, ops, names) with ``feed_dict`` substituted.
+
+        This is the hot path of every training loop: a plan lookup, feed checks, one call of the
+        compiled module, an atomic commit of the assignments."""
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
-        feeds = feed_dict if feed_dict is not None else {}
-        if not isinstance(feeds, dict):
+        if feed_dict is None:
+            feed_dict = _NO_FEEDS
+        elif type(feed_dict) is not dict and not isinstance(feed_dict, dict):
             raise TypeError(f"feed_dict must be a dict, got {type(feed_dict).__name__}")
-        key = (fetch_key(fetches), tuple(feeds))
-        plan = self._plans.get(key)
-        if plan is None:
-            plan = self._new_plan(key, fetches, feeds)
-        values = [_converted(v, dt, st, t) for v, dt, st, t in
-                  zip(feeds.values(), plan.np_dtypes, plan.scalar_types, plan.fed)]
-        signature = tuple(np.shape(v) for v in values)
-        exe = plan.executables.get(signature)
-        if exe is None:
-            exe = self._compile(plan, values, signature)
-        return plan.structure.rebuild(self._execute(exe, values))
+        kind = type(fetches)
+        try:
+            plan = self._plans[(kind, tuple(fetches) if kind is list or kind is tuple else fetches,
+                                tuple(feed_dict))]
+        except (KeyError, TypeError):
+            plan = self._plan_for(fetches, feed_dict)
+        return plan.dispatch(feed_dict.values())
 
-    def _new_plan(self, key: Any, fetches: Any, feeds: dict) -> _Plan:
+    def _plan_for(self, fetches: Any, feed_dict: dict) -> _Plan:
+        """The plan for these fetches and feed keys (made on first use; nested fetches land here)."""
+        kind = type(fetches)
+        try:
+            fast_key = (kind, tuple(fetches) if kind is list or kind is tuple else fetches, tuple(feed_dict))
+            hash(fast_key)
+        except TypeError:
+            fast_key = None
+        key = fast_key if fast_key is not None else (fetch_key(fetches), tuple(feed_dict))
         with self._lock:
             plan = self._plans.get(key)
             if plan is None:
-                plan = _Plan(self._graph, fetches, list(feeds))
+                plan = _Plan(self._graph, fetches, list(feed_dict))
+                plan.dispatch = make_dispatcher(plan.feed_types, plan.steps,
+                                                lambda values: self._new_step(plan, values), convert_feed)
                 self._plans[key] = plan
-            return plan
+        return plan
 
-    def _compile(self, plan: _Plan, values: list, signature: tuple) -> Executable:
+    def _new_step(self, plan: _Plan, values: list) -> Callable:
+        """Compile (or reuse) the executable for these feed shapes and make its run step."""
+        exe = self._compile(plan, values)
+        with self._lock:
+            signature = tuple([v.shape for v in values])
+            step = plan.steps.get(signature)
+            if step is None:
+                step = plan.steps[signature] = make_step(
+                    exe, len(plan.fed), self._store, self._rng, lambda: self._uninitialized(exe),
+                    lambda e: translate_error(e, exe), plan.structure.rebuild, plan.structure.flat)
+            return step
+
+    def _compile(self, plan: _Plan, values: list) -> Executable:
+        signature = tuple([v.shape for v in values])
         with self._lock:
             exe = plan.executables.get(signature)
             if exe is None:
-                specs = {t: (t.dtype, np.shape(v)) for t, v in zip(plan.fed, values)}
+                for t, v in zip(plan.fed, values):
+                    if not t.shape.is_compatible_with(v.shape):
+                        raise ValueError(f"Cannot feed value of shape {v.shape} for Tensor {t.name}, which has "
+                                         f"shape {t.shape}")
+                specs = {t: (t.dtype, v.shape) for t, v in zip(plan.fed, values)}
                 exe = build_executable(plan.ops, plan.structure.tensors, specs, self._variable_spec)
                 plan.executables[signature] = exe
             return exe
@@ -135,24 +168,10 @@ class Session:
         value = self._store.get(var_op)
         return t.dtype, (np.shape(value) if value is not None else t.shape.dims)
 
-    def _execute(self, exe: Executable, feed_values: list) -> list:
-        with self._lock:
-            try:
-                args = [feed_values[i] for i in exe.feed_positions]
-                args += [self._store[v] for v in exe.var_ops]
-            except KeyError:
-                missing = next(v for v in exe.var_ops if v not in self._store)
-                raise errors.FailedPreconditionError(
-                    None, missing, f"Attempting to use uninitialized value {missing.name}  "
-                    f"[variable created at {missing.where}]") from None
-            args += [self._rng(op) for op in exe.rng_ops]
-        outs = exe.call(args)
-        n = exe.n_fetches
-        if exe.commit_ops:
-            with self._lock:
-                for var_op, value in zip(exe.commit_ops, outs[n:]):
-                    self._store[var_op] = value
-        return outs[:n] if len(outs) != n else outs
+    def _uninitialized(self, exe: Executable) -> errors.FailedPreconditionError:
+        missing = next(v for v in exe.var_ops if v not in self._store)
+        return errors.FailedPreconditionError(
+            None, missing, f"Attempting to use uninitialized value {missing.name}  [variable created at {missing.where}]")
 
     def _rng(self, op: Operation) -> np.random.Generator:
         rng = self._rngs.get(op)
@@ -173,38 +192,16 @@ class Session:
     def source(self, fetches: Any, feed_dict: Any = None) -> str:
         """The exact module text that ``run(fetches, feed_dict)`` executes."""
         feeds = feed_dict or {}
-        plan = self._plans.get((fetch_key(fetches), tuple(feeds))) or self._new_plan(
-            (fetch_key(fetches), tuple(feeds)), fetches, feeds)
+        plan = self._plan_for(fetches, feeds)
         values = [convert_feed(v, t) for v, t in zip(feeds.values(), plan.fed)]
-        signature = tuple(np.shape(v) for v in values)
-        exe = plan.executables.get(signature) or self._compile(plan, values, signature)
+        exe = plan.executables.get(tuple([v.shape for v in values])) or self._compile(plan, values)
         return exe.source
 
     def make_callable(self, fetches: Any, feed_list: Sequence[Any] | None = None,
                       accept_options: bool = False) -> Callable:
-        """A function ``f(*feed_values)`` equivalent to ``run(fetches, dict(zip(feed_list, values)))``;
-        ``f.source`` is the module it ran last (or would run for the static shapes)."""
-        feed_list = list(feed_list or [])
-        session = self
-
-        class _Callable:
-            def __call__(self, *values: Any, **kwargs: Any) -> Any:
-                if len(values) != len(feed_list):
-                    raise TypeError(f"This callable takes {len(feed_list)} feed values, got {len(values)}")
-                self.last_feeds = dict(zip(feed_list, values))
-                return session.run(fetches, self.last_feeds)
-
-            @property
-            def source(self) -> str:
-                if self.last_feeds is not None:
-                    return session.source(fetches, self.last_feeds)
-                from .inspection import source
-                return source(fetches, feed_list, graph=session.graph)
-
-        fn = _Callable()
-        fn.last_feeds = None
-        _Plan(self._graph, fetches, feed_list)  # validate now, as TF does
-        return fn
+        """A function ``f(*feed_values)`` equivalent to ``run(fetches, dict(zip(feed_list, values)))``
+        without rebuilding the feed dict; ``f.source`` is the module it last ran."""
+        return _Callable(self, fetches, list(feed_list or []))
 
     # -- lifetime ----------------------------------------------------------------------------------
     def close(self) -> None:
@@ -235,15 +232,31 @@ class Session:
             c.__exit__(*exc)
         self.close()
 
-    def __del__(self) -> None:
-        self._store = {}
 
+class _Callable:
+    """What ``Session.make_callable`` returns."""
 
-def _converted(value: Any, np_dtype: np.dtype, scalar_type: type, t: Tensor) -> Any:
-    kind = type(value)
-    if kind is scalar_type or (kind is np.ndarray and value.dtype is np_dtype):
-        return value
-    return convert_feed(value, t)
+    def __init__(self, session: Session, fetches: Any, feed_list: list) -> None:
+        self._session, self._fetches = session, fetches
+        self._feed_list = feed_list
+        self._plan = session._plan_for(fetches, dict.fromkeys(feed_list))
+        self._last: tuple | None = None
+
+    def __call__(self, *values: Any) -> Any:
+        if len(values) != len(self._feed_list):
+            raise TypeError(f"This callable takes {len(self._feed_list)} feed values, got {len(values)}")
+        if self._session._closed:
+            raise RuntimeError("Attempted to use a closed Session.")
+        self._last = values
+        return self._plan.dispatch(values)
+
+    @property
+    def source(self) -> str:
+        """The module the last call ran (before any call: the one for the static feed shapes)."""
+        if self._last is not None:
+            return self._session.source(self._fetches, dict(zip(self._feed_list, self._last)))
+        from .inspection import source
+        return source(self._fetches, self._feed_list, graph=self._session.graph)
 
 
 class InteractiveSession(Session):

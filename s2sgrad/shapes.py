@@ -112,6 +112,8 @@ class TensorShape:
         return self._dims is not None
 
     def __eq__(self, other: object) -> bool:
+        if type(other) is TensorShape:
+            return self._dims == other._dims
         try:
             other = as_shape(other)
         except (TypeError, ValueError):

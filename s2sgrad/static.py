@@ -29,6 +29,12 @@ def constant_value(x: Any) -> Any:
 
 def broadcast_shape(*shapes: TensorShape) -> TensorShape:
     """The NumPy broadcast of static shapes; unknown dims stay unknown when they could matter."""
+    first = shapes[0]
+    if all(s.dims == first.dims for s in shapes[1:]):
+        return first
+    nonscalar = [s for s in shapes if s.dims != ()]
+    if len(nonscalar) == 1:
+        return nonscalar[0]
     if any(s.dims is None for s in shapes):
         return TensorShape(None)
     rank = max(len(s.dims) for s in shapes)

@@ -1,6 +1,7 @@
 """Graph slice -> runnable Executable: lower, optimize, emit, compile (the whole pipeline)."""
 from __future__ import annotations
 
+import operator
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -13,7 +14,7 @@ from .emit import Module, emit_module
 from .lower import lower, needed_ops
 from .passes import optimize
 
-__all__ = ["Executable", "build_executable", "build_module", "needed_ops"]
+__all__ = ["Executable", "build_executable", "build_module", "needed_ops", "translate_error"]
 
 
 def build_module(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feed_specs: dict,
@@ -51,8 +52,10 @@ class Executable:
         positions = {t: i for i, t in enumerate(fed)}
         params = module.params
         self.feed_positions = [positions[p.source] for p in params if p.kind == "feed"]
+        self.feeds_in_order = self.feed_positions == list(range(len(fed)))
         live = {id(p.source) for p in params}
         self.var_ops = [v for v in var_ops if id(v) in live]
+        self.read_variables = _reader(self.var_ops)
         self.rng_ops = [r for r in rng_ops if id(r) in live]
         self.n_fetches = n_fetches
         self.commit_ops = commit_ops
@@ -65,15 +68,27 @@ class Executable:
         except errors.OpError:
             raise
         except Exception as e:  # noqa: BLE001 - re-raised with the op and the user's line
-            raise _translate(e, self) from e
-        if self.copy_outputs or self.scalar_outputs:
+            raise translate_error(e, self) from e
+        if self.copy_outputs:
             outs = list(outs)
             for i in self.copy_outputs:
                 outs[i] = np.array(outs[i])
-            for i in self.scalar_outputs:
-                if type(outs[i]) is np.ndarray:
-                    outs[i] = outs[i][()]
+        for i in self.scalar_outputs:
+            if type(outs[i]) is np.ndarray:
+                outs = list(outs)
+                outs[i] = outs[i][()]
         return outs
+
+
+def _reader(keys: list) -> Callable[[dict], list]:
+    """``store -> [store[k] for k in keys]`` as one C-level call (atomic under the GIL)."""
+    if not keys:
+        return lambda store: []
+    if len(keys) == 1:
+        key = keys[0]
+        return lambda store: [store[key]]
+    get = operator.itemgetter(*keys)
+    return lambda store: list(get(store))
 
 
 def build_executable(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feed_specs: dict,
@@ -83,7 +98,7 @@ def build_executable(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], 
     return Executable(module, list(feed_specs), var_ops, rng_ops, len(fetch_tensors), commits)
 
 
-def _translate(e: Exception, exe: Executable) -> errors.OpError:
+def translate_error(e: Exception, exe: Executable) -> errors.OpError:
     """An exception from generated code as InvalidArgumentError naming the op and the user's line."""
     op = None
     tb = e.__traceback__

@@ -1,28 +1,35 @@
-"""Write a Program as Python source: one NumPy statement per line, built with ``ast``.
+"""Write a Program as Python source: NumPy statements built with ``ast``.
 
-Each statement is an ``ast`` node printed by ``ast.unparse``; the trailing comment (op
-type and the user's ``file:line``) is sanitized text. User strings reach the source only
-as sanitized identifiers (``names``), ``repr``'d literals or escaped comments.
+Each instruction becomes an expression (its primitive's emitter). A single-use temporary
+computed for the same user line (or the same forward op's gradient) is folded into the
+expression that uses it, so ``h = tf.tanh(h * w + 0.1)`` reads ``tanh = np.tanh(h * 0.5 +
+0.1)``; everything else gets its own statement and a name. The trailing comment (op type
+and the user's ``file:line``) is sanitized text; user strings reach the source only as
+sanitized identifiers (``names``), ``repr``'d literals or escaped comments.
 """
 from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 import os
 from typing import Any, Sequence
 
 import numpy as np
 
 from ..primitives.core import broadcast_shape, literal, np_attr, shortest_float
-from .names import INTERNAL_NAMES, Namer, identifier, op_identifier
+from .names import INTERNAL_NAMES, Namer, value_name
 from .program import Instr, Program, Value
 
-__all__ = ["Module", "emit_module", "DEL_MIN_ELEMENTS", "INLINE_CONST_ELEMENTS"]
+__all__ = ["Module", "emit_module", "DEL_MIN_ELEMENTS", "INLINE_CONST_ELEMENTS", "MAX_FUSED_OPS"]
 
 DEL_MIN_ELEMENTS = 1024      # ``del`` temporaries at least this large after their last use
 INLINE_CONST_ELEMENTS = 16   # constants up to this size are written into the text
+MAX_FUSED_OPS = 5            # at most this many operations in one fused expression
 _LOAD, _STORE = ast.Load(), ast.Store()
 _COMMENT_COLUMN = 44
+_REF = "\x00"                # placeholder names: never a valid identifier, replaced before printing
+_OPERATIONS = frozenset({ast.BinOp, ast.UnaryOp, ast.Call, ast.Compare, ast.Subscript})
 
 
 @dataclasses.dataclass
@@ -45,12 +52,46 @@ def emit_module(prog: Program, title: str) -> Module:
 
 def comment_text(text: str) -> str:
     """``text`` made safe for a ``#`` comment: no line breaks or other non-printables."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+    text = str(text)
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _where(path: str, line: int) -> str:
+    return comment_text(f"{os.path.basename(path)}:{line}")
 
 
 def location_text(op: Any) -> str:
-    path, line = op.location
-    return f"{os.path.basename(path)}:{line}"
+    """``file.py:line`` of the user code that created ``op``, safe for a comment."""
+    return _where(*op.location)
+
+
+class _Statement:
+    """An expression for ``ins`` with its placeholder references (node, parent, field, index),
+    its size in operations and the runtime helpers it calls."""
+
+    __slots__ = ("ins", "expr", "refs", "size", "helpers")
+
+    def __init__(self, ins: Instr | None, expr: ast.expr) -> None:
+        self.ins = ins
+        self.expr = expr
+        self.refs, self.size, self.helpers = _scan(expr)
+
+    def absorb(self, ref: tuple, other: _Statement) -> None:
+        """Put ``other``'s expression where placeholder ``ref`` stands."""
+        node, parent, field, index = ref
+        if parent is None:
+            self.expr = other.expr
+        elif index is None:
+            setattr(parent, field, other.expr)
+        else:
+            getattr(parent, field)[index] = other.expr
+        self.refs.remove(ref)
+        self.refs.extend(other.refs)
+        self.size += other.size
+        self.helpers |= other.helpers
 
 
 class _Emitter:
@@ -58,68 +99,117 @@ class _Emitter:
         self.prog = prog
         self.namer = Namer(INTERNAL_NAMES)
         self.names: dict[int, str] = {}
+        self.refs: dict[str, Value] = {}
         self.const_lines: list[str] = []
         self.constants: dict[str, np.ndarray] = {}
-        self.helpers: set[str] = set()
-        self.last_use: dict[int, int] = {}
         self.keep = {id(v) for v in prog.outputs} | {id(v) for _, v in prog.commits}
-        for i, ins in enumerate(prog.instrs):
+        self.uses: dict[int, int] = {}
+        for ins in prog.instrs:
             for a in ins.args:
-                self.last_use[id(a)] = i
-        self.used = set(self.last_use) | self.keep
+                self.uses[id(a)] = self.uses.get(id(a), 0) + 1
 
-    # -- names ---------------------------------------------------------------------------------
-    def name_of(self, v: Value) -> str:
-        name = self.names.get(id(v))
-        if name is None:
-            name = self.names[id(v)] = self.namer.fresh(_base_name(v))
-        return name
-
-    # -- arguments -----------------------------------------------------------------------------
+    # -- rendering arguments -----------------------------------------------------------------------
     def render(self, v: Value, ins: Instr | None) -> ast.expr:
         if v.kind == "shape":
             raise AssertionError(f"{ins.prim.name}: emitter read a shape-only argument")
         if v.const is None:
-            return ast.Name(self.name_of(v), _LOAD)
+            token = f"{_REF}{id(v)}"
+            self.refs[token] = v
+            return ast.Name(token, _LOAD)
         if ins is not None and _can_be_scalar(v, ins):
             return literal(_python_scalar(v.scalar()))
         if not isinstance(v.const, np.ndarray) or v.const.ndim == 0:
             return literal(np.asarray(v.const, dtype=v.dtype.np)[()])
         return ast.Name(self.constant_name(v), _LOAD)
 
+    def name_of(self, v: Value) -> str:
+        name = self.names.get(id(v))
+        if name is None:
+            name = self.names[id(v)] = self.namer.fresh(value_name(v))
+        return name
+
     def constant_name(self, v: Value) -> str:
         name = self.names.get(id(v))
         if name is not None:
             return name
         name = self.name_of(v)
-        spec = _spec_text(v)
         if v.dtype.name != "string" and (v.const.size <= INLINE_CONST_ELEMENTS or v.is_uniform()):
-            value = literal(np.asarray(v.const)) if v.const.size <= INLINE_CONST_ELEMENTS and not (
-                v.is_uniform() and v.const.size > 1) else _full(v)
-            line = _unparse(ast.Assign([ast.Name(name, _STORE)], value, None, lineno=0))
+            small = v.const.size <= INLINE_CONST_ELEMENTS and not (v.is_uniform() and v.const.size > 1)
+            value = literal(np.asarray(v.const)) if small else _full(v)
+            line = ast.unparse(ast.Assign([ast.Name(name, _STORE)], value, None, lineno=0))
         else:
             self.constants[name] = v.const
             line = f"{name} = _constants[{name!r}]"
-        self.const_lines.append(_with_comment(line, f"{spec}  {_origin(v)}"))
+        self.const_lines.append(_with_comment(line, f"{_spec_text(v)}  {_origin(v)}"))
         return name
+
+    # -- statements ------------------------------------------------------------------------------
+    def statements(self) -> list[_Statement]:
+        """One expression per instruction, folding single-use same-line temporaries into their user."""
+        pending: dict[str, _Statement] = {}   # fusable values awaiting their one consumer
+        out: list[_Statement] = []
+        for ins in self.prog.instrs:
+            stmt = _Statement(ins, ins.prim.emit(ins, _LazyArgs(self, ins)))
+            self._absorb(stmt, pending, out)
+            if self._fusable(ins):
+                pending[f"{_REF}{id(ins.outs[0])}"] = stmt
+            else:
+                out.append(stmt)
+        return out
+
+    def _absorb(self, stmt: _Statement, pending: dict, out: list) -> None:
+        """Put pending single-use expressions into ``stmt``; those it cannot take get statements."""
+        mine = [ref for ref in stmt.refs if ref[0].id in pending]
+        counts: dict[str, int] = {}
+        for ref in mine:
+            counts[ref[0].id] = counts.get(ref[0].id, 0) + 1
+        for ref in mine:
+            token = ref[0].id
+            producer = pending.pop(token, None)
+            if producer is None:
+                continue
+            if counts[token] == 1 and _same_site(producer.ins, stmt.ins) and \
+                    stmt.size + producer.size <= MAX_FUSED_OPS:
+                stmt.absorb(ref, producer)
+            else:
+                out.append(producer)
+
+    def _fusable(self, ins: Instr) -> bool:
+        if len(ins.outs) != 1 or not ins.prim.pure or ins.prim.assigns:
+            return False
+        v = ins.outs[0]
+        t = v.tensor
+        return (self.uses.get(id(v), 0) == 1 and id(v) not in self.keep and v.kind == "temp"
+                and (t is None or t._adjoint_of is None))
 
     # -- module --------------------------------------------------------------------------------
     def module(self, title: str) -> Module:
         prog = self.prog
         params = [self.name_of(p) for p in prog.params]
-        body: list[tuple[str, Any]] = []
-        for i, ins in enumerate(prog.instrs):
-            body.append((self.statement(ins), ins.op))
-            dead = [self.names[id(a)] for a in dict.fromkeys(ins.args)
-                    if self.last_use.get(id(a)) == i and a.kind == "temp" and id(a) not in self.keep
-                    and a.const is None and (a.size is None or a.size >= DEL_MIN_ELEMENTS)]
-            if dead:
-                body.append(("del " + ", ".join(dead), None))
-        returned = [v for v in prog.outputs] + [v for _, v in prog.commits]
+        stmts = self.statements()
+        returned = list(prog.outputs) + [v for _, v in prog.commits]
         ret = ast.Return(ast.Tuple([self.render(v, None) for v in returned], _LOAD))
-        body.append((_unparse(ret), None))
+        final = stmts + [_Statement(None, ret.value)]
+        last_use: dict[str, int] = {}
+        helpers: set[str] = set()
+        for i, stmt in enumerate(final):
+            helpers |= stmt.helpers
+            for ref in stmt.refs:
+                last_use[ref[0].id] = i
+        dying: dict[int, list[Value]] = {}
+        for token, i in last_use.items():
+            if self._deletable(self.refs[token]):
+                dying.setdefault(i, []).append(self.refs[token])
+        body: list[tuple[str, Any]] = []
+        for i, stmt in enumerate(stmts):
+            body.append((self._text(stmt), stmt.ins.op))
+            if i in dying:
+                body.append(("del " + ", ".join(sorted(self.name_of(v) for v in dying[i])), None))
+        self._resolve(final[-1])
+        body.append((ast.unparse(ret), None))
 
-        lines = _unparse(ast.Module([ast.Expr(ast.Constant(title))], [])).split("\n") + ["import numpy as np", ""]
+        lines = ast.unparse(ast.Module([ast.Expr(ast.Constant(title))], [])).split("\n")
+        lines += ["import numpy as np", ""]
         if self.const_lines:
             lines += self.const_lines + [""]
         lines.append(f"def run({', '.join(params)}):")
@@ -128,22 +218,30 @@ class _Emitter:
             if op is not None:
                 line_ops[len(lines) + 1] = op
             lines.append("    " + text)
-        source = "\n".join(lines) + "\n"
-        return Module(source, list(prog.params), self.constants, line_ops, self._copy_outputs(returned),
-                      self.helpers, [v.shape.rank for v in returned], [var for var, _ in prog.commits])
+        return Module("\n".join(lines) + "\n", list(prog.params), self.constants, line_ops,
+                      self._copy_outputs(returned), helpers, [v.shape.rank for v in returned],
+                      [var for var, _ in prog.commits])
 
-    def statement(self, ins: Instr) -> str:
-        args = _LazyArgs(self, ins)
-        expr = ins.prim.emit(ins, args)
-        self.helpers.update(n.attr for n in ast.walk(expr)
-                            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "rt")
+    def _text(self, stmt: _Statement) -> str:
+        ins = stmt.ins
+        self._resolve(stmt)
         if len(ins.outs) == 1:
             target: ast.expr = ast.Name(self.name_of(ins.outs[0]), _STORE)
         else:
-            target = ast.Tuple([ast.Name(self.name_of(o) if id(o) in self.used else "_", _STORE)
-                                for o in ins.outs], _STORE)
-        code = _unparse(ast.Assign([target], expr, None, lineno=0))
-        return _with_comment(code, _op_comment(ins))
+            target = ast.Tuple([ast.Name(self.name_of(o) if id(o) in self.uses or id(o) in self.keep else "_",
+                                         _STORE) for o in ins.outs], _STORE)
+        return _with_comment(ast.unparse(ast.Assign([target], stmt.expr, None, lineno=0)), _op_comment(ins))
+
+    def _resolve(self, stmt: _Statement) -> None:
+        """Give placeholder names their final identifiers (in statement order, so numbering reads well)."""
+        for ref in stmt.refs:
+            node = ref[0]
+            if node.id.startswith(_REF):
+                node.id = self.name_of(self.refs[node.id])
+
+    def _deletable(self, v: Value) -> bool:
+        return (v.kind == "temp" and id(v) not in self.keep and v.const is None
+                and (v.size is None or v.size >= DEL_MIN_ELEMENTS))
 
     def _copy_outputs(self, returned: Sequence[Value]) -> list[int]:
         """Indices of returned values that may share memory with a variable, constant or feed."""
@@ -172,6 +270,40 @@ class _LazyArgs(Sequence):
         return len(self._ins.args)
 
 
+def _same_site(producer: Instr, consumer: Instr) -> bool:
+    """Same forward op's gradient, or forward ops written on the same user line."""
+    p, c = producer.op, consumer.op
+    if p.grad_of is not None or c.grad_of is not None:
+        return p.grad_of is c.grad_of
+    return p.location == c.location
+
+
+def _scan(expr: ast.AST) -> tuple[list, int, set]:
+    """Placeholder references (with their parents), operation count and ``rt`` helpers of ``expr``."""
+    refs: list = []
+    size = 0
+    helpers: set[str] = set()
+    stack: list = [(expr, None, None, None)]
+    while stack:
+        node, parent, field, index = stack.pop()
+        kind = type(node)
+        if kind is ast.Name:
+            if node.id.startswith(_REF):
+                refs.append((node, parent, field, index))
+            continue
+        if kind in _OPERATIONS:
+            size += 1
+        elif kind is ast.Attribute and type(node.value) is ast.Name and node.value.id == "rt":
+            helpers.add(node.attr)
+        for name in node._fields:
+            child = getattr(node, name, None)
+            if isinstance(child, ast.AST):
+                stack.append((child, node, name, None))
+            elif isinstance(child, list):
+                stack.extend((item, node, name, i) for i, item in enumerate(child) if isinstance(item, ast.AST))
+    return refs, size, helpers
+
+
 def _can_be_scalar(v: Value, ins: Instr) -> bool:
     """A uniform constant can be a Python scalar in a ufunc call when NumPy's weak-scalar rule
     gives the same dtype (another non-constant argument has v's dtype) and the same shape."""
@@ -180,6 +312,9 @@ def _can_be_scalar(v: Value, ins: Instr) -> bool:
     others = [a for a in ins.args if a is not v]
     if not any(a.const is None and a.dtype is v.dtype for a in others):
         return False
+    out = ins.outs[0].shape.dims
+    if any(a.shape.dims == out for a in others):
+        return True
     try:
         return broadcast_shape(*(a.shape for a in others)) == ins.outs[0].shape
     except ValueError:
@@ -198,27 +333,6 @@ def _python_scalar(x: np.generic) -> Any:
     return x.item()
 
 
-def _base_name(v: Value) -> str:
-    """``g_<x>`` for the gradient of x, ``new_<var>`` for an assigned value, else from the op name."""
-    if v.kind == "rng":
-        return "rng_" + op_identifier(v.source.name)
-    t = v.tensor
-    if t is None:
-        return "c"
-    primal = t._adjoint_of
-    if primal is not None:
-        return "g_" + _tensor_identifier(primal)
-    if v.producer is not None and v.producer.prim.assigns:
-        return "new_" + op_identifier(v.producer.op.inputs[0].op.name)
-    return _tensor_identifier(t)
-
-
-def _tensor_identifier(t: Any) -> str:
-    op = t.op
-    base = op_identifier(op.name) if op.grad_of is None else identifier(op.name.rsplit("/", 1)[-1])
-    return base if len(t.op.outputs) == 1 else f"{base}_{t.value_index}"
-
-
 def _spec_text(v: Value) -> str:
     dims = v.shape.dims
     return f"{v.dtype.name}[{', '.join('?' if d is None else str(d) for d in dims) if dims is not None else '*'}]"
@@ -227,21 +341,16 @@ def _spec_text(v: Value) -> str:
 def _origin(v: Value) -> str:
     if v.tensor is None:
         return ""
-    return f"{comment_text(v.tensor.op.type)}  {comment_text(location_text(v.tensor.op))}"
+    return f"{comment_text(v.tensor.op.type)}  {location_text(v.tensor.op)}"
 
 
 def _op_comment(ins: Instr) -> str:
     op = ins.op
     forward = op.grad_of
     if forward is None:
-        return f"{comment_text(op.type)}  {comment_text(location_text(op))}"
-    return f"grad of {comment_text(forward.type)}  {comment_text(location_text(forward))}"
+        return f"{op.type}  {location_text(op)}"
+    return f"grad of {forward.type}  {location_text(forward)}"
 
 
 def _with_comment(code: str, comment: str) -> str:
     return f"{code.ljust(_COMMENT_COLUMN - 4)}  # {comment}" if comment else code
-
-
-def _unparse(node: ast.AST) -> str:
-    """Print one statement (``Assign`` nodes carry ``lineno=0``, all that unparse reads)."""
-    return ast.unparse(node)

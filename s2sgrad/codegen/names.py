@@ -7,10 +7,12 @@ another identifier in the same module.
 from __future__ import annotations
 
 import builtins
+import functools
 import keyword
 import re
+from typing import Any
 
-__all__ = ["identifier", "Namer", "INTERNAL_NAMES"]
+__all__ = ["identifier", "op_identifier", "value_name", "Namer", "INTERNAL_NAMES"]
 
 INTERNAL_NAMES = frozenset({"np", "rt", "run", "_constants"})
 _RESERVED = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins)) | INTERNAL_NAMES
@@ -20,6 +22,7 @@ _GRADIENT_SCOPE = re.compile(r"^gradients(_\d+)?/")
 _MAX_LEN = 40
 
 
+@functools.lru_cache(maxsize=8192)
 def identifier(text: str) -> str:
     """``'layer1/MatMul_1'`` -> ``'layer1_mat_mul_1'``; always a safe identifier (maybe reserved)."""
     text = _CAMEL.sub("_", str(text)).lower()
@@ -42,14 +45,38 @@ class Namer:
 
     def __init__(self, taken: frozenset = frozenset()) -> None:
         self._used: set[str] = set(taken)
+        self._next: dict[str, int] = {}   # per base: the next suffix to try (keeps this O(1))
 
     def fresh(self, base: str) -> str:
         base = identifier(base)
         if base in _RESERVED:
             base += "_"
-        name, i = base, 1
+        name, i = base, self._next.get(base, 1)
         while name in self._used:
             name = f"{base}_{i}"
             i += 1
+        self._next[base] = i
         self._used.add(name)
         return name
+
+
+def value_name(v: Any) -> str:
+    """The base name of a codegen Value: ``g_<x>`` for the gradient of x, ``new_<var>`` for an
+    assigned value, ``rng_<op>`` for a random generator, else from its op's name."""
+    if v.kind == "rng":
+        return "rng_" + op_identifier(v.source.name)
+    t = v.tensor
+    if t is None:
+        return "c"
+    if t._adjoint_of is not None:
+        return "g_" + _tensor_identifier(t._adjoint_of)
+    if v.producer is not None and v.producer.prim.assigns:
+        return "new_" + op_identifier(v.producer.op.inputs[0].op.name)
+    return _tensor_identifier(t)
+
+
+def _tensor_identifier(t: Any) -> str:
+    """Forward ops: the last two scope components; gradient ops: their own last component."""
+    op = t.op
+    base = op_identifier(op.name) if op.grad_of is None else identifier(op.name.rsplit("/", 1)[-1])
+    return base if len(op.outputs) == 1 else f"{base}_{t.value_index}"

@@ -51,6 +51,8 @@ def record1(op_type: str, inputs: Sequence[Tensor], attrs: dict | None = None,
 
 
 def _as_array(value: Any, dtype: _dt.DType | None) -> np.ndarray:
+    if dtype is not None and type(value) is float and dtype.is_floating:
+        return np.array(value, dtype=dtype.np)
     if dtype is None:
         dtype = _dt.infer_dtype(value)
     if dtype is _dt.string:
@@ -110,10 +112,15 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: str | None 
             else:
                 raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tried to convert "
                                 f"a value with {arr.size} elements to a tensor of shape {dims}")
+    return _const(get_default_graph(), arr, dtype, name)
+
+
+def _const(graph: Graph, arr: np.ndarray, dtype: _dt.DType | None, name: str | None) -> Tensor:
+    """Record a Const op holding a private, read-only copy of ``arr``."""
     arr = np.array(arr, copy=True)
     arr.flags.writeable = False
     d = _dt.as_dtype(arr.dtype) if dtype is None else dtype
-    return record1("Const", [], {"value": arr, "dtype": d, "shape": arr.shape}, name or "Const")
+    return graph.create_op("Const", (), {"value": arr, "dtype": d, "shape": arr.shape}, name or "Const").outputs[0]
 
 
 def convert_to_tensor(value: Any, dtype: Any = None, name: str | None = None,
@@ -150,21 +157,19 @@ def convert_operands(values: Sequence[Any], dtype: Any = None) -> list[Tensor]:
             if t is not None:
                 dtype = t.dtype
                 break
-    with graph_of(values).as_default():
-        out = []
-        for v in values:
-            if dtype is None:
-                t = convert_to_tensor(v)
-                dtype = t.dtype
-            elif is_tensor_like(v) or hasattr(v, "_dense_tensor"):
-                t = convert_to_tensor(v)
-            else:
-                t = _convert_scalar_like(v, dtype)
-            out.append(t)
+    if all(type(v) is Tensor for v in values):
+        return list(values)
+    graph = graph_of(values)
+    out = []
+    for v in values:
+        if type(v) is Tensor:
+            t = v
+        elif is_tensor_like(v) or hasattr(v, "_dense_tensor"):
+            t = convert_to_tensor(v)
+        else:
+            if isinstance(v, bool) and dtype is not None and not dtype.is_bool:
+                raise TypeError(f"Cannot convert {v!r} to a tensor of dtype {dtype.name}")
+            t = _const(graph, _as_array(v, dtype), dtype, "Const")
+        dtype = dtype or t.dtype
+        out.append(t)
     return out
-
-
-def _convert_scalar_like(value: Any, dtype: _dt.DType) -> Tensor:
-    if isinstance(value, bool) and not dtype.is_bool:
-        raise TypeError(f"Cannot convert {value!r} to a tensor of dtype {dtype.name}")
-    return constant(value, dtype)

@@ -79,6 +79,13 @@ logical_and = _binary("LogicalAnd", "LogicalAnd")
 logical_or = _binary("LogicalOr", "LogicalOr")
 logical_xor = _binary("LogicalXor", "LogicalXor")
 
+# Gradient kernels ``(y, g)`` used by the rules of Tanh, Sigmoid, Sqrt, Rsqrt and Reciprocal.
+tanh_grad = _binary("TanhGrad", "TanhGrad")
+sigmoid_grad = _binary("SigmoidGrad", "SigmoidGrad")
+sqrt_grad = _binary("SqrtGrad", "SqrtGrad")
+rsqrt_grad = _binary("RsqrtGrad", "RsqrtGrad")
+reciprocal_grad = _binary("ReciprocalGrad", "ReciprocalGrad")
+
 
 def truediv(x: Any, y: Any, name: str | None = None) -> Tensor:
     """``x / y``; integer operands are first cast to float (int32 -> float64), as in TF."""

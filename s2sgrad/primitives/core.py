@@ -17,7 +17,7 @@ from .. import dtypes as _dt
 from ..shapes import TensorShape
 from ..static import broadcast_shape, constant_value  # noqa: F401 - re-exported for rules
 
-__all__ = ["Primitive", "define", "lookup", "PRIMITIVES", "template", "literal", "np_attr",
+__all__ = ["Primitive", "define", "lookup", "PRIMITIVES", "template", "literal", "np_attr", "only_needed",
            "constant_value", "broadcast_shape", "same_dtype", "Spec"]
 
 Spec = tuple  # (DType, TensorShape)
@@ -57,6 +57,16 @@ def define(name: str, infer: Callable, emit: Emitter | None, grad: Callable | No
     return prim
 
 
+def only_needed(op: Any, *makers: Callable[[], Any]) -> list:
+    """A rule's input gradients, built only for inputs whose gradient the current
+    ``tf.gradients`` walk uses (the others are None, as they would be discarded anyway).
+
+    >>> # return only_needed(op, lambda: g * y, lambda: g * x)
+    """
+    needed = op.graph._local.grad_needed if op.graph._local.grad_of is op else None
+    return [make() if needed is None or needed[i] else None for i, make in enumerate(makers)]
+
+
 def lookup(name: str) -> Primitive:
     try:
         return PRIMITIVES[name]
@@ -74,10 +84,10 @@ def template(text: str, inputs: Sequence[str] = ("x", "y", "z")) -> Emitter:
     tree = ast.parse(text, mode="eval").body
     names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
     attr_names = tuple(sorted(names - set(inputs) - {"np", "rt"}))
-    positions = {name: i for i, name in enumerate(inputs)}
+    used = [(name, i) for i, name in enumerate(inputs) if name in names]
 
     def emit(instr: Any, args: Sequence[ast.expr]) -> ast.expr:
-        subst = {name: args[i] for name, i in positions.items() if i < len(args)}
+        subst = {name: args[i] for name, i in used}
         for name in attr_names:
             subst[name] = literal(instr.attrs[name])
         return _instantiate(tree, subst)
@@ -87,9 +97,13 @@ def template(text: str, inputs: Sequence[str] = ("x", "y", "z")) -> Emitter:
 
 
 def _instantiate(node: Any, subst: dict) -> Any:
-    if isinstance(node, ast.Name) and node.id in subst:
-        return subst[node.id]
+    """A copy of the template ``node`` with names replaced; subtrees without any substituted
+    name are shared (generated trees only ever mutate the substituted nodes' parents)."""
+    if isinstance(node, ast.Name):
+        return subst.get(node.id, node)
     if isinstance(node, ast.AST):
+        if not _has_names(node, subst):
+            return node
         new = node.__class__()
         for field in node._fields:
             setattr(new, field, _instantiate(getattr(node, field), subst))
@@ -97,6 +111,16 @@ def _instantiate(node: Any, subst: dict) -> Any:
     if isinstance(node, list):
         return [_instantiate(n, subst) for n in node]
     return node
+
+
+def _has_names(node: ast.AST, subst: dict) -> bool:
+    names = _NAMES_BELOW.get(id(node))
+    if names is None:
+        names = _NAMES_BELOW[id(node)] = (frozenset(n.id for n in ast.walk(node) if isinstance(n, ast.Name)), node)
+    return not names[0].isdisjoint(subst)
+
+
+_NAMES_BELOW: dict[int, tuple] = {}  # template subtree -> the names in it (templates live forever)
 
 
 _LOAD = ast.Load()

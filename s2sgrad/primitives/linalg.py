@@ -6,7 +6,7 @@ from typing import Any, Sequence
 
 from ..ops import math_ops as m
 from ..shapes import TensorShape
-from .core import broadcast_shape, define, np_attr
+from .core import broadcast_shape, define, np_attr, only_needed
 from .math import unbroadcast
 
 _LOAD = ast.Load()
@@ -54,15 +54,15 @@ def _matmul_grad(op: Any, g: Any) -> list:
     x, y = op.inputs
     ta, tb = op.attrs["transpose_a"], op.attrs["transpose_b"]
     if not ta and not tb:
-        gx, gy = m.matmul(g, y, transpose_b=True), m.matmul(x, g, transpose_a=True)
+        gx, gy = (lambda: m.matmul(g, y, transpose_b=True)), (lambda: m.matmul(x, g, transpose_a=True))
     elif not ta and tb:
-        gx, gy = m.matmul(g, y), m.matmul(g, x, transpose_a=True)
+        gx, gy = (lambda: m.matmul(g, y)), (lambda: m.matmul(g, x, transpose_a=True))
     elif ta and not tb:
-        gx, gy = m.matmul(y, g, transpose_b=True), m.matmul(x, g)
+        gx, gy = (lambda: m.matmul(y, g, transpose_b=True)), (lambda: m.matmul(x, g))
     else:
-        gx = m.matmul(y, g, transpose_a=True, transpose_b=True)
-        gy = m.matmul(g, x, transpose_a=True, transpose_b=True)
-    return [unbroadcast(gx, x), unbroadcast(gy, y)]
+        gx = lambda: m.matmul(y, g, transpose_a=True, transpose_b=True)  # noqa: E731
+        gy = lambda: m.matmul(g, x, transpose_a=True, transpose_b=True)  # noqa: E731
+    return only_needed(op, lambda: unbroadcast(gx(), x), lambda: unbroadcast(gy(), y))
 
 
 define("MatMul", _matmul_infer, _emit_matmul, _matmul_grad)

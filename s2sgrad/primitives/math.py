@@ -13,7 +13,7 @@ from .. import dtypes as _dt
 from ..ops import array_ops as a
 from ..ops import math_ops as m
 from ..shapes import TensorShape
-from .core import broadcast_shape, define, literal, template
+from .core import broadcast_shape, define, literal, only_needed, template
 
 _KINDS = {"float": "fc", "real": "f", "numeric": "iufc", "signed": "ifc", "int": "iu", "bool": "b",
           "any": "iufcbO", "ordered": "iuf"}
@@ -93,8 +93,8 @@ unary("Neg", "-x", lambda op, g: [-g], kinds="signed", simplify=_double_negation
 unary("Abs", "np.abs(x)", lambda op, g: [g * m.sign(_x(op))], kinds="signed")
 unary("Sign", "np.sign(x)", lambda op, g: [a.zeros_like(_x(op))], kinds="signed")
 unary("Square", "np.square(x)", lambda op, g: [g * (2.0 * _x(op))], kinds="numeric")
-unary("Sqrt", "np.sqrt(x)", lambda op, g: [0.5 * g / _y(op)])
-unary("Rsqrt", "1 / np.sqrt(x)", lambda op, g: [-0.5 * g * (_y(op) * _y(op) * _y(op))])
+unary("Sqrt", "np.sqrt(x)", lambda op, g: [m.sqrt_grad(_y(op), g)])
+unary("Rsqrt", "1 / np.sqrt(x)", lambda op, g: [m.rsqrt_grad(_y(op), g)])
 unary("Exp", "np.exp(x)", lambda op, g: [g * _y(op)])
 unary("Expm1", "np.expm1(x)", lambda op, g: [g * m.exp(_x(op))])
 unary("Log", "np.log(x)", lambda op, g: [g * m.reciprocal(_x(op))])
@@ -107,11 +107,11 @@ unary("Acos", "np.arccos(x)", lambda op, g: [-g * m.reciprocal(m.sqrt(1.0 - m.sq
 unary("Atan", "np.arctan(x)", lambda op, g: [g * m.reciprocal(1.0 + m.square(_x(op)))])
 unary("Sinh", "np.sinh(x)", lambda op, g: [g * m.cosh(_x(op))])
 unary("Cosh", "np.cosh(x)", lambda op, g: [g * m.sinh(_x(op))])
-unary("Tanh", "np.tanh(x)", lambda op, g: [g * (1.0 - _y(op) * _y(op))])
-unary("Sigmoid", "1 / (1 + np.exp(-x))", lambda op, g: [g * _y(op) * (1.0 - _y(op))])
+unary("Tanh", "np.tanh(x)", lambda op, g: [m.tanh_grad(_y(op), g)])
+unary("Sigmoid", "1 / (1 + np.exp(-x))", lambda op, g: [m.sigmoid_grad(_y(op), g)])
 unary("Erf", "rt.erf(x)", lambda op, g: [g * (2.0 / math.sqrt(math.pi)) * m.exp(-m.square(_x(op)))],
       kinds="real")
-unary("Reciprocal", "1 / x", lambda op, g: [-g * _y(op) * _y(op)])
+unary("Reciprocal", "1 / x", lambda op, g: [m.reciprocal_grad(_y(op), g)])
 unary("Round", "np.round(x)", differentiable=False, kinds="numeric")
 unary("Floor", "np.floor(x)", differentiable=False, kinds="real")
 unary("Ceil", "np.ceil(x)", differentiable=False, kinds="real")
@@ -124,34 +124,39 @@ unary("LogicalNot", "np.logical_not(x)", differentiable=False, kinds="bool")
 # -- binary --------------------------------------------------------------------------------------
 
 def _add_grad(op: Any, g: Any) -> list:
-    return [unbroadcast(g, op.inputs[0]), unbroadcast(g, op.inputs[1])]
+    x, y = op.inputs
+    return only_needed(op, lambda: unbroadcast(g, x), lambda: unbroadcast(g, y))
 
 
 def _sub_grad(op: Any, g: Any) -> list:
-    return [unbroadcast(g, op.inputs[0]), unbroadcast(-g, op.inputs[1])]
+    x, y = op.inputs
+    return only_needed(op, lambda: unbroadcast(g, x), lambda: unbroadcast(-g, y))
 
 
 def _mul_grad(op: Any, g: Any) -> list:
     x, y = op.inputs
-    return [unbroadcast(m.multiply(g, y), x), unbroadcast(m.multiply(g, x), y)]
+    return only_needed(op, lambda: unbroadcast(m.multiply(g, y), x), lambda: unbroadcast(m.multiply(g, x), y))
 
 
 def _div_grad(op: Any, g: Any) -> list:
     x, y = op.inputs
-    return [unbroadcast(g / y, x), unbroadcast(g * (-x / y / y), y)]
+    return only_needed(op, lambda: unbroadcast(g / y, x), lambda: unbroadcast(g * (-x / y / y), y))
 
 
 def _floormod_grad(op: Any, g: Any) -> list:
     x, y = op.inputs
-    return [unbroadcast(g, x), unbroadcast(g * -m.floordiv(x, y), y)]
+    return only_needed(op, lambda: unbroadcast(g, x), lambda: unbroadcast(g * -m.floordiv(x, y), y))
 
 
 def _pow_grad(op: Any, g: Any) -> list:
     x, y = op.inputs
     z = op.outputs[0]
-    gx = g * y * m.pow(x, y - 1.0)
-    log_x = a.where(x > 0.0, m.log(a.where(x > 0.0, x, a.ones_like(x))), a.zeros_like(x))
-    return [unbroadcast(gx, x), unbroadcast(g * z * log_x, y)]
+
+    def grad_y() -> Any:
+        log_x = a.where(x > 0.0, m.log(a.where(x > 0.0, x, a.ones_like(x))), a.zeros_like(x))
+        return unbroadcast(g * z * log_x, y)
+
+    return only_needed(op, lambda: unbroadcast(g * y * m.pow(x, y - 1.0), x), grad_y)
 
 
 def _min_max_grad(select: Any) -> Any:
@@ -159,20 +164,21 @@ def _min_max_grad(select: Any) -> Any:
         x, y = op.inputs
         x_wins = select(x, y)
         zeros = a.zeros_like(g)
-        return [unbroadcast(a.where(x_wins, g, zeros), x), unbroadcast(a.where(x_wins, zeros, g), y)]
+        return only_needed(op, lambda: unbroadcast(a.where(x_wins, g, zeros), x),
+                           lambda: unbroadcast(a.where(x_wins, zeros, g), y))
     return grad
 
 
 def _squared_difference_grad(op: Any, g: Any) -> list:
     x, y = op.inputs
     gx = (2.0 * g) * (x - y)
-    return [unbroadcast(gx, x), unbroadcast(-gx, y)]
+    return only_needed(op, lambda: unbroadcast(gx, x), lambda: unbroadcast(-gx, y))
 
 
 def _atan2_grad(op: Any, g: Any) -> list:
     x, y = op.inputs
     scale = g * m.reciprocal(m.square(x) + m.square(y))
-    return [unbroadcast(scale * y, x), unbroadcast(-scale * x, y)]
+    return only_needed(op, lambda: unbroadcast(scale * y, x), lambda: unbroadcast(-scale * x, y))
 
 
 def _emit_pow(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
@@ -219,7 +225,8 @@ def _select_infer(inputs: Sequence[Any], attrs: dict) -> list:
 def _select_grad(op: Any, g: Any) -> list:
     c, x, y = op.inputs
     zeros = a.zeros_like(g)
-    return [None, unbroadcast(a.where(c, g, zeros), x), unbroadcast(a.where(c, zeros, g), y)]
+    return [None] + only_needed(op, lambda: None, lambda: unbroadcast(a.where(c, g, zeros), x),
+                                lambda: unbroadcast(a.where(c, zeros, g), y))[1:]
 
 
 define("SelectV2", _select_infer, template("np.where(c, x, y)", ("c", "x", "y")), _select_grad,
@@ -268,3 +275,42 @@ def _emit_cast(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
 
 define("Cast", _cast_infer, _emit_cast, _cast_grad,
        simplify=lambda ins: ins.args[0] if ins.args[0].dtype is ins.attrs["DstT"] else None)
+
+
+# -- TF's fused "y-based" gradient kernels: y = f(x) and the incoming g give f'(x) * g --------------
+
+def _grad_kernel(name: str, expr: str, grad: Any) -> None:
+    """A binary primitive ``(y, g) -> dx`` (like TF's TanhGrad), with its own gradient rule."""
+    define(name, _binary_infer(name, "float"), template(expr, ("y", "g")), grad, ufunc=True)
+
+
+def _tanh_grad_grad(op: Any, gg: Any) -> list:
+    y, g = op.inputs
+    return only_needed(op, lambda: gg * -2.0 * g * y, lambda: m.tanh_grad(y, gg))
+
+
+def _sigmoid_grad_grad(op: Any, gg: Any) -> list:
+    y, g = op.inputs
+    return only_needed(op, lambda: gg * g - 2.0 * (gg * g) * y, lambda: m.sigmoid_grad(y, gg))
+
+
+def _sqrt_grad_grad(op: Any, gg: Any) -> list:
+    y, g = op.inputs
+    return only_needed(op, lambda: -gg * op.outputs[0] / y, lambda: m.sqrt_grad(y, gg))
+
+
+def _rsqrt_grad_grad(op: Any, gg: Any) -> list:
+    y, g = op.inputs
+    return only_needed(op, lambda: -1.5 * gg * g * y * y, lambda: m.rsqrt_grad(y, gg))
+
+
+def _reciprocal_grad_grad(op: Any, gg: Any) -> list:
+    y, g = op.inputs
+    return only_needed(op, lambda: -2.0 * gg * g * y, lambda: m.reciprocal_grad(y, gg))
+
+
+_grad_kernel("TanhGrad", "g * (1 - y * y)", _tanh_grad_grad)
+_grad_kernel("SigmoidGrad", "g * y * (1 - y)", _sigmoid_grad_grad)
+_grad_kernel("SqrtGrad", "0.5 * g / y", _sqrt_grad_grad)
+_grad_kernel("RsqrtGrad", "-0.5 * g * (y * y * y)", _rsqrt_grad_grad)
+_grad_kernel("ReciprocalGrad", "-g * y * y", _reciprocal_grad_grad)

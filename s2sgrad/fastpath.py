@@ -1,0 +1,97 @@
+"""Session.run's fast path: straight-line glue generated per plan and per compiled module.
+
+A plan's *dispatcher* unpacks the feed values, converts those that are not already of the
+fed tensor's dtype, and picks the executable for their shapes. An executable's *step* reads
+the variables it needs (one C-level ``itemgetter`` call), calls the generated module,
+commits the assignments (one ``dict.update``) and rebuilds the fetch structure. Both are
+single Python functions with no loops, which is what makes ``sess.run`` cost about one
+function call more than hand-written NumPy.
+
+The glue text contains only internal identifiers (``f0``, ``v1``, ``o2``...); every object it
+touches is bound in its namespace, so no user string ever reaches it.
+"""
+from __future__ import annotations
+
+import operator
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from . import errors
+
+__all__ = ["make_dispatcher", "make_step"]
+
+
+def _function(name: str, params: Sequence[str], body: list[str], namespace: dict) -> Callable:
+    text = f"def {name}({', '.join(params)}):\n" + "".join(f"    {line}\n" for line in body)
+    exec(compile(text, f"<s2sgrad-{name}>", "exec"), namespace)  # noqa: S102 - internal identifiers only
+    return namespace[name]
+
+
+def make_dispatcher(feed_types: Sequence[tuple], steps: dict, compile_step: Callable, convert: Callable) -> Callable:
+    """``dispatch(feed_values) -> result`` for one plan: feed checks, then the step for their shapes."""
+    names = [f"f{i}" for i in range(len(feed_types))]
+    ns: dict[str, Any] = {"ndarray": np.ndarray, "steps": steps, "compile_step": compile_step, "convert": convert}
+    body = [f"{', '.join(names)}, = feeds"] if names else []
+    for i, (dtype, scalar, tensor) in enumerate(feed_types):
+        ns[f"D{i}"], ns[f"S{i}"], ns[f"T{i}"] = dtype, scalar, tensor
+        body.append(f"if type(f{i}) is not S{i} and (type(f{i}) is not ndarray or f{i}.dtype is not D{i}): "
+                    f"f{i} = convert(f{i}, T{i})")
+    signature = "(" + "".join(f"{n}.shape, " for n in names) + ")"
+    body += [f"step = steps.get({signature})",
+             "if step is None:",
+             f"    step = compile_step([{', '.join(names)}])",
+             f"return step({', '.join(names)})"]
+    return _function("dispatch", ["feeds"], body, ns)
+
+
+def make_step(exe: Any, n_feeds: int, store: dict, rng: Callable, uninitialized: Callable,
+              translate: Callable, rebuild: Callable, slots: list | None) -> Callable:
+    """``step(*feed_values) -> result`` for one executable bound to one session's store.
+
+    ``slots`` describes a flat fetch list (index into the fetched values, -1 for an op) so the
+    result is built inline; otherwise ``rebuild`` builds it from the list of fetched values."""
+    feeds = [f"f{i}" for i in range(n_feeds)]
+    ns: dict[str, Any] = {"fn": exe.fn, "store": store, "rng": rng, "uninitialized": uninitialized,
+                          "translate": translate, "rebuild": rebuild, "OpError": errors.OpError,
+                          "ndarray": np.ndarray, "array": np.array, "update": store.update}
+    body: list[str] = []
+    variables = [f"v{i}" for i in range(len(exe.var_ops))]
+    if variables:
+        ns["read"] = operator.itemgetter(*exe.var_ops)
+        body += ["try:", f"    {', '.join(variables)}{',' if len(variables) > 1 else ''} = read(store)",
+                 "except KeyError:", "    raise uninitialized() from None"]
+    randoms = []
+    for i, op in enumerate(exe.rng_ops):
+        ns[f"R{i}"] = op
+        randoms.append(f"r{i}")
+        body.append(f"r{i} = rng(R{i})")
+    args = [feeds[i] for i in exe.feed_positions] + variables + randoms
+    outs = [f"o{i}" for i in range(exe.n_fetches)]
+    commits = [f"c{i}" for i in range(len(exe.commit_ops))]
+    returned = outs + commits
+    body += ["try:", f"    {', '.join(returned) + ',' if returned else '_'} = fn({', '.join(args)})",
+             "except OpError:", "    raise", "except Exception as e:", "    raise translate(e) from e"]
+    for i in exe.copy_outputs:
+        body.append(f"{returned[i]} = array({returned[i]})")
+    for i in exe.scalar_outputs:
+        body.append(f"if type({returned[i]}) is ndarray: {returned[i]} = {returned[i]}[()]")
+    if commits:
+        for i, var_op in enumerate(exe.commit_ops):
+            ns[f"K{i}"] = var_op
+        body.append("update((" + "".join(f"(K{i}, c{i}), " for i in range(len(commits))) + "))")
+    if slots is not None:
+        body.append("return " + _inline_result(slots, outs))
+    else:
+        body.append(f"return rebuild([{', '.join(outs)}])")
+    return _function("step", feeds, body, ns)
+
+
+def _inline_result(slots: list, outs: list[str]) -> str:
+    kind, items = slots
+    values = ", ".join("None" if s < 0 else outs[s] for s in items)
+    if kind is list:
+        return f"[{values}]"
+    if kind is tuple:
+        return f"({values}{',' if len(items) == 1 else ''})"
+    return outs[items[0]]
