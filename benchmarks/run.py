@@ -1,0 +1,119 @@
+"""Run the benchmark suite: s2sgrad against hand-written NumPy (and peers when installed).
+
+    python benchmarks/run.py              # all workloads, compile scaling, memory
+    python benchmarks/run.py --quick      # fewer repeats (a smoke run)
+    python benchmarks/run.py --only seed  # workloads whose name contains "seed"
+
+Each implementation runs in its own subprocess (so imports and caches do not interfere);
+times are medians over repeats, ratios are against ``numpy`` measured in the same run.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def _child_env() -> dict:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([ROOT, HERE, env.get("PYTHONPATH", "")])
+    return env
+
+
+def measure(workload: str, impl: str, repeats: int) -> dict:
+    """Time one implementation in a fresh process; returns {'median': seconds/step} or {'error': ...}."""
+    code = f"""
+import json, statistics, time, tracemalloc
+from workloads import WORKLOADS
+spec = WORKLOADS[{workload!r}]
+step = spec["impls"][{impl!r}]()
+step()
+steps, times = spec["steps"], []
+for _ in range({repeats}):
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        step()
+    times.append((time.perf_counter() - t0) / steps)
+tracemalloc.start()
+step()
+peak = tracemalloc.get_traced_memory()[1]
+tracemalloc.stop()
+print(json.dumps({{"median": statistics.median(times), "peak_bytes": peak}}))
+"""
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_child_env())
+    if result.returncode != 0:
+        last = (result.stderr.strip().splitlines() or ["failed"])[-1]
+        return {"error": "not installed" if "ModuleNotFoundError" in last else last[:80]}
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def compile_scaling(sizes: tuple[int, ...]) -> dict[int, float]:
+    """Seconds from an empty process to the first gradient of the N-layer tanh chain."""
+    out = {}
+    for n in sizes:
+        code = f"""
+import time, numpy as np
+import s2sgrad as tf
+t0 = time.perf_counter()
+x0, ws = np.linspace(-1, 1, 16), np.linspace(0.5, 1.5, {n})
+x = tf.placeholder(tf.float64, [16]); h = x
+for k in range({n}):
+    h = tf.tanh(h * ws[k] + 0.1)
+g = tf.gradients(tf.reduce_sum(h), x)[0]
+tf.Session().run(g, {{x: x0}})
+print(time.perf_counter() - t0)
+"""
+        result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_child_env())
+        out[n] = float(result.stdout.strip().splitlines()[-1]) if result.returncode == 0 else float("nan")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="3 repeats instead of 7")
+    parser.add_argument("--only", default="", help="run workloads whose name contains this text")
+    parser.add_argument("--no-peers", action="store_true", help="skip tf1/jax/torch/autograd")
+    args = parser.parse_args(argv)
+    from workloads import WORKLOADS
+    repeats = 3 if args.quick else 7
+    print(f"# s2sgrad benchmarks  {time.strftime('%Y-%m-%d')}  {platform.machine()}  "
+          f"{os.cpu_count()} cores  Python {platform.python_version()}")
+    print(f"# command: python benchmarks/run.py {' '.join(argv or sys.argv[1:])}".rstrip())
+    for name, spec in WORKLOADS.items():
+        if args.only not in name:
+            continue
+        unit = spec["unit"]
+        scale = 1e6 if unit == "us" else 1e3
+        results = {impl: measure(name, impl, repeats) for impl in spec["impls"]
+                   if not (args.no_peers and impl in ("tf1", "jax", "torch", "autograd"))}
+        base = results.get("numpy", {}).get("median")
+        print(f"\n## {name}  ({unit} per step, median of {repeats})")
+        print(f"| implementation | {unit}/step | vs numpy | peak MiB |")
+        print("|---|---|---|---|")
+        for impl, r in results.items():
+            if "error" in r:
+                print(f"| {impl} | - | {r['error']} | - |")
+                continue
+            ratio = f"{r['median'] / base:.2f}x" if base else "-"
+            print(f"| {impl} | {r['median'] * scale:.3f} | {ratio} | {r['peak_bytes'] / 2**20:.1f} |")
+        fwd, both = results.get("s2sgrad_forward", {}), results.get("s2sgrad_loss_and_grad", {})
+        if "median" in fwd and "median" in both:
+            print(f"gradient cost: loss+gradient / loss alone = {both['median'] / fwd['median']:.2f}x")
+    if not args.only or "compile" in args.only:
+        times = compile_scaling((300, 3000))
+        print("\n## program to first gradient, chain of N tanh layers (s, fresh process, after import)")
+        for n, t in times.items():
+            print(f"N={n}: {t:.3f} s")
+        print(f"scaling N=3000 / N=300: {times[3000] / times[300]:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
