@@ -307,7 +307,7 @@ def _scan(expr: ast.AST) -> tuple[list, int, set]:
 def _can_be_scalar(v: Value, ins: Instr) -> bool:
     """A uniform constant can be a Python scalar in a ufunc call when NumPy's weak-scalar rule
     gives the same dtype (another non-constant argument has v's dtype) and the same shape."""
-    if not ins.prim.ufunc or not v.is_uniform() or v.dtype.name == "string":
+    if not ins.prim.ufunc or v.dtype.name == "string" or not v.is_uniform():
         return False
     others = [a for a in ins.args if a is not v]
     if not any(a.const is None and a.dtype is v.dtype for a in others):

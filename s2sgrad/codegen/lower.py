@@ -58,12 +58,12 @@ def lower(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feeds: dict
     prog = Program()
     values: dict[Tensor, Value] = {}
     for t, (dtype, shape) in feeds.items():
-        v = Value(dtype, TensorShape(shape), tensor=t, kind="feed", source=t)
+        v = Value(dtype, _same_or_new(t.shape, shape), tensor=t, kind="feed", source=t)
         values[t] = v
         prog.params.append(v)
     for var_op, (dtype, shape) in variables.items():
         t = var_op.outputs[0]
-        v = Value(dtype, TensorShape(shape), tensor=t, kind="var", source=var_op)
+        v = Value(dtype, _same_or_new(t.shape, shape), tensor=t, kind="var", source=var_op)
         values[t] = v
         prog.params.append(v)
     rng_params = {}
@@ -109,7 +109,7 @@ def _lower_op(op: Operation, values: dict, prog: Program, rng_params: dict) -> N
     if not prim.pure:
         args.insert(0, rng_params[op])
     try:
-        specs = prim.infer(args if prim.pure else args[1:], op.attrs)
+        specs = _static_specs(op, args) or prim.infer(args if prim.pure else args[1:], op.attrs)
     except (ValueError, TypeError) as e:
         shapes = ", ".join(str(list(a.shape.dims)) for a in args if a.shape.dims is not None)
         raise errors.InvalidArgumentError(
@@ -121,6 +121,26 @@ def _lower_op(op: Operation, values: dict, prog: Program, rng_params: dict) -> N
     prog.instrs.append(Instr(prim, args, op.attrs, outs, op))
     if prim.assigns:
         _commit(op, outs[0], prog)
+
+
+def _same_or_new(static: TensorShape, dims: Any) -> TensorShape:
+    """The tensor's own static shape object when it already says ``dims`` (cheap to compare)."""
+    return static if static.dims == (None if dims is None else tuple(dims)) else TensorShape(dims)
+
+
+def _static_specs(op: Operation, args: list) -> list | None:
+    """The op's recorded output specs, when every input's concrete shape is its static shape and
+    the outputs are fully known: re-running the shape rule would give the same answer."""
+    outputs = op.outputs
+    if not all(t._shape.is_fully_defined() for t in outputs):
+        return None
+    inputs = [t for i, t in enumerate(op.inputs) if i not in lookup(op.type).ref_inputs]
+    if len(inputs) != len(args) - (not lookup(op.type).pure):
+        return None
+    values = args if lookup(op.type).pure else args[1:]
+    if any(v.shape is not t._shape or v.dtype is not t.dtype for v, t in zip(values, inputs)):
+        return None
+    return [(t.dtype, t._shape) for t in outputs]
 
 
 def _commit(op: Operation, new: Value, prog: Program) -> None:
