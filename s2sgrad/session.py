@@ -22,6 +22,7 @@ __all__ = ["Session", "InteractiveSession", "get_default_session"]
 
 
 _NO_FEEDS: dict = {}
+MAX_SHAPES_PER_PLAN = 64   # compiled modules kept per (fetches, feeds); older shapes recompile
 
 
 class _Plan:
@@ -158,6 +159,10 @@ class Session:
                                          f"shape {t.shape}")
                 specs = {t: (t.dtype, v.shape) for t, v in zip(plan.fed, values)}
                 exe = build_executable(plan.ops, plan.structure.tensors, specs, self._variable_spec)
+                if len(plan.executables) >= MAX_SHAPES_PER_PLAN:  # forget the oldest feed shapes
+                    oldest = next(iter(plan.executables))
+                    del plan.executables[oldest]
+                    plan.steps.pop(oldest, None)
                 plan.executables[signature] = exe
             return exe
 
