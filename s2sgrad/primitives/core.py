@@ -116,6 +116,8 @@ def literal(value: Any) -> ast.expr:
         return ast.Constant(int(value)) if value >= 0 else ast.UnaryOp(ast.USub(), ast.Constant(-int(value)))
     if isinstance(value, float):
         return _float_literal(value)
+    if isinstance(value, complex):
+        return ast.Call(ast.Name("complex", _LOAD), [literal(value.real), literal(value.imag)], [])
     if isinstance(value, (tuple, list)):
         elts = [literal(v) for v in value]
         return ast.Tuple(elts, _LOAD) if isinstance(value, tuple) else ast.List(elts, _LOAD)
