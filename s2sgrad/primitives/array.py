@@ -561,6 +561,7 @@ def _gather_grad(op: Any, g: Any) -> list:
         shape = a.shape(params)
         size = a.size(indices)
         values = a.reshape(g, a.concat([a.reshape(size, [1]), shape[1:]], 0))
+        values.set_shape(TensorShape([indices.shape.num_elements()]).concatenate(params.shape[1:]))
         return [IndexedSlices(values, a.reshape(indices, [-1]), shape), None]
     rank, irank = params.shape.rank, indices.shape.rank
     if rank is None or irank is None:
