@@ -120,6 +120,9 @@ class Session:
             return plan
 
     def _compile(self, plan: _Plan, values: list, signature: tuple) -> Executable:
+        for t, shape in zip(plan.fed, signature):  # once per new shape signature, as TF checks feeds
+            if not t.shape.is_compatible_with(shape):
+                raise ValueError(f"Cannot feed value of shape {shape} for Tensor {t.name}, which has shape {t.shape}")
         with self._lock:
             exe = plan.executables.get(signature)
             if exe is None:
