@@ -12,3 +12,12 @@ def evaluate(fetches: Any, feed_dict: dict | None = None) -> Any:
         if initializers:
             sess.run(initializers)
         return sess.run(fetches, feed_dict)
+
+
+def exec_program(text: str, filename: str = "prog.py") -> dict:
+    """Run program ``text`` (``tf`` and ``np`` imported) as if it were the file ``filename``, so the
+    recorded ops say ``prog.py:<line>``; returns the program's namespace."""
+    import numpy as np
+    namespace = {"tf": tf, "np": np}
+    exec(compile(text, filename, "exec"), namespace)  # noqa: S102 - test programs written in the tests
+    return namespace
