@@ -2,13 +2,7 @@
 expected text. Programs run as ``prog.py`` so the locations are stable."""
 import s2sgrad as tf
 from evaluate import exec_program
-
-SEED3 = """\
-a = tf.constant(0.)
-b = 2 * a
-c = a + b
-g = tf.gradients(c, [a, b])
-"""
+from programs import SEED3, SEED4
 
 SEED3_GRAPH = """\
 Const:0 f32[] = Const[value=0.0]()                                # prog.py:1
@@ -26,15 +20,6 @@ Const_1:0 f32[] = Const[value=2.0]()                              # prog.py:2
 gradients/grad_ys_0:0 f32[] = Const[value=1.0]()                  # prog.py:4
 gradients/mul_grad/Mul_1:0 f32[] = Mul(gradients/grad_ys_0:0, Const_1:0)  # prog.py:4
 gradients/AddN:0 f32[] = AddN(gradients/grad_ys_0:0, gradients/mul_grad/Mul_1:0)  # prog.py:4
-"""
-
-SEED4 = """\
-w1 = tf.Variable(2.0)
-w2 = tf.Variable(2.0)
-a = tf.multiply(w1, 3.0)
-a_stoped = tf.stop_gradient(a)
-b = tf.multiply(a_stoped, w2)
-gradients = tf.gradients(b, xs=[w1, w2])
 """
 
 SEED4_SLICE = """\
@@ -82,22 +67,9 @@ zeros_1:0 f32[4,4] = Const[value=<f32[4, 4]>]()                   # prog.py:13
 Const_2:0 f32[4,4] = Const[value=<f32[4, 4]>]()                   # prog.py:13
 """
 
-ATTRIBUTES_FED_SLICE = """\
-layer/w:0 f32[3,1] = Const[value=[[1.0], [2.0], [3.0]]]()         # prog.py:3
-layer/MatMul:0 f32[?,1] = MatMul[transpose_a=False, transpose_b=False](x:0, layer/w:0)  # prog.py:4
-Sum:0 f32[?,1] = Sum[axis=[1], keepdims=True](layer/MatMul:0)     # prog.py:5
-shape:0 i32[2] = Const[value=[1, -1]]()                           # prog.py:6
-Reshape:0 f32[1,?] = Reshape(Sum:0, shape:0)                      # prog.py:6
-transpose:0 f32[?,1] = Transpose[perm=[1, 0]](Reshape:0)          # prog.py:6
-strided_slice:0 f32[1] = StridedSlice[index=[0, ::-1]](transpose:0)  # prog.py:7
-"""
+ATTRIBUTES_FED_SLICE = "".join(ATTRIBUTES_GRAPH.splitlines(keepends=True)[1:8])
 
-CONTROL_SLICE = """\
-v:0 f32[2] = VariableV2()                                         # prog.py:9
-Const_1:0 f32[2] = Const[value=[0.1, 2.0]]()                      # prog.py:10
-AssignAdd:0 f32[2] = AssignAdd[validate_shape=True](v:0, Const_1:0)  # prog.py:10
-^done = NoOp(^AssignAdd)                                          # prog.py:12
-"""
+CONTROL_SLICE = "".join(ATTRIBUTES_GRAPH.splitlines(keepends=True)[i] for i in (10, 12, 13, 14))
 
 
 def test_seed_program_3_graph():
