@@ -133,8 +133,10 @@ def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients",
     ys = _as_list(ys, "ys")
     xs = _as_list(xs, "xs")
     stops = _as_list(stop_gradients, "stop_gradients") if stop_gradients is not None else []
-    grad_ys = [None] * len(ys) if grad_ys is None else list(grad_ys) if isinstance(grad_ys, (list, tuple)) \
-        else [grad_ys]
+    if grad_ys is None:
+        grad_ys = [None] * len(ys)
+    elif not isinstance(grad_ys, (list, tuple)):
+        grad_ys = [grad_ys]
     graph = graph_of(ys + xs + stops)
     with graph.as_default(), graph.name_scope(name or "gradients"):
         if len(grad_ys) != len(ys):

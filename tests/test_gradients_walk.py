@@ -175,6 +175,12 @@ def test_duplicated_ys_add_up():
     assert evaluate(tf.gradients([y, y, y], x)) == [12.0]
 
 
+def test_a_y_not_connected_to_any_x_contributes_nothing():
+    x, other = tf.constant(2.0), tf.constant(5.0)
+    assert evaluate(tf.gradients([x * x, other * other, tf.constant(1.0)], x)) == [4.0]
+    assert tf.gradients([other * other], x) == [None]
+
+
 def test_y_times_itself_counts_both_edges():
     x = tf.constant(3.0)
     y = x * 2.0
