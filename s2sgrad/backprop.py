@@ -16,7 +16,7 @@ from .ops import array_ops as a
 from .ops import math_ops as m
 from .ops.convert import convert_to_tensor, graph_of
 from .ops.indexed_slices import IndexedSlices
-from .primitives import lookup
+from .primitives import PRIMITIVES
 
 __all__ = ["gradients", "hessians", "AggregationMethod", "UnconnectedGradients", "RegisterGradient",
            "NotDifferentiable", "gradient_function"]
@@ -71,7 +71,6 @@ NoGradient = NotDifferentiable
 
 
 def _register(op_type: str, f: Callable | None) -> None:
-    from .primitives import PRIMITIVES
     if op_type in _registered or op_type in PRIMITIVES:
         raise KeyError(f"Registering two gradient with name '{op_type}'! (Previous registration was in "
                        f"{'s2sgrad' if op_type in PRIMITIVES else 'user code'})")
@@ -79,19 +78,23 @@ def _register(op_type: str, f: Callable | None) -> None:
 
 
 def gradient_function(op: Operation) -> Callable | None:
-    """The rule for ``op``: an override from ``gradient_override_map``, a registered gradient,
-    or its primitive's rule. None means "not differentiable"; a missing rule raises LookupError."""
+    """The rule for ``op``: a registered gradient under its ``gradient_override_map`` name or its
+    type, else that name's primitive rule. None means "not differentiable"; no rule at all raises
+    LookupError (as TF: ``{"Floor": "Identity"}`` makes Floor use Identity's rule)."""
+    if not op.inputs:
+        return None
     kind = op.attrs.get("_gradient_op_type", op.type)
     if kind in _registered:
         return _registered[kind]
-    prim = lookup(op.type) if kind == op.type else None
+    prim = PRIMITIVES.get(kind)
     if prim is not None and not prim.differentiable:
         return None
     if prim is None or prim.grad is None:
         raise LookupError(
-            f"No gradient defined for operation '{op.name}' (op type: {kind}). In general every operation must "
-            "have an associated `@tf.RegisterGradient` for correct autodiff, which this op is lacking. If you "
-            "want to pretend this operation is a constant in your program, you may insert `tf.stop_gradient`.")
+            f"No gradient defined for operation '{op.name}' (op type: {op.type}). In general every operation "
+            "must have an associated `@tf.RegisterGradient` for correct autodiff, which this op is lacking. If "
+            "you want to pretend this operation is a constant in your program, you may insert "
+            "`tf.stop_gradient`.")
     return prim.grad
 
 
@@ -113,7 +116,7 @@ def _unconnected(value: Any) -> UnconnectedGradients:
     try:
         return UnconnectedGradients(value.value if isinstance(value, UnconnectedGradients) else value)
     except (ValueError, TypeError):
-        raise ValueError(f"Unknown value for unconnected_gradients: {value!r}") from None
+        raise ValueError(f"Unknown value for unconnected_gradients: '{value}'") from None
 
 
 def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients",
@@ -121,6 +124,8 @@ def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients",
               aggregation_method: Any = None, stop_gradients: Any = None,
               unconnected_gradients: Any = UnconnectedGradients.NONE) -> list:
     """Symbolic ``sum(dy/dx)`` over ``ys`` for each x in ``xs``, as a list (None where unconnected).
+
+    ``grad_ys`` is one value per y (a single non-list value stands for ``[value]``, as in TF).
 
     >>> # a = tf.constant(0.); b = 2 * a; tf.gradients(a + b, [a, b])  ->  [3.0, 1.0]
     """
@@ -130,27 +135,17 @@ def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients",
     stops = _as_list(stop_gradients, "stop_gradients") if stop_gradients is not None else []
     if grad_ys is None:
         grad_ys = [None] * len(ys)
-    elif not isinstance(grad_ys, (list, tuple)) or (len(ys) == 1 and not _is_list_of_gradients(grad_ys)):
+    elif not isinstance(grad_ys, (list, tuple)):
         grad_ys = [grad_ys]
-    if len(grad_ys) != len(ys):
-        raise ValueError(f"Length mismatch. Passed {len(grad_ys)} grad_ys for {len(ys)} ys")
-    if not xs:
-        return []
-    if not ys:
-        return [None] * len(xs)
     graph = graph_of(ys + xs + stops)
     with graph.as_default(), graph.name_scope(name or "gradients"):
+        if len(grad_ys) != len(ys):
+            raise ValueError(f"Length mismatch. Passed {len(grad_ys)} grad_ys for {len(ys)} ys")
         first_new_op = graph.version
         seeds = _grad_ys(ys, grad_ys)
         walk = _Walk(ys, xs, stops, aggregation_method, first_new_op)
         grads = walk.run(seeds)
         return [_result(grads, x, unconnected) for x in xs]
-
-
-def _is_list_of_gradients(grad_ys: Any) -> bool:
-    """``grad_ys=[t]`` for one y is a list of one grad_y; ``grad_ys=[1., 2.]`` is one nested value."""
-    return all(v is None or isinstance(v, (Tensor, IndexedSlices)) or hasattr(v, "_as_graph_element")
-               or hasattr(v, "shape") for v in grad_ys)
 
 
 def _grad_ys(ys: list, grad_ys: list) -> list:
@@ -265,6 +260,7 @@ class _Walk:
         return in_grads
 
     def _aggregate(self, grads: dict, op: Operation) -> list:
+        method = _aggregation_method(self.aggregation)  # checked at every op visited, as in TF
         out = []
         for i, contributions in enumerate(grads.get(op, [[] for _ in op.outputs])):
             if not contributions:
@@ -274,7 +270,7 @@ class _Walk:
                 total = contributions[0]
             else:
                 with op.graph._gradient_context(op):
-                    total = _sum(contributions, self.aggregation, op.name)
+                    total = _sum(contributions, method, op.name)
             if isinstance(total, Tensor) and total._adjoint_of is None and total.op.id >= self.first_new_op:
                 total._adjoint_of = op.outputs[i]
             grads[op][i] = [total]
@@ -304,31 +300,38 @@ def _add_grad(grads: dict, t: Tensor, g: Any) -> None:
     per_output[t.value_index].append(g)
 
 
-def _sum(contributions: list, method: Any, op_name: str) -> Any:
+def _aggregation_method(method: Any) -> int:
     method = AggregationMethod.DEFAULT if method is None else method
     if method not in _AGGREGATION_METHODS:
         raise ValueError(f"Invalid `aggregation_method` specified {method}. Accepted values are "
                          f"{list(_AGGREGATION_METHODS)}.")
-    if all(isinstance(g, IndexedSlices) for g in contributions):
-        with contributions[0].values.graph.name_scope(op_name + "_gradient_sum"):
+    return method
+
+
+def _sum(contributions: list, method: int, op_name: str) -> Any:
+    """One tensor's gradient contributions summed: IndexedSlices only are concatenated, a mix with
+    dense tensors is densified and added, dense ones use ``method`` (one AddN, or pairwise)."""
+    if any(isinstance(g, IndexedSlices) for g in contributions):
+        if all(isinstance(g, IndexedSlices) for g in contributions):
             return IndexedSlices(a.concat([g.values for g in contributions], 0),
                                  a.concat([g.indices for g in contributions], 0), contributions[0].dense_shape)
-    dense = [convert_to_tensor(g) for g in contributions]
+        return m.add_n([convert_to_tensor(g) for g in contributions])
     if method == AggregationMethod.ADD_N:
-        return m.add_n(dense)
-    with dense[0].graph.name_scope(op_name + "_gradient_sum"):
-        total = dense[0]
-        for g in dense[1:]:
+        return m.add_n(contributions)
+    with contributions[0].graph.name_scope(op_name + "_gradient_sum"):
+        total = contributions[0]
+        for g in contributions[1:]:
             total = m.add_n([total, g])
         return total
 
 
 def _result(grads: dict, x: Tensor, unconnected: UnconnectedGradients) -> Any:
+    """x's summed gradient; without one, None or (``'zero'``) zeros in x's dtype. As in TF 2.21,
+    this holds also when x's op received gradients on its other outputs only."""
     per_output = grads.get(x.op)
-    g = per_output[x.value_index][0] if per_output and per_output[x.value_index] else None
-    if g is None and unconnected is UnconnectedGradients.ZERO:
-        return a.zeros_like(x)
-    return g
+    if per_output and per_output[x.value_index]:
+        return per_output[x.value_index][0]
+    return a.zeros_like(x) if unconnected is UnconnectedGradients.ZERO else None
 
 
 def hessians(ys: Any, xs: Any, name: str = "hessians", colocate_gradients_with_ops: bool = False,

@@ -12,6 +12,7 @@ import numpy as np
 from .dtypes import DType
 from .graph import Operation
 from .primitives.array import TensorIndex
+from .primitives.core import shortest_float
 
 __all__ = ["format_ops", "format_op"]
 
@@ -27,7 +28,7 @@ def format_ops(ops: Iterable[Operation]) -> str:
 
 
 def format_op(op: Operation) -> str:
-    outs = ", ".join(f"{t.name} {_type(t)}" for t in op.outputs) or "_"
+    outs = ", ".join(f"{t.name} {_type(t)}" for t in op.outputs) or f"^{op.name}"  # as control inputs name it
     args = [t.name for t in op.inputs] + [f"^{c.name}" for c in op.control_inputs]
     attrs = _attrs(op)
     line = f"{outs} = {op.type}{attrs}({', '.join(args)})"
@@ -55,9 +56,11 @@ def _attrs(op: Operation) -> str:
 
 def _value(v: Any) -> str:
     if isinstance(v, np.ndarray):
-        if v.size <= 6 and v.dtype != object:
-            return repr(v.tolist())
-        return f"<{_SHORT.get(v.dtype.name, v.dtype.name)}{list(v.shape)}>"
+        if v.size <= 6 and v.dtype.kind == "f":  # float32 0.1 prints as 0.1, not 0.10000000149011612
+            return repr(np.array([shortest_float(x) for x in v.reshape(-1)], dtype=object).reshape(v.shape).tolist())
+        if v.size <= 6:
+            return _printable(repr(v.tolist()))
+        return f"<{_SHORT.get(v.dtype.name, 'str')}{list(v.shape)}>"
     if isinstance(v, DType):
         return v.name
     if isinstance(v, tuple) and any(isinstance(i, (slice, type(None), type(Ellipsis), TensorIndex)) for i in v):

@@ -175,7 +175,7 @@ class _Emitter:
                 out.append(producer)
 
     def _fusable(self, ins: Instr) -> bool:
-        if len(ins.outs) != 1 or not ins.prim.pure or ins.prim.assigns:
+        if len(ins.outs) != 1 or not ins.prim.pure or ins.prim.assigns or not ins.prim.fusable:
             return False
         v = ins.outs[0]
         t = v.tensor

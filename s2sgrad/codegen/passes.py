@@ -43,7 +43,7 @@ def optimize(prog: Program) -> Program:
         replacement = _fold(ins) if ins.prim.pure else None
         if replacement is None and ins.prim.simplify is not None:
             out = ins.prim.simplify(ins)
-            replacement = None if out is None else [out]
+            replacement = None if out is None else out if isinstance(out, list) else [out]
         if replacement is None and ins.prim.pure:
             key = _cse_key(ins)
             if key is not None:

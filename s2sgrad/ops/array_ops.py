@@ -129,6 +129,16 @@ def identity(input: Any, name: str | None = None) -> Tensor:
     return record1("Identity", [convert_to_tensor(input)], None, name or "Identity")
 
 
+def identity_n(input: Sequence[Any], name: str | None = None) -> list[Tensor]:
+    """Each of ``input`` unchanged, as the outputs of one op (``tf.custom_gradient`` overrides its
+    gradient); free at run time.
+
+    >>> a, b = identity_n([constant(1.0), constant(2)])
+    """
+    tensors = [convert_to_tensor(t) for t in input]
+    return list(record("IdentityN", tensors, None, name or "IdentityN").outputs)
+
+
 def stop_gradient(input: Any, name: str | None = None) -> Tensor:
     """The same value, but gradients do not flow through it (at any order)."""
     return record1("StopGradient", [convert_to_tensor(input)], None, name or "StopGradient")

@@ -561,6 +561,7 @@ def _gather_grad(op: Any, g: Any) -> list:
         shape = a.shape(params)
         size = a.size(indices)
         values = a.reshape(g, a.concat([a.reshape(size, [1]), shape[1:]], 0))
+        values.set_shape(TensorShape([indices.shape.num_elements()]).concatenate(params.shape[1:]))
         return [IndexedSlices(values, a.reshape(indices, [-1]), shape), None]
     rank, irank = params.shape.rank, indices.shape.rank
     if rank is None or irank is None:
@@ -574,7 +575,7 @@ def _gather_grad(op: Any, g: Any) -> list:
     return [a.transpose(summed, back), None]
 
 
-define("GatherV2", _gather_infer, _emit_gather, _gather_grad, default_name="GatherV2")
+define("GatherV2", _gather_infer, _emit_gather, _gather_grad, default_name="GatherV2", fusable=False)
 
 
 def _segment_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -594,4 +595,4 @@ def _emit_segment(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
 
 
 define("UnsortedSegmentSum", _segment_infer, _emit_segment,
-       lambda op, g: [a.gather(g, op.inputs[1]), None, None])
+       lambda op, g: [a.gather(g, op.inputs[1]), None, None], fusable=False)

@@ -42,6 +42,7 @@ class Primitive:
     simplify: Callable | None = None  # (instr) -> Value to reuse, or None
     view: str = ""                # "input": may share memory with input 0; "readonly": a broadcast view
     uniform_from: int | None = None   # output elements are copies of this input's elements
+    fusable: bool = True          # False: may raise on input values (indexing), keep its own line
 
 
 PRIMITIVES: dict[str, Primitive] = {}
@@ -140,6 +141,8 @@ def literal(value: Any) -> ast.expr:
         return ast.Constant(int(value)) if value >= 0 else ast.UnaryOp(ast.USub(), ast.Constant(-int(value)))
     if isinstance(value, float):
         return _float_literal(value)
+    if isinstance(value, complex):
+        return ast.Call(ast.Name("complex", _LOAD), [literal(value.real), literal(value.imag)], [])
     if isinstance(value, (tuple, list)):
         elts = [literal(v) for v in value]
         return ast.Tuple(elts, _LOAD) if isinstance(value, tuple) else ast.List(elts, _LOAD)

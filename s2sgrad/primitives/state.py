@@ -67,6 +67,20 @@ define("Identity", _like_input, template("x"), lambda op, g: [g], simplify=_firs
 define("StopGradient", _like_input, template("x"), differentiable=False, simplify=_first_arg, view="input")
 
 
+def _like_inputs(inputs: Sequence[Any], attrs: dict) -> list:
+    return [(t.dtype, t.shape) for t in inputs]
+
+
+def _emit_identity_n(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
+    return args[0] if len(args) == 1 else ast.Tuple(list(args), ast.Load())
+
+
+# IdentityN carries tf.custom_gradient's overridden gradient; its outputs are its inputs, so the
+# code generator reuses the input values and the op costs nothing at run time.
+define("IdentityN", _like_inputs, _emit_identity_n, lambda op, *grads: list(grads),
+       simplify=lambda ins: list(ins.args), view="input")
+
+
 # -- random numbers: each op draws from its own generator, seeded per Session ----------------------
 
 def _shape_arg(inputs: Sequence[Any], attrs: dict) -> list:
