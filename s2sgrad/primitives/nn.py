@@ -175,13 +175,18 @@ def _softmax_along(logits: Any, axis: int, log: bool = False) -> Any:
 
 # -- fused cross-entropies: (loss, backprop) along an axis (sparse: the last) ------------------------
 
-def _xent_infer(inputs: Sequence[Any], attrs: dict) -> list:
-    logits, labels = inputs
-    _float_input("SoftmaxCrossEntropyWithLogits", logits, "logits")
+def _paired_shape(op: str, logits: Any, labels: Any) -> TensorShape:
+    """The shape of float ``logits`` and ``labels`` of the same dtype and shape."""
+    _float_input(op, logits, "logits")
     same_dtype([logits, labels], "logits and labels")
     if not logits.shape.is_compatible_with(labels.shape):
-        raise ValueError(f"logits and labels must have the same shape, got {logits.shape} and {labels.shape}")
-    shape = logits.shape.merge_with(labels.shape)
+        raise ValueError(f"logits and labels must have the same shape ({logits.shape} vs {labels.shape})")
+    return logits.shape.merge_with(labels.shape)
+
+
+def _xent_infer(inputs: Sequence[Any], attrs: dict) -> list:
+    logits, labels = inputs
+    shape = _paired_shape("SoftmaxCrossEntropyWithLogits", logits, labels)
     if shape.rank == 0:
         raise ValueError("logits and labels must have rank >= 1, got scalars")
     return [(logits.dtype, reduced_shape(shape, (attrs["axis"],), False)), (logits.dtype, shape)]
@@ -250,11 +255,7 @@ define("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent_infer, _emit_sparse_x
 
 def _sigmoid_xent_infer(inputs: Sequence[Any], attrs: dict) -> list:
     logits, labels = inputs
-    _float_input("SigmoidCrossEntropyWithLogits", logits, "logits")
-    same_dtype([logits, labels], "logits and labels")
-    if not logits.shape.is_compatible_with(labels.shape):
-        raise ValueError(f"logits and labels must have the same shape ({logits.shape} vs {labels.shape})")
-    return [(logits.dtype, logits.shape.merge_with(labels.shape))]
+    return [(logits.dtype, _paired_shape("SigmoidCrossEntropyWithLogits", logits, labels))]
 
 
 def _sigmoid_xent_grad(op: Any, g: Any) -> list:
