@@ -135,7 +135,10 @@ def mean_squared_error(labels: Any, predictions: Any, weights: Any = 1.0, scope:
 def absolute_difference(labels: Any, predictions: Any, weights: Any = 1.0, scope: str | None = None,
                         loss_collection: str | None = LOSSES,
                         reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
-    """Weighted ``|predictions - labels|``, by default averaged over the nonzero weights."""
+    """Weighted ``|predictions - labels|``, by default averaged over the nonzero weights.
+
+    >>> # loss = tf.losses.absolute_difference(labels=y, predictions=y_hat)
+    """
     graph = graph_of([labels, predictions, weights])
     with graph.as_default(), graph.name_scope(scope or "absolute_difference") as name:
         labels, predictions = _pair(labels, predictions)
@@ -159,7 +162,10 @@ def softmax_cross_entropy(onehot_labels: Any, logits: Any, weights: Any = 1.0, l
                           scope: str | None = None, loss_collection: str | None = LOSSES,
                           reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
     """Softmax cross-entropy of one-hot labels (smoothed towards uniform by ``label_smoothing``);
-    no gradient flows into the labels."""
+    no gradient flows into the labels.
+
+    >>> # loss = tf.losses.softmax_cross_entropy(onehot_labels=y, logits=z, label_smoothing=0.1)
+    """
     graph = graph_of([onehot_labels, logits, weights])
     with graph.as_default(), graph.name_scope(scope or "softmax_cross_entropy_loss") as name:
         labels, logits = _logits_and(onehot_labels, logits, "onehot_labels")
@@ -174,7 +180,10 @@ def softmax_cross_entropy(onehot_labels: Any, logits: Any, weights: Any = 1.0, l
 def sparse_softmax_cross_entropy(labels: Any, logits: Any, weights: Any = 1.0, scope: str | None = None,
                                  loss_collection: str | None = LOSSES,
                                  reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
-    """Softmax cross-entropy against integer class labels (a trailing label axis of size 1 is dropped)."""
+    """Softmax cross-entropy against integer class labels (a trailing label axis of size 1 is dropped).
+
+    >>> # loss = tf.losses.sparse_softmax_cross_entropy(labels=class_ids, logits=z)
+    """
     if labels is None or logits is None:
         raise ValueError("Arguments `labels` and `logits` must not be None.")
     graph = graph_of([labels, logits, weights])
@@ -190,7 +199,10 @@ def sparse_softmax_cross_entropy(labels: Any, logits: Any, weights: Any = 1.0, s
 def sigmoid_cross_entropy(multi_class_labels: Any, logits: Any, weights: Any = 1.0, label_smoothing: float = 0,
                           scope: str | None = None, loss_collection: str | None = LOSSES,
                           reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
-    """Elementwise sigmoid cross-entropy (labels smoothed towards 1/2 by ``label_smoothing``)."""
+    """Elementwise sigmoid cross-entropy (labels smoothed towards 1/2 by ``label_smoothing``).
+
+    >>> # loss = tf.losses.sigmoid_cross_entropy(multi_class_labels=y, logits=z)
+    """
     graph = graph_of([multi_class_labels, logits, weights])
     with graph.as_default(), graph.name_scope(scope or "sigmoid_cross_entropy_loss") as name:
         labels, logits = _logits_and(multi_class_labels, logits, "multi_class_labels")
@@ -218,7 +230,10 @@ def get_regularization_losses(scope: str | None = None) -> list[Tensor]:
 
 def get_total_loss(add_regularization_losses: bool = True, name: str = "total_loss",
                    scope: str | None = None) -> Tensor:
-    """The sum of the collected losses (and regularization losses)."""
+    """The sum of the collected losses (and regularization losses).
+
+    >>> # total = tf.losses.get_total_loss()
+    """
     losses = get_losses(scope)
     if add_regularization_losses:
         losses = losses + get_regularization_losses(scope)

@@ -76,6 +76,10 @@ CASES = [
     OpCase("softsign", tf.nn.softsign, [X], lambda x: x / (1 + np.abs(x)), order2=True),
     OpCase("leaky_relu", lambda x: tf.nn.leaky_relu(x, alpha=0.1), [X], lambda x: np.where(x > 0, x, 0.1 * x),
            order2=True),
+    OpCase("leaky_relu_alpha_above_1", lambda x: tf.nn.leaky_relu(x, alpha=2.5), [X],
+           lambda x: np.where(x > 0, x, 2.5 * x)),
+    OpCase("leaky_relu_negative_alpha", lambda x: tf.nn.leaky_relu(x, alpha=-0.5), [X],
+           lambda x: np.where(x > 0, x, -0.5 * x)),
     OpCase("nn_sigmoid", tf.nn.sigmoid, [X], sigmoid, order2=True),
     # the activations' gradient ops, differentiated in turn (second order)
     OpCase("relu_grad", gradient_of(tf.nn.relu), [X, G], lambda x, g: g * (x > 0), order2=True),

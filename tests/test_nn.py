@@ -189,12 +189,19 @@ def test_leaky_relu_casts_integers_and_moments_keep_dims():
     np.testing.assert_allclose(run([mean, variance]), [[[2.0], [6.0]], [[1.0], [1.0]]])
 
 
-def test_float32_stays_float32():
-    x = tf.constant([[-1.0, 0.5]])
+def test_float32_stays_float32_even_with_uniform_gradients():
+    """The default gradient (ones) is a uniform constant; it must not turn results into float64."""
+    x = tf.placeholder(tf.float32, [2, 3])
+    labels = tf.placeholder(tf.float32, [2, 3])
     outs = [f(x) for f in (tf.nn.relu, tf.nn.relu6, tf.nn.elu, tf.nn.selu, tf.nn.softplus, tf.nn.softsign,
-                           tf.nn.softmax, tf.nn.log_softmax, tf.nn.l2_loss, tf.nn.l2_normalize)]
+                           tf.nn.leaky_relu, tf.nn.softmax, tf.nn.log_softmax, tf.nn.l2_loss, tf.nn.l2_normalize)]
+    outs += [tf.nn.bias_add(tf.reshape(x, [1, 3, 2]), tf.ones([3]), data_format="NCHW"), tf.nn.bias_add(x, tf.ones([3])),
+             tf.nn.sigmoid_cross_entropy_with_logits(labels=tf.ones([2, 3]), logits=x),
+             tf.nn.sigmoid_cross_entropy_with_logits(labels=x, logits=tf.ones([2, 3])),
+             tf.nn.softmax_cross_entropy_with_logits_v2(labels=labels, logits=x)]
     outs += [tf.gradients(o, x)[0] for o in outs]
-    assert all(v.dtype == np.float32 for v in run(outs))
+    values = run(outs, {x: [[-1.0, 0.5, 2.0], [3.0, -4.0, 7.0]], labels: np.full((2, 3), 1 / 3)})
+    assert [v.dtype for v in values] == [np.float32] * len(outs)
 
 
 def test_embedding_lookup_gathers_rows():

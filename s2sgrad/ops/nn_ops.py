@@ -29,7 +29,8 @@ def _activation(op_type: str) -> Any:
     def activation(features: Any, name: str | None = None) -> Tensor:
         return record1(op_type, [convert_to_tensor(features)], None, name or op_type)
     activation.__name__ = op_type.lower()
-    activation.__doc__ = f"Elementwise ``{op_type}`` (TensorFlow's kernel and gradient)."
+    activation.__doc__ = (f"Elementwise ``{op_type}`` (TensorFlow's kernel and gradient).\n\n"
+                          f"    >>> # h = tf.nn.{op_type.lower()}(tf.matmul(x, w) + b)\n")
     return activation
 
 
@@ -76,13 +77,19 @@ def softmax(logits: Any, axis: Any = None, name: str | None = None, dim: Any = N
 
 
 def log_softmax(logits: Any, axis: Any = None, name: str | None = None, dim: Any = None) -> Tensor:
-    """``logits - log(sum(exp(logits), axis))`` (default: the last axis), computed stably."""
+    """``logits - log(sum(exp(logits), axis))`` (default: the last axis), computed stably.
+
+    >>> # tf.nn.log_softmax([[0.0, 0.0]])  ->  [[-0.693, -0.693]]
+    """
     return record1("LogSoftmax", [convert_to_tensor(logits)], {"axis": _axis(axis, dim)}, name or "LogSoftmax")
 
 
 def bias_add(value: Any, bias: Any, data_format: str | None = None, name: str | None = None) -> Tensor:
     """``value + bias`` with the 1-D ``bias`` along the channel axis (last for ``N...C``,
-    axis 1 for ``NC...``)."""
+    axis 1 for ``NC...``).
+
+    >>> # tf.nn.bias_add(tf.matmul(x, w), b)
+    """
     if data_format is None or data_format.startswith("N") and data_format.endswith("C"):
         layout = "NHWC"
     elif data_format.startswith("NC"):
@@ -96,7 +103,10 @@ def bias_add(value: Any, bias: Any, data_format: str | None = None, name: str | 
 
 
 def xw_plus_b(x: Any, weights: Any, biases: Any, name: str | None = None) -> Tensor:
-    """``matmul(x, weights) + biases`` (the biases along the last axis)."""
+    """``matmul(x, weights) + biases`` (the biases along the last axis).
+
+    >>> # logits = tf.nn.xw_plus_b(h, w, b)
+    """
     x = convert_to_tensor(x)
     graph = graph_of([x, weights, biases])
     with graph.as_default(), graph.name_scope(name or "xw_plus_b") as scope:
@@ -104,13 +114,19 @@ def xw_plus_b(x: Any, weights: Any, biases: Any, name: str | None = None) -> Ten
 
 
 def l2_loss(t: Any, name: str | None = None) -> Tensor:
-    """``sum(t ** 2) / 2``."""
+    """``sum(t ** 2) / 2``.
+
+    >>> # loss += 1e-4 * tf.nn.l2_loss(w)
+    """
     return record1("L2Loss", [convert_to_tensor(t)], None, name or "L2Loss")
 
 
 def l2_normalize(x: Any, axis: Any = None, epsilon: float = 1e-12, name: str | None = None,
                  dim: Any = None) -> Tensor:
-    """``x / sqrt(max(sum(x ** 2, axis), epsilon))`` (all axes when ``axis`` is None)."""
+    """``x / sqrt(max(sum(x ** 2, axis), epsilon))`` (all axes when ``axis`` is None).
+
+    >>> # tf.nn.l2_normalize([3.0, 4.0])  ->  [0.6, 0.8]
+    """
     if axis is not None and dim is not None:
         raise ValueError("Cannot specify both 'axis' and 'dim'")
     axes = a.static_ints(axis if axis is not None else dim, "axis")
@@ -203,7 +219,10 @@ def _noise_shape(x: Tensor, noise_shape: Any) -> Any:
 
 def embedding_lookup(params: Any, ids: Any, partition_strategy: str = "mod", name: str | None = None,
                      validate_indices: bool = True, max_norm: Any = None) -> Tensor:
-    """Rows of ``params`` at ``ids`` (a single, unpartitioned table); its gradient is IndexedSlices."""
+    """Rows of ``params`` at ``ids`` (a single, unpartitioned table); its gradient is IndexedSlices.
+
+    >>> # vectors = tf.nn.embedding_lookup(embeddings, word_ids)
+    """
     if isinstance(params, (list, tuple)):
         if len(params) != 1:
             raise NotImplementedError("embedding_lookup over several partitioned tables is not supported; "
@@ -258,7 +277,10 @@ def softmax_cross_entropy_with_logits_v2(labels: Any, logits: Any, axis: Any = N
 def softmax_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None, logits: Any = None,
                                       dim: Any = -1, name: str | None = None, axis: Any = None) -> Tensor:
     """The same as ``softmax_cross_entropy_with_logits_v2`` (labels receive gradients too);
-    arguments must be named."""
+    arguments must be named.
+
+    >>> # tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=z)
+    """
     _xent_args("softmax_cross_entropy_with_logits", _sentinel, labels, logits)
     return softmax_cross_entropy_with_logits_v2(labels, logits, axis=_axis(axis, None if dim == -1 else dim),
                                                 name=name)
@@ -267,7 +289,10 @@ def softmax_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None,
 def sparse_softmax_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None, logits: Any = None,
                                              name: str | None = None) -> Tensor:
     """Cross-entropy of ``softmax(logits)`` against integer class ``labels`` (shape of logits
-    without its last axis); labels outside ``[0, classes)`` raise InvalidArgumentError at run time."""
+    without its last axis); labels outside ``[0, classes)`` raise InvalidArgumentError at run time.
+
+    >>> # tf.nn.sparse_softmax_cross_entropy_with_logits(labels=class_ids, logits=z)
+    """
     _xent_args("sparse_softmax_cross_entropy_with_logits", _sentinel, labels, logits)
     logits = convert_to_tensor(logits)
     graph = graph_of([logits, labels])

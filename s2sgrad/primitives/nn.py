@@ -53,79 +53,70 @@ def _grad_op_infer(name: str) -> Any:
     return infer
 
 
-def activation(name: str, expr: str, grad: Any, grad_name: str, grad_expr: str, grad_grad: Any,
-               real: bool = False) -> None:
-    """An activation and its gradient op; ``grad_expr`` reads the incoming gradient as ``x``."""
-    define(name, _activation_infer(name, real), template(expr), grad, ufunc=True)
-    define(grad_name, _grad_op_infer(grad_name), template(grad_expr), grad_grad, ufunc=True)
+def activation(name: str, expr: Any, grad_expr: str, grad_grad: Any, reads: str = "y", real: bool = False) -> None:
+    """``name`` and its gradient op ``<name>Grad(g, features)``, where ``features`` is the
+    activation's output (``reads="y"``) or input (``"x"``). ``expr`` is a template (or an
+    emitter); ``grad_expr`` names ``g`` as ``x`` and the features as ``y``. Attrs (LeakyRelu's
+    ``alpha``) are shared by both ops."""
+    grad_name = name + "Grad"
+
+    def grad(op: Any, g: Any) -> list:
+        features = op.outputs[0] if reads == "y" else op.inputs[0]
+        return [_grad_op(grad_name, g, features, op)]
+
+    define(name, _activation_infer(name, real), template(expr) if isinstance(expr, str) else expr, grad)
+    # not ``ufunc``: a uniform ``g`` written as a Python scalar would make ``1.0 * (y > 0)`` float64
+    define(grad_name, _grad_op_infer(grad_name), template(grad_expr), grad_grad)
 
 
-def _grad_op(op_type: str, **attrs: Any) -> Any:
-    def make(g: Any, features: Any) -> Any:
-        return record1(op_type, [g, features], dict(attrs), op_type)
-    return make
+def _grad_op(op_type: str, g: Any, features: Any, like: Any) -> Any:
+    """``op_type(g, features)`` with the ``alpha`` attr of op ``like``, if it has one."""
+    attrs = {"alpha": like.attrs["alpha"]} if "alpha" in like.attrs else {}
+    return record1(op_type, [g, features], attrs, op_type)
 
 
-def _output(op: Any) -> Any:
-    return op.outputs[0]
+def _emit_leaky_relu(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
+    """``np.maximum(x, alpha * x)`` for ``0 <= alpha <= 1`` (``minimum`` above 1): the same values
+    as TF's select on ``x > 0``, several times faster than ``np.where``."""
+    alpha = ins.attrs["alpha"]
+    scaled = ast.BinOp(literal(alpha), ast.Mult(), args[0])
+    if alpha < 0:
+        return ast.Call(np_attr("where"), [ast.Compare(args[0], [ast.Gt()], [ast.Constant(0)]), args[0], scaled], [])
+    return ast.Call(np_attr("maximum" if alpha <= 1 else "minimum"), [args[0], scaled], [])
 
 
-def _input(op: Any) -> Any:
-    return op.inputs[0]
+def _masked_grad_grad(op: Any, gg: Any) -> list:
+    """``g * mask(features)`` is linear in ``g`` and flat in the features."""
+    features = op.inputs[1]
+    return [_grad_op(op.type, gg, features, op), a.zeros_like(features)]
 
 
-def _same_grad_op(op_type: str) -> Any:
-    """Second order of ``g * mask(features)``: the same op on the new gradient; zero for features."""
-    def rule(op: Any, gg: Any) -> list:
-        features = op.inputs[1]
-        attrs = {"alpha": op.attrs["alpha"]} if "alpha" in op.attrs else {}
-        return [_grad_op(op_type, **attrs)(gg, features), a.zeros_like(features)]
-    return rule
-
-
-def _select_grad_op(op_type: str) -> Any:
-    """Second order of Elu/Selu gradients: the derivative in ``y`` is ``g`` where ``y < 0``."""
-    def rule(op: Any, gg: Any) -> list:
-        g, y = op.inputs
-        return [_grad_op(op_type)(gg, y), a.where(y < 0.0, gg * g, a.zeros_like(y))]
-    return rule
+def _select_grad_grad(op: Any, gg: Any) -> list:
+    """Elu/Selu gradients are linear in ``g``; their derivative in ``y`` is ``g`` where ``y < 0``."""
+    g, y = op.inputs
+    return [_grad_op(op.type, gg, y, op), a.where(y < 0.0, gg * g, a.zeros_like(y))]
 
 
 def _softplus_grad_grad(op: Any, gg: Any) -> list:
     g, x = op.inputs
-    return [_grad_op("SoftplusGrad")(gg, x), gg * g / (m.exp(-x) + 2.0 + m.exp(x))]
+    return [_grad_op(op.type, gg, x, op), gg * g / (m.exp(-x) + 2.0 + m.exp(x))]
 
 
 def _softsign_grad_grad(op: Any, gg: Any) -> list:
     g, x = op.inputs
     denominator = 1.0 + m.abs(x)
-    return [_grad_op("SoftsignGrad")(gg, x), -2.0 * gg * g * m.sign(x) / (denominator * denominator * denominator)]
+    return [_grad_op(op.type, gg, x, op), -2.0 * gg * g * m.sign(x) / (denominator * denominator * denominator)]
 
 
-activation("Relu", "np.maximum(x, 0)", lambda op, g: [_grad_op("ReluGrad")(g, _output(op))],
-           "ReluGrad", "x * (y > 0)", _same_grad_op("ReluGrad"), real=True)
-activation("Relu6", "np.clip(x, 0, 6)", lambda op, g: [_grad_op("Relu6Grad")(g, _output(op))],
-           "Relu6Grad", "x * ((y > 0) & (y < 6))", _same_grad_op("Relu6Grad"), real=True)
-activation("Elu", "np.where(x < 0, np.expm1(x), x)", lambda op, g: [_grad_op("EluGrad")(g, _output(op))],
-           "EluGrad", "np.where(y < 0, (y + 1) * x, x)", _select_grad_op("EluGrad"))
+activation("Relu", "np.maximum(x, 0)", "x * (y > 0)", _masked_grad_grad, real=True)
+activation("Relu6", "np.clip(x, 0, 6)", "x * ((y > 0) & (y < 6))", _masked_grad_grad, real=True)
+activation("LeakyRelu", _emit_leaky_relu, "np.where(y > 0, x, alpha * x)", _masked_grad_grad,
+           reads="x")
+activation("Elu", "np.where(x < 0, np.expm1(x), x)", "x * (np.minimum(y, 0) + 1)", _select_grad_grad)
 activation("Selu", f"np.where(x < 0, {SELU_SCALE_ALPHA!r} * np.expm1(x), {SELU_SCALE!r} * x)",
-           lambda op, g: [_grad_op("SeluGrad")(g, _output(op))],
-           "SeluGrad", f"np.where(y < 0, x * (y + {SELU_SCALE_ALPHA!r}), x * {SELU_SCALE!r})",
-           _select_grad_op("SeluGrad"))
-activation("Softplus", "np.logaddexp(x, 0)", lambda op, g: [_grad_op("SoftplusGrad")(g, _input(op))],
-           "SoftplusGrad", "x / (np.exp(-y) + 1)", _softplus_grad_grad)
-activation("Softsign", "x / (1 + np.abs(x))", lambda op, g: [_grad_op("SoftsignGrad")(g, _input(op))],
-           "SoftsignGrad", "x / np.square(1 + np.abs(y))", _softsign_grad_grad)
-
-
-def _leaky_relu_grad(op: Any, g: Any) -> list:
-    return [_grad_op("LeakyReluGrad", alpha=op.attrs["alpha"])(g, _input(op))]
-
-
-define("LeakyRelu", _activation_infer("LeakyRelu"), template("np.where(x > 0, x, alpha * x)"), _leaky_relu_grad,
-       ufunc=True)
-define("LeakyReluGrad", _grad_op_infer("LeakyReluGrad"), template("np.where(y > 0, x, alpha * x)"),
-       _same_grad_op("LeakyReluGrad"), ufunc=True)
+           f"np.where(y < 0, x * (y + {SELU_SCALE_ALPHA!r}), x * {SELU_SCALE!r})", _select_grad_grad)
+activation("Softplus", "np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))", "x / (np.exp(-y) + 1)", _softplus_grad_grad, reads="x")
+activation("Softsign", "x / (1 + np.abs(x))", "x / np.square(1 + np.abs(y))", _softsign_grad_grad, reads="x")
 
 
 # -- softmax ----------------------------------------------------------------------------------------
@@ -266,7 +257,7 @@ def _sigmoid_xent_grad(op: Any, g: Any) -> list:
 
 define("SigmoidCrossEntropyWithLogits", _sigmoid_xent_infer,
        template("np.maximum(x, 0) - x * y + np.log1p(np.exp(-np.abs(x)))"), _sigmoid_xent_grad,
-       default_name="logistic_loss", ufunc=True)
+       default_name="logistic_loss")
 
 
 # -- bias_add, l2_loss ------------------------------------------------------------------------------
@@ -313,7 +304,7 @@ def _bias_add_grad(op: Any, g: Any) -> list:
     return [g, r.reduce_sum(g, [0] + list(range(2, rank)))]
 
 
-define("BiasAdd", _bias_add_infer, _emit_bias_add, _bias_add_grad, ufunc=True)
+define("BiasAdd", _bias_add_infer, _emit_bias_add, _bias_add_grad)
 
 
 def _l2_loss_infer(inputs: Sequence[Any], attrs: dict) -> list:
