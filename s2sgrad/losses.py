@@ -114,7 +114,8 @@ def _pair(labels: Any, predictions: Any) -> tuple[Tensor, Tensor]:
     predictions = m.cast(convert_to_tensor(predictions), _dt.float32)
     labels = m.cast(convert_to_tensor(labels), _dt.float32)
     if not predictions.shape.is_compatible_with(labels.shape):
-        raise ValueError(f"Shapes {predictions.shape} and {labels.shape} are incompatible (predictions and labels)")
+        raise ValueError(f"Shapes {predictions.shape} and {labels.shape} are incompatible "
+                         "(predictions and labels)")
     return labels, predictions
 
 

@@ -74,7 +74,8 @@ def test_sparse_and_sigmoid_cross_entropy():
     labels = np.array([[1.0, 0.0, 1.0], [0.0, 0.0, 1.0]])
     sigmoid = tf.losses.sigmoid_cross_entropy(labels, logits, label_smoothing=0.2)
     smooth, p = labels * 0.8 + 0.1, 1 / (1 + np.exp(-logits))
-    np.testing.assert_allclose(run(sigmoid), np.mean(-smooth * np.log(p) - (1 - smooth) * np.log(1 - p)), rtol=1e-6)
+    expected = np.mean(-smooth * np.log(p) - (1 - smooth) * np.log(1 - p))
+    np.testing.assert_allclose(run(sigmoid), expected, rtol=1e-6)
 
 
 def test_bad_arguments():

@@ -195,7 +195,8 @@ def test_float32_stays_float32_even_with_uniform_gradients():
     labels = tf.placeholder(tf.float32, [2, 3])
     outs = [f(x) for f in (tf.nn.relu, tf.nn.relu6, tf.nn.elu, tf.nn.selu, tf.nn.softplus, tf.nn.softsign,
                            tf.nn.leaky_relu, tf.nn.softmax, tf.nn.log_softmax, tf.nn.l2_loss, tf.nn.l2_normalize)]
-    outs += [tf.nn.bias_add(tf.reshape(x, [1, 3, 2]), tf.ones([3]), data_format="NCHW"), tf.nn.bias_add(x, tf.ones([3])),
+    outs += [tf.nn.bias_add(tf.reshape(x, [1, 3, 2]), tf.ones([3]), data_format="NCHW"),
+             tf.nn.bias_add(x, tf.ones([3])),
              tf.nn.sigmoid_cross_entropy_with_logits(labels=tf.ones([2, 3]), logits=x),
              tf.nn.sigmoid_cross_entropy_with_logits(labels=x, logits=tf.ones([2, 3])),
              tf.nn.softmax_cross_entropy_with_logits_v2(labels=labels, logits=x)]

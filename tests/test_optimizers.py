@@ -119,8 +119,10 @@ def test_adagrad(dtype):
 @pytest.mark.parametrize("centered", [False, True])
 @pytest.mark.parametrize("momentum", [0.0, 0.5])
 def test_rmsprop(dtype, centered, momentum):
-    opt, sess, w, got = run_steps(
-        lambda: tf.train.RMSPropOptimizer(0.01, decay=0.9, momentum=momentum, epsilon=1e-6, centered=centered), dtype)
+    def make():
+        return tf.train.RMSPropOptimizer(0.01, decay=0.9, momentum=momentum, epsilon=1e-6, centered=centered)
+
+    opt, sess, w, got = run_steps(make, dtype)
     lr, decay, mu, eps = (hyper(h, dtype) for h in (0.01, 0.9, momentum, 1e-6))
 
     def update(w, g, s, t):
@@ -135,8 +137,8 @@ def test_rmsprop(dtype, centered, momentum):
     state = {}
     assert_history(got, expected(update, dtype, state), dtype)
     names = ["w/RMSProp:0", "w/RMSProp_1:0"] + (["w/RMSProp_2:0"] if centered else [])
-    slots = [opt.get_slot(w, "rms")] + ([opt.get_slot(w, "mg")] if centered else []) + [opt.get_slot(w, "momentum")]
-    assert [s.name for s in slots] == names
+    slots = ["rms"] + (["mg"] if centered else []) + ["momentum"]
+    assert [opt.get_slot(w, s).name for s in slots] == names
     np.testing.assert_allclose(sess.run(opt.get_slot(w, "rms")), state["ms"], rtol=1e-6)
 
 

@@ -95,7 +95,8 @@ def bias_add(value: Any, bias: Any, data_format: str | None = None, name: str | 
     elif data_format.startswith("NC"):
         layout = "NCHW"
     else:
-        raise ValueError(f"`data_format` must be of the form `N...C` or `NC...`. Received: data_format={data_format}")
+        raise ValueError("`data_format` must be of the form `N...C` or `NC...`. "
+                         f"Received: data_format={data_format}")
     x = convert_to_tensor(value)
     with graph_of([x]).as_default():
         b = bias if is_tensor_like(bias) else convert_to_tensor(bias, x.dtype)

@@ -81,7 +81,8 @@ def _emit_leaky_relu(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     alpha = ins.attrs["alpha"]
     scaled = ast.BinOp(literal(alpha), ast.Mult(), args[0])
     if alpha < 0:
-        return ast.Call(np_attr("where"), [ast.Compare(args[0], [ast.Gt()], [ast.Constant(0)]), args[0], scaled], [])
+        positive = ast.Compare(args[0], [ast.Gt()], [ast.Constant(0)])
+        return ast.Call(np_attr("where"), [positive, args[0], scaled], [])
     return ast.Call(np_attr("maximum" if alpha <= 1 else "minimum"), [args[0], scaled], [])
 
 
@@ -115,7 +116,8 @@ activation("LeakyRelu", _emit_leaky_relu, "np.where(y > 0, x, alpha * x)", _mask
 activation("Elu", "np.where(x < 0, np.expm1(x), x)", "x * (np.minimum(y, 0) + 1)", _select_grad_grad)
 activation("Selu", f"np.where(x < 0, {SELU_SCALE_ALPHA!r} * np.expm1(x), {SELU_SCALE!r} * x)",
            f"np.where(y < 0, x * (y + {SELU_SCALE_ALPHA!r}), x * {SELU_SCALE!r})", _select_grad_grad)
-activation("Softplus", "np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))", "x / (np.exp(-y) + 1)", _softplus_grad_grad, reads="x")
+activation("Softplus", "np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))", "x / (np.exp(-y) + 1)",
+           _softplus_grad_grad, reads="x")
 activation("Softsign", "x / (1 + np.abs(x))", "x / np.square(1 + np.abs(y))", _softsign_grad_grad, reads="x")
 
 

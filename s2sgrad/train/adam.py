@@ -55,9 +55,9 @@ class AdamOptimizer(Optimizer):
         return cf.group(var_update, m_t, v_t)
 
     def _finish(self, update_ops: list, name: str) -> Any:
-        beta1_power, beta2_power = self._get_beta_accumulators()
-        graph = beta1_power.graph
-        with graph.control_dependencies(update_ops):
-            update_beta1 = v.assign(beta1_power, beta1_power * m.cast(self._hyper_tensors["beta1"], beta1_power.dtype))
-            update_beta2 = v.assign(beta2_power, beta2_power * m.cast(self._hyper_tensors["beta2"], beta2_power.dtype))
-        return cf.group(*update_ops, update_beta1, update_beta2, name=name)
+        """After the updates, multiply ``beta1_power`` and ``beta2_power`` by their betas."""
+        powers = self._get_beta_accumulators()
+        with powers[0].graph.control_dependencies(update_ops):
+            steps = [v.assign(power, power * m.cast(self._hyper_tensors[beta], power.dtype))
+                     for power, beta in zip(powers, ("beta1", "beta2"))]
+        return cf.group(*update_ops, *steps, name=name)

@@ -82,7 +82,8 @@ class Optimizer:
                 raise NotImplementedError(f"Trying to optimize unsupported type {var!r}: var_list must hold "
                                           "tf.Variables")
         _check_float(var_list)
-        grads = gradients(loss, [var.value() for var in var_list], grad_ys=None if grad_loss is None else [grad_loss],
+        grad_ys = None if grad_loss is None else [grad_loss]
+        grads = gradients(loss, [var.value() for var in var_list], grad_ys=grad_ys,
                           aggregation_method=aggregation_method)
         return list(zip(grads, var_list))
 
