@@ -119,32 +119,30 @@ def _pair(labels: Any, predictions: Any) -> tuple[Tensor, Tensor]:
     return labels, predictions
 
 
-def mean_squared_error(labels: Any, predictions: Any, weights: Any = 1.0, scope: str | None = None,
-                       loss_collection: str | None = LOSSES,
-                       reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
-    """Weighted ``(predictions - labels) ** 2``, by default averaged over the nonzero weights.
+def _pointwise_loss(default_scope: str, elementwise: Any, doc: str) -> Any:
+    """A ``(labels, predictions, weights, ...)`` loss from ``elementwise(predictions, labels)``."""
+    def loss(labels: Any, predictions: Any, weights: Any = 1.0, scope: str | None = None,
+             loss_collection: str | None = LOSSES, reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
+        graph = graph_of([labels, predictions, weights])
+        with graph.as_default(), graph.name_scope(scope or default_scope) as name:
+            labels, predictions = _pair(labels, predictions)
+            losses = elementwise(predictions, labels)
+            return compute_weighted_loss(losses, weights, name, loss_collection, reduction)
+    loss.__name__ = default_scope
+    loss.__doc__ = doc
+    return loss
+
+
+mean_squared_error = _pointwise_loss("mean_squared_error", m.squared_difference, """Weighted
+    ``(predictions - labels) ** 2``, by default averaged over the nonzero weights.
 
     >>> # loss = tf.losses.mean_squared_error(labels=y, predictions=y_hat)
-    """
-    graph = graph_of([labels, predictions, weights])
-    with graph.as_default(), graph.name_scope(scope or "mean_squared_error") as name:
-        labels, predictions = _pair(labels, predictions)
-        losses = m.squared_difference(predictions, labels)
-        return compute_weighted_loss(losses, weights, name, loss_collection, reduction)
-
-
-def absolute_difference(labels: Any, predictions: Any, weights: Any = 1.0, scope: str | None = None,
-                        loss_collection: str | None = LOSSES,
-                        reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
-    """Weighted ``|predictions - labels|``, by default averaged over the nonzero weights.
+    """)
+absolute_difference = _pointwise_loss("absolute_difference", lambda p, y: m.abs(m.subtract(p, y)), """Weighted
+    ``|predictions - labels|``, by default averaged over the nonzero weights.
 
     >>> # loss = tf.losses.absolute_difference(labels=y, predictions=y_hat)
-    """
-    graph = graph_of([labels, predictions, weights])
-    with graph.as_default(), graph.name_scope(scope or "absolute_difference") as name:
-        labels, predictions = _pair(labels, predictions)
-        losses = m.abs(m.subtract(predictions, labels))
-        return compute_weighted_loss(losses, weights, name, loss_collection, reduction)
+    """)
 
 
 def _logits_and(labels: Any, logits: Any, what: str) -> tuple[Tensor, Tensor]:
