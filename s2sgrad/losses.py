@@ -133,13 +133,15 @@ def _pointwise_loss(default_scope: str, elementwise: Any, doc: str) -> Any:
     return loss
 
 
-mean_squared_error = _pointwise_loss("mean_squared_error", m.squared_difference, """Weighted
-    ``(predictions - labels) ** 2``, by default averaged over the nonzero weights.
+mean_squared_error = _pointwise_loss(
+    "mean_squared_error", m.squared_difference,
+    """Weighted ``(predictions - labels) ** 2``, by default averaged over the nonzero weights.
 
     >>> # loss = tf.losses.mean_squared_error(labels=y, predictions=y_hat)
     """)
-absolute_difference = _pointwise_loss("absolute_difference", lambda p, y: m.abs(m.subtract(p, y)), """Weighted
-    ``|predictions - labels|``, by default averaged over the nonzero weights.
+absolute_difference = _pointwise_loss(
+    "absolute_difference", lambda p, y: m.abs(m.subtract(p, y)),
+    """Weighted ``|predictions - labels|``, by default averaged over the nonzero weights.
 
     >>> # loss = tf.losses.absolute_difference(labels=y, predictions=y_hat)
     """)
