@@ -61,6 +61,25 @@ def test_softmax_family_is_finite_for_large_logits(logits):
     np.testing.assert_allclose(outs[1], log_softmax, rtol=1e-5, atol=1e-3)
 
 
+@given(st.data())
+def test_softmax_family_along_any_axis_matches_numpy(data):
+    shape = data.draw(hnp.array_shapes(min_dims=1, max_dims=3, max_side=4))
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1))
+    logits = data.draw(hnp.arrays(np.float64, shape, elements=st.floats(-30, 30)))
+    labels = data.draw(hnp.arrays(np.float64, shape, elements=st.floats(0, 1)))
+    tf.reset_default_graph()
+    z, y = tf.placeholder(tf.float64, shape), tf.placeholder(tf.float64)
+    loss = tf.nn.softmax_cross_entropy_with_logits_v2(labels=y, logits=z, axis=axis)
+    outs = run([tf.nn.softmax(z, axis), tf.nn.log_softmax(z, axis), loss, tf.gradients(loss, z)[0]],
+               {z: logits, y: labels})
+    shifted = logits - logits.max(axis, keepdims=True)
+    log_softmax = shifted - np.log(np.exp(shifted).sum(axis, keepdims=True))
+    expected = [np.exp(log_softmax), log_softmax, -np.sum(labels * log_softmax, axis),
+                np.exp(log_softmax) - labels]      # TF's fused gradient: softmax - labels
+    for got, want in zip(outs, expected):
+        np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)
+
+
 def test_softplus_matches_its_limits():
     x = tf.constant([-100.0, 0.0, 100.0], tf.float64)
     np.testing.assert_allclose(run(tf.nn.softplus(x)), [np.exp(-100.0), np.log(2.0), 100.0], rtol=1e-15)
