@@ -41,7 +41,9 @@ from .session import InteractiveSession, Session, get_default_session
 from .inspection import ir, source
 from . import train
 
-newaxis = None
-__version__ = "0.1.0"
 from .custom_gradient import custom_gradient
 from .ops.array_ops import identity_n
+from . import losses, nn
+
+newaxis = None
+__version__ = "0.1.0"

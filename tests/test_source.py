@@ -70,8 +70,8 @@ def run(x, y, w, b):
     g_sub = 0.25 * (2.0 * sub)                # grad of Square  prog.py:6
     g_b = np.sum(g_sub, axis=(0, 1))          # grad of AddV2  prog.py:5
     g_w = x.T @ g_sub                         # grad of MatMul  prog.py:5
-    new_w = w - 0.1 * g_w                     # AssignSub  prog.py:7
-    new_b = b - 0.1 * g_b                     # AssignSub  prog.py:7
+    new_w = w - g_w * 0.1                     # AssignSub  prog.py:7
+    new_b = b - g_b * 0.1                     # AssignSub  prog.py:7
     return (mean, new_w, new_b)
 """
 

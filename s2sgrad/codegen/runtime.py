@@ -90,3 +90,47 @@ def cumsum(x, axis, exclusive, reverse):
 def cumprod(x, axis, exclusive, reverse):
     """``tf.cumprod`` with its ``exclusive`` and ``reverse`` options."""
     return _scan(np.cumprod, x, axis, exclusive, reverse)
+
+
+# -- softmax family (used by s2sgrad.primitives.nn) ---------------------------------------------------
+
+__all__ += ["softmax", "log_softmax", "softmax_xent", "sparse_softmax_xent"]
+
+
+def softmax(x, axis):
+    """``exp(x) / sum(exp(x))`` along ``axis``, shifted by the maximum so nothing overflows."""
+    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def log_softmax(x, axis):
+    """``x - log(sum(exp(x)))`` along ``axis``, shifted by the maximum so nothing overflows."""
+    shifted = x - np.max(x, axis=axis, keepdims=True)
+    return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+
+
+def softmax_xent(logits, labels, axis=-1):
+    """Softmax cross-entropy along ``axis`` and its gradient ``softmax - labels`` (one pass)."""
+    shifted = logits - np.max(logits, axis=axis, keepdims=True)
+    e = np.exp(shifted)
+    total = np.sum(e, axis=axis, keepdims=True)
+    loss = np.sum(labels * (np.log(total) - shifted), axis=axis)
+    return loss, e / total - labels
+
+
+def sparse_softmax_xent(logits, labels):
+    """Cross-entropy with integer class labels and its gradient ``softmax - one_hot(labels)``."""
+    classes = np.shape(logits)[-1]
+    labels = np.asarray(labels)
+    bad = labels[(labels < 0) | (labels >= classes)]
+    if bad.size:
+        raise ValueError(f"Received a label value of {bad.flat[0]} which is outside the valid range of "
+                         f"[0, {classes}).  Label values: {' '.join(map(str, labels.flat))}")
+    shifted = logits - np.max(logits, axis=-1, keepdims=True)
+    e = np.exp(shifted)
+    total = np.sum(e, axis=-1, keepdims=True)
+    picked = labels[..., None]
+    loss = (np.log(total) - np.take_along_axis(shifted, picked, axis=-1))[..., 0]
+    backprop = e / total
+    np.put_along_axis(backprop, picked, np.take_along_axis(backprop, picked, axis=-1) - 1, axis=-1)
+    return loss, backprop

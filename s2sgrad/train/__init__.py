@@ -1,5 +1,10 @@
 """``tf.train``: optimizers and the global step."""
+from .adagrad import AdagradOptimizer
+from .adam import AdamOptimizer
 from .gradient_descent import GradientDescentOptimizer
+from .momentum import MomentumOptimizer
 from .optimizer import Optimizer, get_global_step, get_or_create_global_step
+from .rmsprop import RMSPropOptimizer
 
-__all__ = ["Optimizer", "GradientDescentOptimizer", "get_global_step", "get_or_create_global_step"]
+__all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer", "AdagradOptimizer",
+           "RMSPropOptimizer", "get_global_step", "get_or_create_global_step"]

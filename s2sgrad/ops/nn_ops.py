@@ -1,0 +1,321 @@
+"""``tf.nn``: activations, softmax, cross-entropies, bias_add, dropout, moments, normalization.
+
+Validate, convert, record. Ops with a primitive of their own record it; the others
+(``moments``, ``l2_normalize``, ``dropout``...) are compositions, as in TensorFlow.
+"""
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+
+from .. import dtypes as _dt
+from ..graph import Tensor
+from ..shapes import TensorShape
+from . import array_ops as a
+from . import math_ops as m
+from . import random_ops
+from . import reduce_ops as r
+from .convert import convert_to_tensor, graph_of, is_tensor_like, record, record1
+
+__all__ = ["relu", "relu6", "elu", "selu", "leaky_relu", "softplus", "softsign", "softmax", "log_softmax",
+           "bias_add", "xw_plus_b", "l2_loss", "l2_normalize", "moments", "dropout", "embedding_lookup",
+           "softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2",
+           "sparse_softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits"]
+
+
+def _activation(op_type: str) -> Any:
+    def activation(features: Any, name: str | None = None) -> Tensor:
+        return record1(op_type, [convert_to_tensor(features)], None, name or op_type)
+    activation.__name__ = op_type.lower()
+    activation.__doc__ = (f"Elementwise ``{op_type}`` (TensorFlow's kernel and gradient).\n\n"
+                          f"    >>> # h = tf.nn.{op_type.lower()}(tf.matmul(x, w) + b)\n")
+    return activation
+
+
+relu = _activation("Relu")
+relu6 = _activation("Relu6")
+elu = _activation("Elu")
+selu = _activation("Selu")
+softplus = _activation("Softplus")
+softsign = _activation("Softsign")
+
+
+def leaky_relu(features: Any, alpha: float = 0.2, name: str | None = None) -> Tensor:
+    """``x`` where ``x > 0``, else ``alpha * x``; integer features are first cast to float32.
+
+    >>> # tf.nn.leaky_relu([-1.0, 2.0], alpha=0.1)  ->  [-0.1, 2.0]
+    """
+    x = convert_to_tensor(features)
+    with graph_of([x]).as_default():
+        if x.dtype.is_integer:
+            x = m.cast(x, _dt.float32)
+        if isinstance(alpha, np.ndarray):
+            alpha = alpha.item()
+        if not isinstance(alpha, numbers.Real):
+            raise TypeError(f"leaky_relu: alpha must be a Python number, got {alpha!r}")
+        return record1("LeakyRelu", [x], {"alpha": float(alpha)}, name or "LeakyRelu")
+
+
+def _axis(axis: Any, dim: Any, default: Any = -1) -> Any:
+    if axis is not None and dim is not None:
+        raise ValueError("Cannot specify both 'axis' and 'dim'")
+    value = axis if axis is not None else dim
+    if value is None:
+        return default
+    (ax,) = a.static_ints(value, "axis")
+    return ax
+
+
+def softmax(logits: Any, axis: Any = None, name: str | None = None, dim: Any = None) -> Tensor:
+    """``exp(logits) / sum(exp(logits), axis)`` (default: the last axis), computed stably.
+
+    >>> # tf.nn.softmax([[1.0, 1.0]])  ->  [[0.5, 0.5]]
+    """
+    return record1("Softmax", [convert_to_tensor(logits)], {"axis": _axis(axis, dim)}, name or "Softmax")
+
+
+def log_softmax(logits: Any, axis: Any = None, name: str | None = None, dim: Any = None) -> Tensor:
+    """``logits - log(sum(exp(logits), axis))`` (default: the last axis), computed stably.
+
+    >>> # tf.nn.log_softmax([[0.0, 0.0]])  ->  [[-0.693, -0.693]]
+    """
+    return record1("LogSoftmax", [convert_to_tensor(logits)], {"axis": _axis(axis, dim)}, name or "LogSoftmax")
+
+
+def bias_add(value: Any, bias: Any, data_format: str | None = None, name: str | None = None) -> Tensor:
+    """``value + bias`` with the 1-D ``bias`` along the channel axis (last for ``N...C``,
+    axis 1 for ``NC...``).
+
+    >>> # tf.nn.bias_add(tf.matmul(x, w), b)
+    """
+    if data_format is None or data_format.startswith("N") and data_format.endswith("C"):
+        layout = "NHWC"
+    elif data_format.startswith("NC"):
+        layout = "NCHW"
+    else:
+        raise ValueError("`data_format` must be of the form `N...C` or `NC...`. "
+                         f"Received: data_format={data_format}")
+    x = convert_to_tensor(value)
+    with graph_of([x]).as_default():
+        b = bias if is_tensor_like(bias) else convert_to_tensor(bias, x.dtype)
+        return record1("BiasAdd", [x, convert_to_tensor(b)], {"data_format": layout}, name or "BiasAdd")
+
+
+def xw_plus_b(x: Any, weights: Any, biases: Any, name: str | None = None) -> Tensor:
+    """``matmul(x, weights) + biases`` (the biases along the last axis).
+
+    >>> # logits = tf.nn.xw_plus_b(h, w, b)
+    """
+    x = convert_to_tensor(x)
+    graph = graph_of([x, weights, biases])
+    with graph.as_default(), graph.name_scope(name or "xw_plus_b") as scope:
+        return bias_add(m.matmul(x, weights), biases, name=scope)
+
+
+def l2_loss(t: Any, name: str | None = None) -> Tensor:
+    """``sum(t ** 2) / 2``.
+
+    >>> # loss += 1e-4 * tf.nn.l2_loss(w)
+    """
+    return record1("L2Loss", [convert_to_tensor(t)], None, name or "L2Loss")
+
+
+def l2_normalize(x: Any, axis: Any = None, epsilon: float = 1e-12, name: str | None = None,
+                 dim: Any = None) -> Tensor:
+    """``x / sqrt(max(sum(x ** 2, axis), epsilon))`` (all axes when ``axis`` is None).
+
+    >>> # tf.nn.l2_normalize([3.0, 4.0])  ->  [0.6, 0.8]
+    """
+    if axis is not None and dim is not None:
+        raise ValueError("Cannot specify both 'axis' and 'dim'")
+    axes = a.static_ints(axis if axis is not None else dim, "axis")
+    x = convert_to_tensor(x)
+    graph = graph_of([x])
+    with graph.as_default(), graph.name_scope(name or "l2_normalize") as scope:
+        square_sum = r.reduce_sum(m.square(x), axes, keepdims=True)
+        return m.multiply(x, m.rsqrt(m.maximum(square_sum, epsilon)), name=scope)
+
+
+def moments(x: Any, axes: Any, shift: Any = None, name: str | None = None, keep_dims: Any = None,
+            keepdims: Any = None) -> tuple[Tensor, Tensor]:
+    """Mean and variance of ``x`` over ``axes`` (float16 is computed in float32, as in TF).
+
+    >>> # mean, variance = tf.nn.moments(x, axes=[0])
+    """
+    if keepdims is not None and keep_dims is not None:
+        raise ValueError("Cannot specify both 'keepdims' and 'keep_dims'")
+    keep = bool(keepdims if keepdims is not None else keep_dims)
+    axes = a.static_ints(axes, "axes")
+    if axes is None:
+        raise ValueError("moments needs the axes to reduce over")
+    x = convert_to_tensor(x)
+    graph = graph_of([x])
+    with graph.as_default(), graph.name_scope(name or "moments"):
+        y = m.cast(x, _dt.float32) if x.dtype is _dt.float16 else x
+        mean = r.reduce_mean(y, axes, keepdims=True, name="mean")
+        variance = r.reduce_mean(m.squared_difference(y, a.stop_gradient(mean)), axes, keepdims=True,
+                                 name="variance")
+        if not keep:
+            mean, variance = a.squeeze(mean, axes), a.squeeze(variance, axes)
+        return m.cast(mean, x.dtype), m.cast(variance, x.dtype)
+
+
+# -- dropout ------------------------------------------------------------------------------------------
+
+def dropout(x: Any, keep_prob: Any = None, noise_shape: Any = None, seed: int | None = None,
+            name: str | None = None, rate: Any = None) -> Tensor:
+    """Zero each element with probability ``rate`` (= ``1 - keep_prob``), scale the rest by
+    ``1 / (1 - rate)``. Seeded by ``tf.set_random_seed`` and ``seed`` like the random ops.
+
+    >>> # tf.nn.dropout(h, keep_prob=0.5) or tf.nn.dropout(h, rate=0.5)
+    """
+    if keep_prob is not None and rate is not None:
+        raise ValueError("Cannot specify both 'keep_prob' and 'rate'")
+    if keep_prob is None and rate is None:
+        raise ValueError("You must provide a `rate` (or `keep_prob`) to dropout.")
+    if keep_prob is not None:
+        if isinstance(keep_prob, numbers.Real) and not 0 < keep_prob <= 1:
+            raise ValueError(f"keep_prob must be a scalar tensor or a float in the range (0, 1], got {keep_prob}")
+        rate = 1.0 - keep_prob
+    if isinstance(rate, numbers.Real) and not 0 <= rate < 1:
+        raise ValueError(f"`rate` must be a scalar tensor or a float in the range [0, 1). Received: rate={rate}")
+    x = convert_to_tensor(x)
+    if not x.dtype.is_floating:
+        raise ValueError(f"x has to be a floating point tensor since it's going to be scaled. Got a "
+                         f"{x.dtype.name} tensor instead ({x.name}).")
+    graph = graph_of([x])
+    with graph.as_default(), graph.name_scope(name or "dropout") as scope:
+        if isinstance(rate, numbers.Real):
+            if rate == 0:
+                return x
+            scaled = m.multiply(x, 1.0 / (1.0 - rate))
+        else:
+            rate = convert_to_tensor(rate)
+            if rate.shape.rank not in (None, 0):
+                raise ValueError(f"rate must be a scalar tensor, got shape {rate.shape}")
+            rate = m.cast(rate, x.dtype)
+            scaled = m.realdiv(x, 1.0 - rate)
+        noise = random_ops.random_uniform(_noise_shape(x, noise_shape), dtype=x.dtype, seed=seed)
+        keep = m.cast(noise >= rate, x.dtype)
+        out = m.multiply(scaled, keep, name=scope)
+        out.set_shape(x.shape)
+        return out
+
+
+def _noise_shape(x: Tensor, noise_shape: Any) -> Any:
+    """``x``'s shape, or ``noise_shape`` with its unknown entries taken from ``x``."""
+    if noise_shape is None:
+        return x.shape.as_list() if x.shape.is_fully_defined() else a.shape(x)
+    if is_tensor_like(noise_shape):
+        return noise_shape
+    dims = TensorShape(noise_shape).dims
+    if dims is not None and x.shape.rank == len(dims):
+        dims = [x.shape.dims[i] if d is None else d for i, d in enumerate(dims)]
+    if dims is None or None in dims:
+        raise ValueError(f"noise_shape {noise_shape} has unknown dimensions that x ({x.shape}) cannot fill")
+    return dims
+
+
+def embedding_lookup(params: Any, ids: Any, partition_strategy: str = "mod", name: str | None = None,
+                     validate_indices: bool = True, max_norm: Any = None) -> Tensor:
+    """Rows of ``params`` at ``ids`` (a single, unpartitioned table); its gradient is IndexedSlices.
+
+    >>> # vectors = tf.nn.embedding_lookup(embeddings, word_ids)
+    """
+    if isinstance(params, (list, tuple)):
+        if len(params) != 1:
+            raise NotImplementedError("embedding_lookup over several partitioned tables is not supported; "
+                                      "pass one tensor")
+        params = params[0]
+    if max_norm is not None:
+        raise NotImplementedError("embedding_lookup with max_norm is not supported")
+    return a.gather(params, ids, name=name or "embedding_lookup")
+
+
+# -- cross-entropies -----------------------------------------------------------------------------------
+
+def _xent_args(function: str, sentinel: Any, labels: Any, logits: Any) -> None:
+    if sentinel is not None:
+        raise ValueError(f"Only call `{function}` with named arguments (labels=..., logits=..., ...). "
+                         f"Received unnamed argument: {sentinel}")
+    if labels is None or logits is None:
+        raise ValueError(f"Both `labels` and `logits` must be provided. Received: labels={labels} and "
+                         f"logits={logits}")
+
+
+def _labels_like(labels: Any, logits: Tensor) -> Tensor:
+    if is_tensor_like(labels):
+        return m.cast(convert_to_tensor(labels), logits.dtype)
+    return convert_to_tensor(labels, logits.dtype)
+
+
+def _in_float32(logits: Tensor) -> Tensor:
+    """float16 logits are computed in float32 and the loss cast back, as TF does."""
+    return m.cast(logits, _dt.float32) if logits.dtype is _dt.float16 else logits
+
+
+def softmax_cross_entropy_with_logits_v2(labels: Any, logits: Any, axis: Any = None, name: str | None = None,
+                                         dim: Any = None) -> Tensor:
+    """``-sum(labels * log_softmax(logits), axis)``, differentiable in logits and labels; the
+    logits gradient is TF's fused ``softmax - labels``.
+
+    >>> # loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits_v2(labels=y, logits=z))
+    """
+    axis = _axis(axis, dim)
+    logits = convert_to_tensor(logits)
+    graph = graph_of([logits, labels])
+    with graph.as_default(), graph.name_scope(name or "softmax_cross_entropy_with_logits") as scope:
+        precise = _in_float32(logits)
+        targets = _labels_like(labels, precise)
+        fused = precise.dtype is logits.dtype
+        loss = record("SoftmaxCrossEntropyWithLogits", [precise, targets], {"axis": axis},
+                      scope if fused else "softmax_cross_entropy_with_logits").outputs[0]
+        return loss if fused else m.cast(loss, logits.dtype, name=scope)
+
+
+def softmax_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None, logits: Any = None,
+                                      dim: Any = -1, name: str | None = None, axis: Any = None) -> Tensor:
+    """The same as ``softmax_cross_entropy_with_logits_v2`` (labels receive gradients too);
+    arguments must be named.
+
+    >>> # tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=z)
+    """
+    _xent_args("softmax_cross_entropy_with_logits", _sentinel, labels, logits)
+    return softmax_cross_entropy_with_logits_v2(labels, logits, axis=_axis(axis, None if dim == -1 else dim),
+                                                name=name)
+
+
+def sparse_softmax_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None, logits: Any = None,
+                                             name: str | None = None) -> Tensor:
+    """Cross-entropy of ``softmax(logits)`` against integer class ``labels`` (shape of logits
+    without its last axis); labels outside ``[0, classes)`` raise InvalidArgumentError at run time.
+
+    >>> # tf.nn.sparse_softmax_cross_entropy_with_logits(labels=class_ids, logits=z)
+    """
+    _xent_args("sparse_softmax_cross_entropy_with_logits", _sentinel, labels, logits)
+    logits = convert_to_tensor(logits)
+    graph = graph_of([logits, labels])
+    with graph.as_default(), graph.name_scope(name or "SparseSoftmaxCrossEntropyWithLogits") as scope:
+        classes = convert_to_tensor(labels)
+        precise = _in_float32(logits)
+        fused = precise.dtype is logits.dtype
+        loss = record("SparseSoftmaxCrossEntropyWithLogits", [precise, classes], None,
+                      scope if fused else "SparseSoftmaxCrossEntropyWithLogits").outputs[0]
+        return loss if fused else m.cast(loss, logits.dtype, name=scope)
+
+
+def sigmoid_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None, logits: Any = None,
+                                      name: str | None = None) -> Tensor:
+    """Elementwise ``max(x, 0) - x * z + log(1 + exp(-|x|))`` for logits ``x``, labels ``z``;
+    the gradient is ``sigmoid(x) - z``.
+
+    >>> # tf.nn.sigmoid_cross_entropy_with_logits(labels=z, logits=x)
+    """
+    _xent_args("sigmoid_cross_entropy_with_logits", _sentinel, labels, logits)
+    logits = convert_to_tensor(logits)
+    graph = graph_of([logits, labels])
+    with graph.as_default(), graph.name_scope(name or "logistic_loss") as scope:
+        z = labels if is_tensor_like(labels) else convert_to_tensor(labels, logits.dtype)
+        return record1("SigmoidCrossEntropyWithLogits", [logits, convert_to_tensor(z)], None, scope)
