@@ -9,7 +9,8 @@ import math
 
 import numpy as np
 
-__all__ = ["sum_to", "erf", "truncated_normal", "cumsum", "cumprod", "scatter_into_zeros", "segment_sum", "gather_nd", "scatter_nd"]
+__all__ = ["sum_to", "erf", "truncated_normal", "cumsum", "cumprod", "scatter_into_zeros", "segment_sum", "gather_nd", "scatter_nd",
+           "mirror_pad_grad"]
 
 
 def sum_to(x, shape):
@@ -58,6 +59,20 @@ def scatter_nd(indices, updates, shape):
     out = np.zeros(shape, dtype=np.result_type(updates))
     np.add.at(out, tuple(np.moveaxis(np.asarray(indices), -1, 0)), updates)
     return out
+
+
+def mirror_pad_grad(g, paddings, offset):
+    """The adjoint of ``np.pad(x, paddings, mode='reflect')`` (``offset`` 1) or ``'symmetric'``
+    (``offset`` 0): each padded element's gradient is added onto the element it mirrors."""
+    g = np.asarray(g)
+    for axis, (before, after) in enumerate(np.reshape(paddings, (-1, 2))):
+        g = np.moveaxis(g, axis, 0)
+        n = g.shape[0] - before - after
+        core = g[before:before + n].copy()
+        core[offset:offset + before] += g[:before][::-1]
+        core[n - after - offset:n - offset] += g[before + n:][::-1]
+        g = np.moveaxis(core, 0, axis)
+    return g
 
 
 def truncated_normal(rng, shape, dtype):

@@ -135,8 +135,22 @@ def stop_gradient(input: Any, name: str | None = None) -> Tensor:
 
 
 def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None) -> Tensor:
-    """Elementwise ``x if condition else y`` (broadcasting), or with one argument the indices of
-    the true elements."""
+    """TF-v1 ``where``: elementwise ``x if condition else y``, where a vector ``condition`` picks
+    whole rows of higher-rank ``x``/``y``; with one argument, the int64 indices of the true
+    elements (one row per element, shape ``[num_true, rank]``).
+
+    >>> # tf.where([True, False], [[1, 2], [3, 4]], [[5, 6], [7, 8]])  ->  [[1, 2], [7, 8]]
+    """
+    return _where("Select", condition, x, y, name)
+
+
+def where_v2(condition: Any, x: Any = None, y: Any = None, name: str | None = None) -> Tensor:
+    """``x if condition else y`` with NumPy broadcasting of all three (or, with one argument,
+    the indices of the true elements)."""
+    return _where("SelectV2", condition, x, y, name)
+
+
+def _where(op_type: str, condition: Any, x: Any, y: Any, name: str | None) -> Tensor:
     c = convert_to_tensor(condition)
     if x is None and y is None:
         return record1("Where", [c], None, name or "Where")
@@ -144,7 +158,7 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
         raise ValueError("x and y must both be non-None or both be None.")
     with graph_of([c, x, y]).as_default():
         x, y = convert_operands([x, y])
-        return record1("SelectV2", [c, x, y], None, name or "Select")
+        return record1(op_type, [c, x, y], None, name or op_type)
 
 
 # -- joining and splitting -------------------------------------------------------------------------

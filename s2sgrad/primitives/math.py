@@ -141,6 +141,11 @@ def _div_grad(op: Any, g: Any) -> list:
     return [unbroadcast(g / y, x), unbroadcast(g * (-x / y / y), y)]
 
 
+def _div_no_nan_grad(op: Any, g: Any) -> list:
+    x, y = op.inputs
+    return [unbroadcast(m.divide_no_nan(g, y), x), unbroadcast(g * m.divide_no_nan(m.divide_no_nan(-x, y), y), y)]
+
+
 def _floormod_grad(op: Any, g: Any) -> list:
     x, y = op.inputs
     return [unbroadcast(g, x), unbroadcast(g * -m.floordiv(x, y), y)]
@@ -150,7 +155,7 @@ def _pow_grad(op: Any, g: Any) -> list:
     x, y = op.inputs
     z = op.outputs[0]
     gx = g * y * m.pow(x, y - 1.0)
-    log_x = a.where(x > 0.0, m.log(a.where(x > 0.0, x, a.ones_like(x))), a.zeros_like(x))
+    log_x = a.where_v2(x > 0.0, m.log(a.where_v2(x > 0.0, x, a.ones_like(x))), a.zeros_like(x))
     return [unbroadcast(gx, x), unbroadcast(g * z * log_x, y)]
 
 
@@ -159,7 +164,7 @@ def _min_max_grad(select: Any) -> Any:
         x, y = op.inputs
         x_wins = select(x, y)
         zeros = a.zeros_like(g)
-        return [unbroadcast(a.where(x_wins, g, zeros), x), unbroadcast(a.where(x_wins, zeros, g), y)]
+        return [unbroadcast(a.where_v2(x_wins, g, zeros), x), unbroadcast(a.where_v2(x_wins, zeros, g), y)]
     return grad
 
 
@@ -187,6 +192,7 @@ binary("AddV2", "x + y", _add_grad, kinds="any", default_name="Add", simplify=_e
 binary("Sub", "x - y", _sub_grad, simplify=lambda ins: _same_value(ins, 0))
 binary("Mul", "x * y", _mul_grad, simplify=_either_side(1))
 binary("RealDiv", "x / y", _div_grad, kinds="float", simplify=lambda ins: _same_value(ins, 1))
+binary("DivNoNan", "np.where(y == 0, 0, x / y)", _div_no_nan_grad, kinds="float")
 binary("FloorDiv", "x // y", differentiable=False, kinds="ordered")
 binary("FloorMod", "x % y", _floormod_grad, kinds="ordered")
 define("Pow", _binary_infer("Pow", "numeric"), _emit_pow, _pow_grad, ufunc=True,
@@ -207,23 +213,51 @@ binary("LogicalXor", "np.logical_xor(x, y)", differentiable=False, kinds="bool")
 
 # -- select, add_n, cast -------------------------------------------------------------------------
 
-def _select_infer(inputs: Sequence[Any], attrs: dict) -> list:
-    c, x, y = inputs
-    if not c.dtype.is_bool:
-        raise TypeError(f"condition must be a bool tensor, got {c.dtype.name}")
-    if x.dtype is not y.dtype:
-        raise TypeError(f"x and y must have the same dtype, got {x.dtype.name} and {y.dtype.name}")
-    return [(x.dtype, broadcast_shape(c.shape, x.shape, y.shape))]
+def _select_infer(vector_picks_rows: bool) -> Any:
+    """SelectV2 broadcasts all three; TF-v1 Select also lets a vector condition pick whole rows."""
+    def infer(inputs: Sequence[Any], attrs: dict) -> list:
+        c, x, y = inputs
+        if not c.dtype.is_bool:
+            raise TypeError(f"condition must be a bool tensor, got {c.dtype.name}")
+        if x.dtype is not y.dtype:
+            raise TypeError(f"x and y must have the same dtype, got {x.dtype.name} and {y.dtype.name}")
+        cond = c.shape
+        if vector_picks_rows and _picks_rows(c, x):
+            cond = TensorShape(cond.dims + (1,) * (x.shape.rank - 1))
+        return [(x.dtype, broadcast_shape(cond, x.shape, y.shape))]
+    return infer
 
 
-def _select_grad(op: Any, g: Any) -> list:
-    c, x, y = op.inputs
-    zeros = a.zeros_like(g)
-    return [None, unbroadcast(a.where(c, g, zeros), x), unbroadcast(a.where(c, zeros, g), y)]
+def _picks_rows(c: Any, x: Any) -> bool:
+    return c.shape.rank == 1 and x.shape.rank is not None and x.shape.rank > 1
 
 
-define("SelectV2", _select_infer, template("np.where(c, x, y)", ("c", "x", "y")), _select_grad,
-       default_name="Select", ufunc=True)
+_where = template("np.where(c, x, y)", ("c", "x", "y"))
+_where_rows_at_run_time = template("np.where(np.reshape(c, np.shape(c) + (1,) * (np.ndim(x) - np.ndim(c))), x, y)",
+                                   ("c", "x", "y"))
+
+
+def _emit_select(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
+    c, x, _ = ins.args
+    if c.shape.rank is None or x.shape.rank is None:
+        return _where_rows_at_run_time(ins, args)
+    if _picks_rows(c, x):
+        rows = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "reshape", ast.Load()),
+                        [args[0], literal((-1,) + (1,) * (x.shape.rank - 1))], [])
+        return _where(ins, [rows, args[1], args[2]])
+    return _where(ins, args)
+
+
+def _select_grad(where: Any) -> Any:
+    def grad(op: Any, g: Any) -> list:
+        c, x, y = op.inputs
+        zeros = a.zeros_like(g)
+        return [None, unbroadcast(where(c, g, zeros), x), unbroadcast(where(c, zeros, g), y)]
+    return grad
+
+
+define("Select", _select_infer(True), _emit_select, _select_grad(a.where), ufunc=True)
+define("SelectV2", _select_infer(False), _where, _select_grad(a.where_v2), ufunc=True)
 
 
 def _add_n_infer(inputs: Sequence[Any], attrs: dict) -> list:
