@@ -94,8 +94,9 @@ def _labelled(term: str, dims: Sequence) -> tuple[list[tuple[str, object]], list
     return pairs, list(dims[len(head):len(head) + n_ell])
 
 
-def output_shape(eq: Equation, shapes: Sequence[TensorShape]) -> TensorShape:
-    """The static output shape; ValueError when a letter's dimensions disagree."""
+def output_shape(eq: Equation, shapes: Sequence[TensorShape], broadcast: str = "") -> TensorShape:
+    """The static output shape; ValueError when a letter's dimensions disagree. Letters in
+    ``broadcast`` (spelled-out ``...`` dims) may also be 1 where others are not, as ``...``."""
     sizes: dict[str, int | None] = {}
     ellipses = []
     for i, (term, shape) in enumerate(zip(eq.inputs, shapes)):
@@ -108,6 +109,9 @@ def output_shape(eq: Equation, shapes: Sequence[TensorShape]) -> TensorShape:
         pairs, ell = _labelled(term, shape.dims)
         for c, d in pairs:
             known = sizes.get(c)
+            if c in broadcast and 1 in (known, d):
+                sizes[c] = d if known == 1 else known
+                continue
             if known is not None and d is not None and known != d:
                 raise ValueError(f"Expected dimension {known} for subscript {c!r} of einsum, but operand {i} "
                                  f"(shape {shape}) has dimension {d}")
@@ -123,8 +127,9 @@ def output_shape(eq: Equation, shapes: Sequence[TensorShape]) -> TensorShape:
     return TensorShape(dims[:head] + list(broadcast.dims) + dims[head:])
 
 
-def explicit(eq: Equation, ranks: Sequence[int]) -> Equation:
-    """The same equation with each ``...`` replaced by letters (right-aligned, as broadcasting)."""
+def explicit(eq: Equation, ranks: Sequence[int]) -> tuple[Equation, str]:
+    """The same equation with each ``...`` replaced by letters (right-aligned, as broadcasting),
+    and those letters (which keep broadcasting: a dimension 1 stretches to match)."""
     n_ell = [_ellipsis_rank(t, r, i, TensorShape([None] * r)) for i, (t, r) in enumerate(zip(eq.inputs, ranks))]
     width = max(n_ell, default=0)
     fresh = list(eq.fresh_letters())
@@ -135,4 +140,5 @@ def explicit(eq: Equation, ranks: Sequence[int]) -> Equation:
     def spell(term: str, n: int) -> str:
         return term.replace(ELLIPSIS, names[width - n:] if n else "")
 
-    return Equation(tuple(spell(t, n) for t, n in zip(eq.inputs, n_ell)), spell(eq.output, width))
+    out = spell(eq.output, width) if ELLIPSIS in eq.output else eq.output
+    return Equation(tuple(spell(t, n) for t, n in zip(eq.inputs, n_ell)), out), names

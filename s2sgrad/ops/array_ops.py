@@ -190,23 +190,20 @@ def unstack(value: Any, num: int | None = None, axis: int = 0, name: str | None 
 
 def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: int | None = None,
           name: str | None = None) -> list[Tensor]:
-    """Split into ``num`` equal parts, or parts of the given sizes (one may be -1)."""
+    """Split into ``num`` equal parts (Split), or parts of the given sizes, one may be -1 (SplitV).
+
+    >>> # tf.split(tf.zeros([4, 6]), [1, -1, 2], axis=1)  ->  shapes (4, 1), (4, 3), (4, 2)
+    """
     x = convert_to_tensor(value)
     (ax,) = static_ints(axis, "axis")
     with graph_of([x]).as_default():
         if isinstance(num_or_size_splits, (int, np.integer)):
-            parts = int(num_or_size_splits)
-            d = x.shape.dims[ax] if x.shape.rank is not None else None
-            if d is None:
-                raise ValueError(f"split of a dimension of unknown size needs explicit sizes")
-            if parts <= 0 or d % parts:
-                raise ValueError(f"Dimension size must be evenly divisible by {parts} but is {d}")
-            sizes = constant([d // parts] * parts, _dt.int32)
-        else:
-            sizes = _int_tensor(num_or_size_splits, "num_or_size_splits")
-            parts = num if num is not None else sizes.shape.dims[0]
-            if parts is None:
-                raise ValueError("Cannot infer num from shape of num_or_size_splits")
+            attrs = {"num": int(num_or_size_splits), "axis": ax}
+            return list(record("Split", [x], attrs, name or "split").outputs)
+        sizes = _int_tensor(num_or_size_splits, "num_or_size_splits")
+        parts = num if num is not None else sizes.shape.dims[0]
+        if parts is None:
+            raise ValueError("Cannot infer num from shape of num_or_size_splits")
         return list(record("SplitV", [x, sizes], {"num": int(parts), "axis": ax}, name or "split").outputs)
 
 

@@ -10,7 +10,7 @@ from ..graph import Tensor
 from .array_ops import static_ints
 from .convert import convert_operands, is_tensor_like, record1
 
-__all__ = ["einsum", "tensordot"]
+__all__ = ["einsum", "tensordot", "einsum_broadcasting"]
 
 
 def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Tensor:
@@ -27,6 +27,13 @@ def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Tensor:
     tensors = convert_operands(list(inputs))
     eq = eqn.parse(equation, len(tensors))
     return record1("Einsum", tensors, {"equation": str(eq)}, name or "einsum")
+
+
+def einsum_broadcasting(equation: str, operands: list, letters: str, name: str | None = None) -> Tensor:
+    """An einsum in which the ``letters`` broadcast like ``...`` (a dimension 1 stretches): the
+    form gradient rules use once they have spelled out an equation's ``...``."""
+    eq = eqn.parse(equation, len(operands))
+    return record1("Einsum", operands, {"equation": str(eq), "broadcast": letters}, name or "einsum")
 
 
 def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:

@@ -174,7 +174,8 @@ def _perm(ins: Any) -> tuple:
 
 def _emit_transpose(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     if ins.args[0].shape.rank is None:
-        return ast.Call(np_attr("transpose"), [args[0]], [])
+        perm = ins.attrs["perm"]
+        return ast.Call(np_attr("transpose"), [args[0]] + ([] if perm is None else [literal(perm)]), [])
     perm = _perm(ins)
     if perm == tuple(reversed(range(len(perm)))) and len(perm) == 2:
         return ast.Attribute(args[0], "T", LOAD)
@@ -307,7 +308,7 @@ def _scatter_infer(inputs: Sequence[Any], attrs: dict) -> list:
 
 def _emit_scatter(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     like = ins.args[1]
-    shape = shape_or(like.shape, args[1])
+    shape = shape_or(like.shape, args, 1)
     # the index's tensor inputs start after (g, like): shift their positions by one
     index = tuple(TensorIndex(i.k + 1) if isinstance(i, TensorIndex) else i for i in ins.attrs["index"])
     return rt_call("scatter_into_zeros", [args[0], shape, index_expr(index, args, as_value=True)])

@@ -3,7 +3,7 @@ runtime calls, and the "nothing to do" simplification."""
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -21,10 +21,10 @@ def known_shape(shape: TensorShape) -> ast.expr | None:
     return literal(tuple(shape.dims)) if shape.is_fully_defined() else None
 
 
-def shape_or(shape: TensorShape, fallback: ast.expr) -> ast.expr:
-    """The literal shape when it is fully known, else ``fallback.shape``."""
+def shape_or(shape: TensorShape, args: Sequence[ast.expr], i: int) -> ast.expr:
+    """The literal shape when it is fully known, else ``args[i].shape`` (rendered only then)."""
     known = known_shape(shape)
-    return known if known is not None else ast.Attribute(fallback, "shape", LOAD)
+    return known if known is not None else ast.Attribute(args[i], "shape", LOAD)
 
 
 def rt_call(name: str, args: list) -> ast.expr:

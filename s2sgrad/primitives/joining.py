@@ -12,7 +12,7 @@ from ..ops import reduce_ops as r
 from ..shapes import TensorShape
 from ..static import constant_value
 from .common import LOAD, const_ints, same_shape_input
-from .core import define, literal, np_attr
+from .core import define, literal, np_attr, template
 from .reduce import normalize_axes
 
 
@@ -118,49 +118,92 @@ def _unstack_grad(op: Any, *grads: Any) -> list:
 define("Unpack", _unstack_infer, _emit_unstack, _unstack_grad, default_name="unstack", view="input")
 
 
-def _split_infer(inputs: Sequence[Any], attrs: dict) -> list:
-    x, sizes = inputs
-    values = constant_value(sizes)
-    num = attrs["num"]
+def _split_specs(x: Any, attrs: dict, sizes: list) -> list:
+    """Each part's spec: ``x``'s shape with the split axis replaced by the part's size."""
     if x.shape.rank is None:
-        return [(x.dtype, TensorShape(None))] * num
+        return [(x.dtype, TensorShape(None))] * attrs["num"]
     axis = normalize_axes((attrs["axis"],), x.shape.rank, "split")[0]
-    d = x.shape.dims[axis]
-    if values is None:
-        outs = [None] * num
-    else:
-        outs = [int(v) for v in np.reshape(values, -1)]
-        if outs.count(-1) == 1 and d is not None:
-            outs[outs.index(-1)] = d - (sum(outs) + 1)
-        if d is not None and sum(outs) != d or any(v < 0 for v in outs):
-            raise ValueError(f"Determined shape must either match input shape along split_dim exactly if "
-                             f"fully specified, or be less than the size of the input along split_dim if "
-                             f"not fully specified. Got sizes {list(np.reshape(values, -1))} for dimension {d}")
     specs = []
-    for size in outs:
+    for size in sizes:
         dims = list(x.shape.dims)
         dims[axis] = size
         specs.append((x.dtype, TensorShape(dims)))
     return specs
 
 
+def _split_dim(x: Any, attrs: dict) -> int | None:
+    if x.shape.rank is None:
+        return None
+    return x.shape.dims[normalize_axes((attrs["axis"],), x.shape.rank, "split")[0]]
+
+
+def _split_infer(inputs: Sequence[Any], attrs: dict) -> list:
+    """Split (``num`` equal parts): the dimension must divide evenly."""
+    x, num = inputs[0], attrs["num"]
+    d = _split_dim(x, attrs)
+    if num <= 0 or (d is not None and d % num):
+        raise ValueError(f"Number of ways to split should evenly divide the split dimension, but got "
+                         f"split_dim {attrs['axis']} (size = {d}) and num_split {num}")
+    return _split_specs(x, attrs, [None if d is None else d // num] * num)
+
+
+def _split_v_infer(inputs: Sequence[Any], attrs: dict) -> list:
+    """SplitV (explicit sizes, one of them may be -1)."""
+    x, sizes = inputs
+    values = constant_value(sizes)
+    d = _split_dim(x, attrs)
+    if values is None:
+        return _split_specs(x, attrs, [None] * attrs["num"])
+    given = [int(v) for v in np.reshape(values, -1)]
+    outs = list(given)
+    if outs.count(-1) == 1 and d is not None:
+        outs[outs.index(-1)] = d - (sum(outs) + 1)
+    if outs.count(-1) > 1 or any(v < -1 for v in outs) or d is not None and (sum(outs) != d or min(outs) < 0):
+        raise ValueError(f"Determined shape must either match input shape along split_dim exactly if "
+                         f"fully specified, or be less than the size of the input along split_dim if "
+                         f"not fully specified. Got sizes {given} for dimension {d}")
+    return _split_specs(x, attrs, [None if v == -1 else v for v in outs])
+
+
+def _split_keywords(ins: Any) -> list:
+    rank = ins.args[0].shape.rank
+    axis = normalize_axes((ins.attrs["axis"],), rank)[0] if rank is not None else ins.attrs["axis"]
+    return [ast.keyword("axis", literal(axis))] if axis else []
+
+
 def _emit_split(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    axis = normalize_axes((ins.attrs["axis"],), ins.args[0].shape.rank)[0]
-    sizes = [o.shape.dims[axis] for o in ins.outs]
-    if None in sizes:
-        cuts: ast.expr = ast.Subscript(ast.Call(np_attr("cumsum"), [args[1]], []),
-                                       ast.Slice(None, ast.Constant(-1), None), LOAD)
+    return ast.Call(np_attr("split"), [args[0], literal(ins.attrs["num"])], _split_keywords(ins))
+
+
+_cuts_at_run_time = template("np.cumsum(np.where(y == -1, np.shape(x)[axis] - np.sum(y) - 1, y))[:-1]")
+
+
+def _emit_split_v(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
+    """Cut points from the sizes: literal when known; a -1 part over an unknown dimension makes
+    the later cuts relative to ``np.shape(x)[axis]``; sizes known only at run time are resolved there."""
+    rank = ins.args[0].shape.rank
+    axis = normalize_axes((ins.attrs["axis"],), rank)[0] if rank is not None else ins.attrs["axis"]
+    sizes = const_ints(ins.args[1])
+    if sizes is None:
+        cuts = _cuts_at_run_time(ins, args)  # np.shape(x)[axis] takes the axis as given
     else:
-        cuts = literal(list(np.cumsum(sizes[:-1]).tolist()))
-    return ast.Call(np_attr("split"), [args[0], cuts], [ast.keyword("axis", literal(axis))] if axis else [])
+        if -1 in sizes and rank is not None and ins.outs[sizes.index(-1)].shape.dims[axis] is not None:
+            sizes[sizes.index(-1)] = ins.outs[sizes.index(-1)].shape.dims[axis]
+        k = sizes.index(-1) if -1 in sizes else len(sizes)
+        extent = ast.Subscript(ast.Call(np_attr("shape"), [args[0]], []), literal(axis), LOAD)
+        cuts = ast.List([literal(sum(sizes[:i + 1])) if i < k else
+                         ast.BinOp(extent, ast.Sub(), literal(sum(sizes[i + 1:])))
+                         for i in range(len(sizes) - 1)], LOAD)
+    return ast.Call(np_attr("split"), [args[0], cuts], _split_keywords(ins))
 
 
 def _split_grad(op: Any, *grads: Any) -> list:
     parts = [g if g is not None else a.zeros_like(t) for g, t in zip(grads, op.outputs)]
-    return [a.concat(parts, axis=op.attrs["axis"]), None]
+    return [a.concat(parts, axis=op.attrs["axis"])] + [None] * (len(op.inputs) - 1)
 
 
-define("SplitV", _split_infer, _emit_split, _split_grad, default_name="split", view="input")
+define("Split", _split_infer, _emit_split, _split_grad, default_name="split", view="input")
+define("SplitV", _split_v_infer, _emit_split_v, _split_grad, default_name="split", view="input")
 
 
 # -- tile and reverse -----------------------------------------------------------------------------------

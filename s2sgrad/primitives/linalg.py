@@ -82,24 +82,30 @@ def _einsum_infer(inputs: Sequence[Any], attrs: dict) -> list:
     if dtype.np.kind not in "iufc":
         raise TypeError(f"einsum of {dtype.name} tensors is not supported")
     eq = eqn.parse(attrs["equation"], len(inputs))
-    return [(dtype, eqn.output_shape(eq, [t.shape for t in inputs]))]
+    return [(dtype, eqn.output_shape(eq, [t.shape for t in inputs], attrs.get("broadcast", "")))]
 
 
 def _emit_einsum(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    """``np.einsum('ij,jk->ik', x, y, optimize=True)`` (the equation is our canonical text)."""
+    """``np.einsum('ij,jk->ik', x, y, optimize=True)`` (the equation is our canonical text). NumPy
+    will not sum ``...`` dims away, so then the ``...`` are spelled out as letters."""
+    eq = eqn.parse(ins.attrs["equation"], len(ins.args))
+    ranks = [v.shape.rank for v in ins.args]
+    if eqn.ELLIPSIS not in eq.output and any(eqn.ELLIPSIS in t for t in eq.inputs) and None not in ranks:
+        eq = eqn.explicit(eq, ranks)[0]
     keywords = [ast.keyword("optimize", ast.Constant(True))] if len(args) > 1 else []
-    return ast.Call(np_attr("einsum"), [literal(ins.attrs["equation"]), *args], keywords)
+    return ast.Call(np_attr("einsum"), [literal(str(eq)), *args], keywords)
 
 
 def _einsum_grad(op: Any, g: Any) -> list:
     ranks = [t.shape.rank for t in op.inputs]
     if None in ranks:
         raise ValueError(f"the gradient of einsum needs the ranks of its operands ({op.name})")
-    eq = eqn.explicit(eqn.parse(op.attrs["equation"], len(op.inputs)), ranks)
-    return [_operand_grad(eq, i, op.inputs, g) for i in range(len(op.inputs))]
+    eq, spelled = eqn.explicit(eqn.parse(op.attrs["equation"], len(op.inputs)), ranks)
+    broadcast = op.attrs.get("broadcast", "") + spelled
+    return [_operand_grad(eq, broadcast, i, op.inputs, g) for i in range(len(op.inputs))]
 
 
-def _operand_grad(eq: eqn.Equation, i: int, inputs: Sequence[Any], g: Any) -> Any:
+def _operand_grad(eq: eqn.Equation, broadcast: str, i: int, inputs: Sequence[Any], g: Any) -> Any:
     """Contract ``g`` with the other operands back to operand ``i``'s subscripts. Letters summed
     away by operand ``i`` alone come back through a ones vector; a repeated letter (a diagonal)
     through an identity matrix."""
@@ -121,7 +127,7 @@ def _operand_grad(eq: eqn.Equation, i: int, inputs: Sequence[Any], g: Any) -> An
             operands.append(_ones(_dim(x, pos), x.dtype))
             present.add(letter)
         target += letter
-    gx = la.einsum(",".join(terms) + "->" + target, *operands)
+    gx = la.einsum_broadcasting(",".join(terms) + "->" + target, operands, broadcast)
     if gx.shape.is_fully_defined() and gx.shape == x.shape:
         return gx
     return unbroadcast(a.broadcast_like(gx, x), x)  # '...' dims that broadcasting stretched or kept

@@ -184,7 +184,7 @@ def _sum_to_infer(inputs: Sequence[Any], attrs: dict) -> list:
 def _emit_sum_to(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     g, like = ins.args
     if not (g.shape.is_fully_defined() and like.shape.is_fully_defined()):
-        return rt_call("sum_to", [args[0], shape_or(like.shape, args[1])])
+        return rt_call("sum_to", [args[0], shape_or(like.shape, args, 1)])
     gd, xd = g.shape.dims, like.shape.dims
     lead = len(gd) - len(xd)
     axes = tuple(range(lead)) + tuple(lead + i for i, d in enumerate(xd) if d == 1 and gd[lead + i] != 1)
@@ -203,7 +203,7 @@ def _broadcast_reduced_infer(inputs: Sequence[Any], attrs: dict) -> list:
 
 def _emit_broadcast_reduced(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     g, like = ins.args
-    shape = shape_or(ins.outs[0].shape, args[1])
+    shape = shape_or(ins.outs[0].shape, args, 1)
     value = args[0]
     axes = normalize_axes(ins.attrs["axis"], like.shape.rank)
     if not ins.attrs["keepdims"] and axes is not None and g.shape.rank != 0:
