@@ -32,8 +32,10 @@ def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Tensor:
 def einsum_broadcasting(equation: str, operands: list, letters: str, name: str | None = None) -> Tensor:
     """An einsum in which the ``letters`` broadcast like ``...`` (a dimension 1 stretches): the
     form gradient rules use once they have spelled out an equation's ``...``."""
-    eq = eqn.parse(equation, len(operands))
-    return record1("Einsum", operands, {"equation": str(eq), "broadcast": letters}, name or "einsum")
+    attrs = {"equation": str(eqn.parse(equation, len(operands)))}
+    if letters:
+        attrs["broadcast"] = letters
+    return record1("Einsum", operands, attrs, name or "einsum")
 
 
 def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:

@@ -14,7 +14,7 @@ from ..ops import layout_ops as lo
 from ..ops import reduce_ops as r
 from ..shapes import TensorShape
 from ..static import constant_value
-from .common import const_ints, known_shape, rt_call, same_shape_input
+from .common import known_shape, rt_call, same_shape_input, shape_operand
 from .core import broadcast_shape, define, literal, np_attr
 from .math import unbroadcast
 
@@ -53,14 +53,7 @@ def _fill_infer(inputs: Sequence[Any], attrs: dict) -> list:
     dims, value = inputs
     if value.shape.rank not in (None, 0):
         raise ValueError(f"value must be a scalar, got shape {value.shape}")
-    target = constant_value(dims)
-    if target is not None:
-        target = [int(d) for d in np.reshape(target, -1)]
-        if any(d < 0 for d in target):
-            raise ValueError(f"Fill dimensions must be >= 0, got {target}")
-        return [(value.dtype, TensorShape(target))]
-    n = dims.shape.dims[0] if dims.shape.rank == 1 else None
-    return [(value.dtype, TensorShape(None if n is None else [None] * n))]
+    return [(value.dtype, shape_operand(dims, "Fill dims"))]
 
 
 def _emit_fill(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
@@ -74,29 +67,17 @@ define("Fill", _fill_infer, _emit_fill, lambda op, g: [None, r.reduce_sum(g)], u
 
 # -- broadcast_to ---------------------------------------------------------------------------------------
 
-def _int_vector(t: Any, what: str) -> None:
-    if not t.dtype.is_integer or t.shape.rank not in (None, 1):
-        raise TypeError(f"{what} must be a 1-D integer tensor, got {t.dtype.name} {t.shape}")
-
-
 def _broadcast_to_infer(inputs: Sequence[Any], attrs: dict) -> list:
     x, shape = inputs
-    _int_vector(shape, "shape")
-    target = const_ints(shape)
-    if target is None:
-        n = shape.shape.dims[0] if shape.shape.rank == 1 else None
-        return [(x.dtype, TensorShape(None if n is None else [None] * n))]
-    if any(d < 0 for d in target):
-        raise ValueError(f"shape must not have negative dimensions, got {target}")
-    out = TensorShape(target)
-    if x.shape.rank is not None:
-        fits = x.shape.rank <= len(target)
+    out = shape_operand(shape)
+    if out.is_fully_defined() and x.shape.rank is not None:
+        fits = x.shape.rank <= out.rank
         try:
             fits = fits and broadcast_shape(x.shape, out) == out
         except ValueError:
             fits = False
         if not fits:
-            raise ValueError(f"Unable to broadcast a tensor of shape {x.shape} to shape {target}")
+            raise ValueError(f"Unable to broadcast a tensor of shape {x.shape} to shape {out.as_list()}")
     return [(x.dtype, out)]
 
 

@@ -10,7 +10,7 @@ from ..ops import array_ops as a
 from ..ops import indexing_ops as ix
 from ..shapes import TensorShape
 from ..static import constant_value
-from .common import LOAD, const_ints, known_shape, rt_call
+from .common import LOAD, const_ints, known_shape, rt_call, shape_operand
 from .core import define, literal, np_attr, template
 from .reduce import normalize_axes
 
@@ -120,14 +120,10 @@ define("GatherNd", _gather_nd_infer, _emit_gather_nd,
 def _scatter_nd_infer(inputs: Sequence[Any], attrs: dict) -> list:
     indices, updates, shape = inputs
     k = _index_depth(indices)
-    if not shape.dtype.is_integer or shape.shape.rank not in (None, 1):
-        raise TypeError(f"shape must be a 1-D integer tensor, got {shape.dtype.name} {shape.shape}")
-    target = const_ints(shape)
-    if target is None:
-        n = shape.shape.dims[0] if shape.shape.rank == 1 else None
-        return [(updates.dtype, TensorShape(None if n is None else [None] * n))]
-    if any(d < 0 for d in target):
-        raise ValueError(f"shape must not have negative dimensions, got {target}")
+    out = shape_operand(shape)
+    if not out.is_fully_defined():
+        return [(updates.dtype, out)]
+    target = out.as_list()
     if k is not None and k > len(target):
         raise ValueError(f"indices.shape[-1] must be <= the output rank, but saw indices shape: {indices.shape} "
                          f"and shape: {target}")

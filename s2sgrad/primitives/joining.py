@@ -11,7 +11,7 @@ from ..ops import layout_ops as lo
 from ..ops import reduce_ops as r
 from ..shapes import TensorShape
 from ..static import constant_value
-from .common import LOAD, const_ints, same_shape_input
+from .common import LOAD, const_ints, merged_shape, same_shape_input
 from .core import define, literal, np_attr, template
 from .reduce import normalize_axes
 
@@ -66,14 +66,7 @@ define("ConcatV2", _concat_infer, _emit_concat, _concat_grad, default_name="conc
 
 
 def _stack_infer(inputs: Sequence[Any], attrs: dict) -> list:
-    shape = TensorShape(None)
-    dtype = inputs[0].dtype
-    for t in inputs:
-        if t.dtype is not dtype:
-            raise TypeError(f"stack inputs must have one dtype, got {[t.dtype.name for t in inputs]}")
-        if not shape.is_compatible_with(t.shape):
-            raise ValueError(f"Shapes {shape} and {t.shape} are incompatible (stack needs equal shapes)")
-        shape = shape.merge_with(t.shape)
+    dtype, shape = merged_shape(inputs, "stack")
     if shape.rank is None:
         return [(dtype, TensorShape(None))]
     axis = normalize_axes((attrs["axis"],), shape.rank + 1, "stack")[0]

@@ -13,6 +13,7 @@ from .. import dtypes as _dt
 from ..ops import array_ops as a
 from ..ops import math_ops as m
 from ..shapes import TensorShape
+from .common import merged_shape
 from .core import broadcast_shape, define, literal, template
 
 _KINDS = {"float": "fc", "real": "f", "numeric": "iufc", "signed": "ifc", "int": "iu", "bool": "b",
@@ -263,15 +264,7 @@ define("SelectV2", _select_infer(False), _where, _select_grad(a.where_v2), ufunc
 def _add_n_infer(inputs: Sequence[Any], attrs: dict) -> list:
     if not inputs:
         raise ValueError("add_n needs at least one input")
-    dtype = inputs[0].dtype
-    shape = TensorShape(None)
-    for t in inputs:
-        if t.dtype is not dtype:
-            raise TypeError(f"add_n inputs must all have dtype {dtype.name}, got {t.dtype.name}")
-        if not shape.is_compatible_with(t.shape):
-            raise ValueError(f"add_n inputs must have the same shape, got {shape} and {t.shape}")
-        shape = shape.merge_with(t.shape)
-    return [(dtype, shape)]
+    return [merged_shape(inputs, "add_n")]
 
 
 def _emit_add_n(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
