@@ -115,6 +115,9 @@ SCANS = [
 ] + [
     _case("cumsum_int", lambda t: tf.cumsum(t, 1, exclusive=True), lambda a: _scan(np.cumsum, a, 1, True),
           [I], grad=False),
+    _case("cumsum_exclusive_empty_axis", lambda t: tf.cumsum(t, 0, exclusive=True), lambda a: a, [np.zeros((0, 3))]),
+    _case("cumprod_exclusive_reverse_empty_axis", lambda t: tf.cumprod(t, 1, exclusive=True, reverse=True),
+          lambda a: a, [np.zeros((2, 0))]),
     _case("cumsum_math_alias", lambda t: tf.math.cumsum(t, reverse=True), lambda a: _scan(np.cumsum, a, 0, False, True),
           [ROW]),
 ]

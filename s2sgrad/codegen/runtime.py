@@ -89,11 +89,12 @@ def _scan(func, x, axis, exclusive, reverse):
     x = np.asarray(x)
     if reverse:
         x = np.flip(x, axis)
+    if exclusive:  # shift by one along the axis, starting from the identity (also for an empty axis)
+        shape = list(x.shape)
+        shape[axis] = 1
+        first = np.full(shape, 0 if func is np.cumsum else 1, dtype=x.dtype)
+        x = np.delete(np.concatenate([first, x], axis=axis), -1, axis=axis)
     out = func(x, axis=axis)
-    if exclusive:
-        identity = np.zeros_like if func is np.cumsum else np.ones_like
-        first = identity(np.take(x, [0], axis=axis))
-        out = np.concatenate([first, np.take(out, np.arange(x.shape[axis] - 1), axis=axis)], axis=axis)
     return np.flip(out, axis) if reverse else out
 
 

@@ -155,13 +155,13 @@ def _where_infer(inputs: Sequence[Any], attrs: dict) -> list:
 
 define("Where", _where_infer, template("np.argwhere(x)"), differentiable=False)
 
-_ONE_HOT_INDICES = (_dt.uint8, _dt.int32, _dt.int64)
+_ONE_HOT_INDICES = (_dt.uint8, _dt.int8, _dt.int32, _dt.int64)
 
 
 def _one_hot_infer(inputs: Sequence[Any], attrs: dict) -> list:
     indices, depth, on, off = inputs
     if indices.dtype not in _ONE_HOT_INDICES:
-        raise TypeError(f"indices must be uint8, int32 or int64, got {indices.dtype.name}")
+        raise TypeError(f"indices must be uint8, int8, int32 or int64, got {indices.dtype.name}")
     if depth.dtype is not _dt.int32 or depth.shape.rank not in (None, 0):
         raise TypeError(f"depth must be a scalar int32, got {depth.dtype.name} {depth.shape}")
     if on.dtype is not off.dtype:
