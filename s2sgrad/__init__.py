@@ -50,3 +50,5 @@ from .ops.layout_ops import broadcast_to, pad, reverse, reverse_v2, tile
 from .ops.linalg_ops import einsum, tensordot
 from .ops.math_ops import div_no_nan
 from .ops.reduce_ops import count_nonzero
+from .ops.math_ops import floor_div, floormod
+from .linalg import matrix_transpose
