@@ -19,7 +19,10 @@ __all__ = ["einsum", "eye", "matmul", "matrix_transpose", "tensordot"]
 
 
 def matrix_transpose(a: Any, name: str = "matrix_transpose", conjugate: bool = False) -> Tensor:
-    """Swap the last two axes of ``a`` (a batch of matrices)."""
+    """Swap the last two axes of ``a`` (a batch of matrices).
+
+    >>> # tf.linalg.matrix_transpose(tf.zeros([5, 2, 3])).shape  ->  (5, 3, 2)
+    """
     x = convert_to_tensor(a)
     rank = x.shape.rank
     if rank is None or rank < 2:

@@ -146,7 +146,10 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
 
 def where_v2(condition: Any, x: Any = None, y: Any = None, name: str | None = None) -> Tensor:
     """``x if condition else y`` with NumPy broadcasting of all three (or, with one argument,
-    the indices of the true elements)."""
+    the indices of the true elements).
+
+    >>> # tf.where_v2([True, False], 1.0, [[2.0, 3.0]])  ->  [[1.0, 3.0]]
+    """
     return _where("SelectV2", condition, x, y, name)
 
 

@@ -52,7 +52,10 @@ def mirror_pad_grad(g: Tensor, paddings: Tensor, mode: str, name: str | None = N
 
 
 def reverse(tensor: Any, axis: Any, name: str | None = None) -> Tensor:
-    """``tensor`` with the order of the elements along each axis in ``axis`` reversed."""
+    """``tensor`` with the order of the elements along each axis in ``axis`` reversed.
+
+    >>> # tf.reverse([[1, 2], [3, 4]], [1])  ->  [[2, 1], [4, 3]]
+    """
     axes = static_ints(axis, "axis")
     if axes is None:
         raise ValueError("reverse needs axis (a list of dimensions to reverse)")
@@ -63,7 +66,10 @@ reverse_v2 = reverse
 
 
 def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
-    """``input`` broadcast (NumPy rules) to ``shape``; the gradient sums over the copies."""
+    """``input`` broadcast (NumPy rules) to ``shape``; the gradient sums over the copies.
+
+    >>> # tf.broadcast_to([1, 2], [2, 2])  ->  [[1, 2], [1, 2]]
+    """
     x = convert_to_tensor(input)
     with graph_of([x]).as_default():
         return record1("BroadcastTo", [x, _int_tensor(shape, "shape")], None, name or "BroadcastTo")

@@ -80,7 +80,10 @@ logical_xor = _binary("LogicalXor", "LogicalXor")
 
 
 def atan2(y: Any, x: Any, name: str | None = None) -> Tensor:
-    """The angle of the point ``(x, y)``, elementwise: ``arctan(y / x)`` in the right quadrant."""
+    """The angle of the point ``(x, y)``, elementwise: ``arctan(y / x)`` in the right quadrant.
+
+    >>> # tf.atan2(1.0, -1.0)  ->  2.3561945 (3/4 pi)
+    """
     return record1("Atan2", convert_operands([y, x]), name=name or "Atan2")
 
 

@@ -88,7 +88,10 @@ def reduce_variance(input_tensor: Any, axis: Any = None, keepdims: bool = False,
 
 
 def reduce_std(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
-    """The standard deviation along ``axis``: ``sqrt(reduce_variance(...))``."""
+    """The standard deviation along ``axis``: ``sqrt(reduce_variance(...))``.
+
+    >>> # tf.math.reduce_std([1., 3.])  ->  1.0
+    """
     x = convert_to_tensor(input_tensor)
     with graph_of([x]).as_default(), x.graph.name_scope(name or "reduce_std"):
         return m.sqrt(reduce_variance(x, axis, keepdims))

@@ -149,4 +149,4 @@ def _identity(n: Any, dtype: _dt.DType) -> Any:
     return ix.one_hot(iota, n, dtype=dtype)
 
 
-define("Einsum", _einsum_infer, _emit_einsum, _einsum_grad, default_name="einsum")
+define("Einsum", _einsum_infer, _emit_einsum, _einsum_grad, default_name="einsum", view="input")  # "ii->i" is a view
