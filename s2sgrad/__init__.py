@@ -47,3 +47,12 @@ from . import losses, nn
 
 newaxis = None
 __version__ = "0.1.0"
+from . import math, linalg
+from .ops.array_ops import where_v2
+from .ops.indexing_ops import boolean_mask, gather_nd, one_hot, scatter_nd, slice
+from .ops.layout_ops import broadcast_to, pad, reverse, reverse_v2, tile
+from .ops.linalg_ops import einsum, tensordot
+from .ops.math_ops import div_no_nan
+from .ops.reduce_ops import count_nonzero
+from .ops.math_ops import floor_div, floormod
+from .linalg import matrix_transpose

@@ -14,6 +14,7 @@ import numpy as np
 
 from . import errors
 from .codegen.build import Executable, build_executable, needed_ops, translate_error
+from .compiler import quiet_numpy_warnings
 from .fastpath import make_dispatcher, make_step
 from .fetches import FetchStructure, fetch_key
 from .graph import Graph, Operation, Tensor, get_default_graph
@@ -106,6 +107,7 @@ class Session:
         compiled module, an atomic commit of the assignments."""
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
+        quiet_numpy_warnings()
         if feed_dict is None:
             feed_dict = _NO_FEEDS
         elif type(feed_dict) is not dict and not isinstance(feed_dict, dict):

@@ -34,6 +34,7 @@ class OpCase:
     order2: bool = False        # also check second derivatives
     rtol: float = 1e-6
     atol: float = 1e-9
+    known_rank: bool = False    # the op needs static ranks: unknown-shape variants keep the rank
 
     def arrays(self) -> list[np.ndarray]:
         return [np.asarray(v) for v in self.inputs]
@@ -52,10 +53,16 @@ def build(case: OpCase, static: bool = True) -> tuple[tf.Graph, list, Any]:
     """A fresh graph with one placeholder per input (static or unknown shapes) and the output."""
     graph = tf.Graph()
     with graph.as_default():
-        holders = [tf.placeholder(tf.as_dtype(a.dtype), a.shape if static else None, name=f"in{i}")
+        holders = [tf.placeholder(tf.as_dtype(a.dtype), _static_shape(case, a.shape, static), name=f"in{i}")
                    for i, a in enumerate(case.arrays())]
         out = case.build(*holders)
     return graph, holders, out
+
+
+def _static_shape(case: OpCase, shape: tuple, static: bool) -> Any:
+    if static:
+        return shape
+    return [None] * len(shape) if case.known_rank else None
 
 
 def run_forward(case: OpCase, static: bool = True) -> Any:
@@ -69,7 +76,7 @@ def run_generic(case: OpCase) -> Any:
     graph, holders, out = build(case, static=False)
     outs = out if isinstance(out, (list, tuple)) else [out]
     fed = set(holders)
-    specs = {h: (h.dtype, None) for h in holders}
+    specs = {h: (h.dtype, h.shape.dims) for h in holders}
     exe = build_executable(needed_ops(outs, [], fed), outs, specs, lambda v: None)
     values = exe.call(case.arrays())
     return values if isinstance(out, (list, tuple)) else values[0]

@@ -49,6 +49,8 @@ class Value:
             return False
         if not isinstance(c, np.ndarray) or c.ndim == 0:
             return True
+        if c.size == 0:
+            return False  # no element to stand for it
         if 0 in c.strides and all(s == 0 for s in c.strides):
             return True
         return c.size > 0 and bool(np.all(c == c.flat[0])) and not (c.dtype.kind in "fc" and np.isnan(c.flat[0]))

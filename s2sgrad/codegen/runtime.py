@@ -9,7 +9,8 @@ import math
 
 import numpy as np
 
-__all__ = ["sum_to", "erf", "truncated_normal", "cumsum", "cumprod", "scatter_into_zeros", "segment_sum", "gather_nd", "scatter_nd"]
+__all__ = ["sum_to", "erf", "truncated_normal", "cumsum", "cumprod", "scatter_into_zeros", "segment_sum", "gather_nd", "scatter_nd",
+           "mirror_pad_grad"]
 
 
 def sum_to(x, shape):
@@ -60,6 +61,20 @@ def scatter_nd(indices, updates, shape):
     return out
 
 
+def mirror_pad_grad(g, paddings, offset):
+    """The adjoint of ``np.pad(x, paddings, mode='reflect')`` (``offset`` 1) or ``'symmetric'``
+    (``offset`` 0): each padded element's gradient is added onto the element it mirrors."""
+    g = np.asarray(g)
+    for axis, (before, after) in enumerate(np.reshape(paddings, (-1, 2))):
+        g = np.moveaxis(g, axis, 0)
+        n = g.shape[0] - before - after
+        core = g[before:before + n].copy()
+        core[offset:offset + before] += g[:before][::-1]
+        core[n - after - offset:n - offset] += g[before + n:][::-1]
+        g = np.moveaxis(core, 0, axis)
+    return g
+
+
 def truncated_normal(rng, shape, dtype):
     """Standard normal draws, redrawing those more than two standard deviations out (as TF)."""
     out = rng.standard_normal(shape)
@@ -74,11 +89,12 @@ def _scan(func, x, axis, exclusive, reverse):
     x = np.asarray(x)
     if reverse:
         x = np.flip(x, axis)
+    if exclusive:  # shift by one along the axis, starting from the identity (also for an empty axis)
+        shape = list(x.shape)
+        shape[axis] = 1
+        first = np.full(shape, 0 if func is np.cumsum else 1, dtype=x.dtype)
+        x = np.delete(np.concatenate([first, x], axis=axis), -1, axis=axis)
     out = func(x, axis=axis)
-    if exclusive:
-        identity = np.zeros_like if func is np.cumsum else np.ones_like
-        first = identity(np.take(x, [0], axis=axis))
-        out = np.concatenate([first, np.take(out, np.arange(x.shape[axis] - 1), axis=axis)], axis=axis)
     return np.flip(out, axis) if reverse else out
 
 

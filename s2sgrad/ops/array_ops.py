@@ -145,8 +145,25 @@ def stop_gradient(input: Any, name: str | None = None) -> Tensor:
 
 
 def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None) -> Tensor:
-    """Elementwise ``x if condition else y`` (broadcasting), or with one argument the indices of
-    the true elements."""
+    """TF-v1 ``where``: elementwise ``x if condition else y``, where a vector ``condition`` picks
+    whole rows of higher-rank ``x``/``y``; with one argument, the int64 indices of the true
+    elements (one row per element, shape ``[num_true, rank]``).
+
+    >>> # tf.where([True, False], [[1, 2], [3, 4]], [[5, 6], [7, 8]])  ->  [[1, 2], [7, 8]]
+    """
+    return _where("Select", condition, x, y, name)
+
+
+def where_v2(condition: Any, x: Any = None, y: Any = None, name: str | None = None) -> Tensor:
+    """``x if condition else y`` with NumPy broadcasting of all three (or, with one argument,
+    the indices of the true elements).
+
+    >>> # tf.where_v2([True, False], 1.0, [[2.0, 3.0]])  ->  [[1.0, 3.0]]
+    """
+    return _where("SelectV2", condition, x, y, name)
+
+
+def _where(op_type: str, condition: Any, x: Any, y: Any, name: str | None) -> Tensor:
     c = convert_to_tensor(condition)
     if x is None and y is None:
         return record1("Where", [c], None, name or "Where")
@@ -154,7 +171,7 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
         raise ValueError("x and y must both be non-None or both be None.")
     with graph_of([c, x, y]).as_default():
         x, y = convert_operands([x, y])
-        return record1("SelectV2", [c, x, y], None, name or "Select")
+        return record1(op_type, [c, x, y], None, name or op_type)
 
 
 # -- joining and splitting -------------------------------------------------------------------------
@@ -186,23 +203,20 @@ def unstack(value: Any, num: int | None = None, axis: int = 0, name: str | None 
 
 def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: int | None = None,
           name: str | None = None) -> list[Tensor]:
-    """Split into ``num`` equal parts, or parts of the given sizes (one may be -1)."""
+    """Split into ``num`` equal parts (Split), or parts of the given sizes, one may be -1 (SplitV).
+
+    >>> # tf.split(tf.zeros([4, 6]), [1, -1, 2], axis=1)  ->  shapes (4, 1), (4, 3), (4, 2)
+    """
     x = convert_to_tensor(value)
     (ax,) = static_ints(axis, "axis")
     with graph_of([x]).as_default():
         if isinstance(num_or_size_splits, (int, np.integer)):
-            parts = int(num_or_size_splits)
-            d = x.shape.dims[ax] if x.shape.rank is not None else None
-            if d is None:
-                raise ValueError(f"split of a dimension of unknown size needs explicit sizes")
-            if parts <= 0 or d % parts:
-                raise ValueError(f"Dimension size must be evenly divisible by {parts} but is {d}")
-            sizes = constant([d // parts] * parts, _dt.int32)
-        else:
-            sizes = _int_tensor(num_or_size_splits, "num_or_size_splits")
-            parts = num if num is not None else sizes.shape.dims[0]
-            if parts is None:
-                raise ValueError("Cannot infer num from shape of num_or_size_splits")
+            attrs = {"num": int(num_or_size_splits), "axis": ax}
+            return list(record("Split", [x], attrs, name or "split").outputs)
+        sizes = _int_tensor(num_or_size_splits, "num_or_size_splits")
+        parts = num if num is not None else sizes.shape.dims[0]
+        if parts is None:
+            raise ValueError("Cannot infer num from shape of num_or_size_splits")
         return list(record("SplitV", [x, sizes], {"num": int(parts), "axis": ax}, name or "split").outputs)
 
 

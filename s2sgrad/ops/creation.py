@@ -29,32 +29,47 @@ def placeholder_with_default(input: Any, shape: Any, name: str | None = None) ->
                    name or "PlaceholderWithDefault")
 
 
-def _static(value: Any, what: str) -> Any:
+def _static(value: Any, what: str) -> tuple[Any, _dt.DType]:
+    """A range/linspace argument's value and dtype; tensors must be constants."""
     if isinstance(value, Tensor) or hasattr(value, "_as_graph_element"):
-        known = constant_value(convert_to_tensor(value))
-        if known is None:
-            raise TypeError(f"{what} must be known when the graph is built, got a computed tensor")
-        return known.item() if np.ndim(known) == 0 else known
-    return value
+        t = convert_to_tensor(value)
+        known = constant_value(t)
+        if known is None or np.ndim(known) != 0:
+            raise TypeError(f"{what} must be scalars known when the graph is built (Python numbers or constant "
+                            f"tensors); {t.name} is {'computed by a ' + t.op.type + ' op' if known is None else 'not a scalar'}")
+        return known.item(), t.dtype
+    if np.ndim(value) != 0:
+        raise TypeError(f"{what} must be scalars, got {value!r}")
+    return value, _dt.infer_dtype(value)
+
+
+_RANGE_DTYPES = (_dt.int32, _dt.int64, _dt.float32, _dt.float64)
 
 
 def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name: str = "range") -> Tensor:  # noqa: A001
-    """``[start, start + delta, ...)`` below ``limit`` (like Python's ``range``, for any numbers)."""
-    start, limit, delta = (_static(v, "range bounds") for v in (start, limit, delta))
+    """``[start, start + delta, ...)`` up to ``limit`` (exclusive), as a constant. The dtype is
+    ``dtype``, else the widest of the arguments' (int32 < int64 < float32 < float64).
+
+    >>> # tf.range(2, 11, 3)  ->  [2, 5, 8]
+    """
     if limit is None:
         start, limit = 0, start
+    (start, s), (limit, l), (delta, d) = (_static(v, "tf.range bounds") for v in (start, limit, delta))
     if delta == 0:
         raise ValueError("Requires delta != 0")
+    if delta > 0 and start > limit:
+        raise ValueError(f"Requires start <= limit when delta > 0: {start}/{limit}")
+    if delta < 0 and start < limit:
+        raise ValueError(f"Requires start >= limit when delta < 0: {start}/{limit}")
     if dtype is None:
-        kinds = [_dt.infer_dtype(v) for v in (start, limit, delta)]
-        dtype = next((k for k in (_dt.float64, _dt.float32, _dt.int64) if k in kinds), _dt.int32)
+        dtype = max((s, l, d), key=lambda t: _RANGE_DTYPES.index(t) if t in _RANGE_DTYPES else 0)
     dtype = _dt.as_dtype(dtype)
     return constant(np.arange(start, limit, delta).astype(dtype.np), dtype, name=name)
 
 
 def linspace(start: Any, stop: Any, num: Any, name: str = "linspace", axis: int = 0) -> Tensor:
     """``num`` evenly spaced values from ``start`` to ``stop`` inclusive."""
-    start, stop, num = (_static(v, "linspace arguments") for v in (start, stop, num))
+    (start, _), (stop, _), (num, _) = (_static(v, "linspace arguments") for v in (start, stop, num))
     if not isinstance(num, (int, np.integer)) or num < 0:
         raise ValueError(f"num must be a non-negative integer, got {num!r}")
     dtype = _dt.infer_dtype(start) if not isinstance(start, builtins.int) else _dt.float32

@@ -68,7 +68,6 @@ pow = _binary("Pow", "Pow")  # noqa: A001
 maximum = _binary("Maximum", "Maximum")
 minimum = _binary("Minimum", "Minimum")
 squared_difference = _binary("SquaredDifference", "SquaredDifference")
-atan2 = _binary("Atan2", "Atan2")
 equal = _binary("Equal", "Equal")
 not_equal = _binary("NotEqual", "NotEqual")
 less = _binary("Less", "Less")
@@ -85,6 +84,25 @@ sigmoid_grad = _binary("SigmoidGrad", "SigmoidGrad")
 sqrt_grad = _binary("SqrtGrad", "SqrtGrad")
 rsqrt_grad = _binary("RsqrtGrad", "RsqrtGrad")
 reciprocal_grad = _binary("ReciprocalGrad", "ReciprocalGrad")
+
+
+def atan2(y: Any, x: Any, name: str | None = None) -> Tensor:
+    """The angle of the point ``(x, y)``, elementwise: ``arctan(y / x)`` in the right quadrant.
+
+    >>> # tf.atan2(1.0, -1.0)  ->  2.3561945 (3/4 pi)
+    """
+    return record1("Atan2", convert_operands([y, x]), name=name or "Atan2")
+
+
+def divide_no_nan(x: Any, y: Any, name: str | None = None) -> Tensor:
+    """``x / y``, but 0 wherever ``y`` is 0 (even when ``x`` is 0, inf or nan).
+
+    >>> # tf.math.divide_no_nan([1., 2.], [0., 4.])  ->  [0., 0.5]
+    """
+    return record1("DivNoNan", convert_operands([x, y]), name=name or "div_no_nan")
+
+
+div_no_nan = divide_no_nan
 
 
 def truediv(x: Any, y: Any, name: str | None = None) -> Tensor:

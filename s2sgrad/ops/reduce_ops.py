@@ -52,11 +52,49 @@ def reduce_logsumexp(input_tensor: Any, axis: Any = None, keepdims: Any = None, 
     axes, keep = _axes(axis, reduction_indices), _keep(keepdims, keep_dims)
     with graph_of([x]).as_default():
         raw_max = reduce_max(x, axes, keepdims=True)
-        top = a.stop_gradient(a.where(m.is_finite(raw_max), raw_max, a.zeros_like(raw_max)))
+        top = a.stop_gradient(a.where_v2(m.is_finite(raw_max), raw_max, a.zeros_like(raw_max)))
         result = m.log(reduce_sum(m.exp(x - top), axes, keepdims=keep))
         if not keep:
             top = a.reshape(top, a.shape(result))
         return m.add(result, top, name=name or "ReduceLogSumExp")
+
+
+def count_nonzero(input_tensor: Any = None, axis: Any = None, keepdims: Any = None, dtype: Any = _dt.int64,
+                  name: str | None = None, reduction_indices: Any = None, keep_dims: Any = None,
+                  input: Any = None) -> Tensor:  # noqa: A002 - TF's alias
+    """The number of non-zero (non-False) elements along ``axis``, as ``dtype`` (int64).
+
+    >>> # tf.count_nonzero([[0, 1], [2, 0]], axis=1)  ->  [1, 1]
+    """
+    x = convert_to_tensor(input_tensor if input_tensor is not None else input)
+    axes, keep = _axes(axis, reduction_indices), _keep(keepdims, keep_dims)
+    with graph_of([x]).as_default(), x.graph.name_scope(name or "count_nonzero"):
+        nonzero = m.cast(m.not_equal(x, a.zeros([], x.dtype)), _dt.int64)
+        return m.cast(reduce_sum(nonzero, axes, keepdims=keep), dtype)
+
+
+def reduce_variance(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
+    """The mean squared deviation from the mean along ``axis`` (float tensors).
+
+    >>> # tf.math.reduce_variance([1., 2., 3., 4.])  ->  1.25
+    """
+    x = convert_to_tensor(input_tensor)
+    if not x.dtype.is_floating:
+        raise TypeError(f"reduce_variance expects a float tensor, got {x.dtype.name} ({x.name})")
+    axes = _axes(axis, None)
+    with graph_of([x]).as_default(), x.graph.name_scope(name or "reduce_variance"):
+        deviations = m.square(x - reduce_mean(x, axes, keepdims=True))
+        return reduce_mean(deviations, axes, keepdims=bool(keepdims))
+
+
+def reduce_std(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: str | None = None) -> Tensor:
+    """The standard deviation along ``axis``: ``sqrt(reduce_variance(...))``.
+
+    >>> # tf.math.reduce_std([1., 3.])  ->  1.0
+    """
+    x = convert_to_tensor(input_tensor)
+    with graph_of([x]).as_default(), x.graph.name_scope(name or "reduce_std"):
+        return m.sqrt(reduce_variance(x, axis, keepdims))
 
 
 def _arg(op_type: str, default_name: str) -> Any:

@@ -1,5 +1,5 @@
-"""Array structure: shape queries, reshape, transpose, expand/squeeze, concat/stack/split,
-fills, and basic indexing (StridedSlice) with its adjoint (ScatterIntoZeros)."""
+"""Array structure: shape queries, reshape, transpose, expand/squeeze, and basic indexing
+(StridedSlice, Slice) with its adjoint (ScatterIntoZeros)."""
 from __future__ import annotations
 
 import ast
@@ -8,23 +8,13 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import dtypes as _dt
-from ..codegen.program import uniform
 from ..ops import array_ops as a
-from ..ops import reduce_ops as r
+from ..ops import layout_ops as lo
 from ..shapes import TensorShape
 from ..static import constant_value
+from .common import LOAD, const_ints, known_shape, rt_call, same_shape_input, shape_or
 from .core import define, literal, np_attr
 from .reduce import normalize_axes
-
-_LOAD = ast.Load()
-
-
-def _known(shape: TensorShape) -> ast.expr | None:
-    return literal(tuple(shape.dims)) if shape.is_fully_defined() else None
-
-
-def _rt(name: str, args: list) -> ast.expr:
-    return ast.Call(ast.Attribute(ast.Name("rt", _LOAD), name, _LOAD), args, [])
 
 
 # -- shape queries (their input is read only for its shape) ----------------------------------------
@@ -38,7 +28,7 @@ def _emit_shape(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     x, out = ins.args[0], ins.outs[0]
     if x.shape.is_fully_defined():
         return literal(np.array(x.shape.dims, dtype=out.dtype.np))
-    return ast.Call(np_attr("array"), [ast.Attribute(args[0], "shape", _LOAD)],
+    return ast.Call(np_attr("array"), [ast.Attribute(args[0], "shape", LOAD)],
                     [ast.keyword("dtype", literal(out.dtype))])
 
 
@@ -98,20 +88,18 @@ def _reshape_infer(inputs: Sequence[Any], attrs: dict) -> list:
 
 
 def _emit_reshape(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    target = _known(ins.outs[0].shape)
-    return ast.Call(np_attr("reshape"), [args[0], target if target is not None else args[1]], [])
-
-
-def _same_shape(ins: Any) -> Any:
-    x = ins.args[0]
-    return x if x.shape.is_fully_defined() and x.shape == ins.outs[0].shape else None
+    target = known_shape(ins.outs[0].shape)
+    if target is None:
+        dims = const_ints(ins.args[1])
+        target = literal(tuple(dims)) if dims is not None else args[1]
+    return ast.Call(np_attr("reshape"), [args[0], target], [])
 
 
 def _reshape_grad(op: Any, g: Any) -> list:
     return [a.reshape(g, a.shape(op.inputs[0])), None]
 
 
-define("Reshape", _reshape_infer, _emit_reshape, _reshape_grad, simplify=_same_shape, view="input",
+define("Reshape", _reshape_infer, _emit_reshape, _reshape_grad, simplify=same_shape_input, view="input",
        uniform_from=0)
 
 
@@ -163,7 +151,7 @@ def _emit_squeeze(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
 
 
 define("Squeeze", _squeeze_infer, _emit_squeeze, _reshape_back, view="input", uniform_from=0,
-       simplify=_same_shape)
+       simplify=same_shape_input)
 
 
 def _transpose_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -186,10 +174,11 @@ def _perm(ins: Any) -> tuple:
 
 def _emit_transpose(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     if ins.args[0].shape.rank is None:
-        return ast.Call(np_attr("transpose"), [args[0]], [])
+        perm = ins.attrs["perm"]
+        return ast.Call(np_attr("transpose"), [args[0]] + ([] if perm is None else [literal(perm)]), [])
     perm = _perm(ins)
     if perm == tuple(reversed(range(len(perm)))) and len(perm) == 2:
-        return ast.Attribute(args[0], "T", _LOAD)
+        return ast.Attribute(args[0], "T", LOAD)
     return ast.Call(np_attr("transpose"), [args[0], literal(perm)], [])
 
 
@@ -211,206 +200,6 @@ def _identity_perm(ins: Any) -> Any:
 
 define("Transpose", _transpose_infer, _emit_transpose, _transpose_grad, view="input", uniform_from=0,
        simplify=_identity_perm)
-
-
-# -- fills ------------------------------------------------------------------------------------------
-
-def _like_infer(inputs: Sequence[Any], attrs: dict) -> list:
-    return [(inputs[0].dtype, inputs[0].shape)]
-
-
-def _fill_emitter(func: str, scalar: int) -> Any:
-    def emit(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-        out = ins.outs[0]
-        shape = _known(out.shape)
-        if shape is None:
-            return ast.Call(np_attr(func + "_like"), [args[0]], [])
-        return ast.Call(np_attr(func), [shape], [ast.keyword("dtype", literal(out.dtype))])
-    emit.scalar = scalar  # type: ignore[attr-defined]
-    return emit
-
-
-def _uniform_like(scalar: int) -> Any:
-    def simplify(ins: Any) -> Any:
-        out = ins.outs[0]
-        return uniform(out, scalar) if out.shape.is_fully_defined() else None
-    return simplify
-
-
-define("ZerosLike", _like_infer, _fill_emitter("zeros", 0), differentiable=False, shape_only=(0,),
-       simplify=_uniform_like(0))
-define("OnesLike", _like_infer, _fill_emitter("ones", 1), differentiable=False, shape_only=(0,),
-       simplify=_uniform_like(1))
-
-
-def _fill_infer(inputs: Sequence[Any], attrs: dict) -> list:
-    dims, value = inputs
-    if value.shape.rank not in (None, 0):
-        raise ValueError(f"value must be a scalar, got shape {value.shape}")
-    target = constant_value(dims)
-    if target is not None:
-        target = [int(d) for d in np.reshape(target, -1)]
-        if any(d < 0 for d in target):
-            raise ValueError(f"Fill dimensions must be >= 0, got {target}")
-        return [(value.dtype, TensorShape(target))]
-    n = dims.shape.dims[0] if dims.shape.rank == 1 else None
-    return [(value.dtype, TensorShape(None if n is None else [None] * n))]
-
-
-def _emit_fill(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    shape = _known(ins.outs[0].shape)
-    return ast.Call(np_attr("full"), [shape if shape is not None else args[0], args[1]],
-                    [ast.keyword("dtype", literal(ins.outs[0].dtype))])
-
-
-define("Fill", _fill_infer, _emit_fill, lambda op, g: [None, r.reduce_sum(g)], uniform_from=1)
-
-
-# -- joining and splitting -------------------------------------------------------------------------
-
-def _concat_infer(inputs: Sequence[Any], attrs: dict) -> list:
-    dtype = inputs[0].dtype
-    rank = next((t.shape.rank for t in inputs if t.shape.rank is not None), None)
-    if any(t.dtype is not dtype for t in inputs):
-        raise TypeError(f"concat inputs must have one dtype, got {[t.dtype.name for t in inputs]}")
-    if rank is None:
-        return [(dtype, TensorShape(None))]
-    if rank == 0:
-        raise ValueError("Can't concatenate scalars (use tf.stack instead)")
-    axis = normalize_axes((attrs["axis"],), rank, "concat")[0]
-    dims: list = [None] * rank
-    total: int | None = 0
-    for t in inputs:
-        if t.shape.rank is None:
-            total = None
-            continue
-        if t.shape.rank != rank:
-            raise ValueError(f"Shape must be rank {rank} but is rank {t.shape.rank}")
-        for i, d in enumerate(t.shape.dims):
-            if i == axis:
-                total = None if total is None or d is None else total + d
-            elif d is not None:
-                if dims[i] is not None and dims[i] != d:
-                    raise ValueError(f"Dimension {i} in both shapes must be equal, but are {dims[i]} and {d}")
-                dims[i] = d
-    dims[axis] = total
-    return [(dtype, TensorShape(dims))]
-
-
-def _emit_concat(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    axis = normalize_axes((ins.attrs["axis"],), ins.outs[0].shape.rank)[0]
-    return ast.Call(np_attr("concatenate"), [ast.List(list(args), _LOAD)],
-                    [ast.keyword("axis", literal(axis))] if axis else [])
-
-
-def _concat_grad(op: Any, g: Any) -> list:
-    axis = op.attrs["axis"]
-    sizes = a.stack([a.shape(t)[axis] for t in op.inputs]) if len(op.inputs) > 1 else None
-    if sizes is None:
-        return [g]
-    return a.split(g, sizes, axis=axis)
-
-
-define("ConcatV2", _concat_infer, _emit_concat, _concat_grad, default_name="concat",
-       simplify=lambda ins: ins.args[0] if len(ins.args) == 1 else None)
-
-
-def _stack_infer(inputs: Sequence[Any], attrs: dict) -> list:
-    shape = TensorShape(None)
-    dtype = inputs[0].dtype
-    for t in inputs:
-        if t.dtype is not dtype:
-            raise TypeError(f"stack inputs must have one dtype, got {[t.dtype.name for t in inputs]}")
-        if not shape.is_compatible_with(t.shape):
-            raise ValueError(f"Shapes {shape} and {t.shape} are incompatible (stack needs equal shapes)")
-        shape = shape.merge_with(t.shape)
-    if shape.rank is None:
-        return [(dtype, TensorShape(None))]
-    axis = normalize_axes((attrs["axis"],), shape.rank + 1, "stack")[0]
-    dims = list(shape.dims)
-    dims.insert(axis, len(inputs))
-    return [(dtype, TensorShape(dims))]
-
-
-def _emit_stack(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    axis = normalize_axes((ins.attrs["axis"],), ins.outs[0].shape.rank)[0]
-    return ast.Call(np_attr("stack"), [ast.List(list(args), _LOAD)],
-                    [ast.keyword("axis", literal(axis))] if axis else [])
-
-
-define("Pack", _stack_infer, _emit_stack, lambda op, g: a.unstack(g, len(op.inputs), op.attrs["axis"]),
-       default_name="stack")
-
-
-def _unstack_infer(inputs: Sequence[Any], attrs: dict) -> list:
-    x = inputs[0]
-    num = attrs["num"]
-    if x.shape.rank is None:
-        return [(x.dtype, TensorShape(None))] * num
-    axis = normalize_axes((attrs["axis"],), x.shape.rank, "unstack")[0]
-    d = x.shape.dims[axis]
-    if d is not None and d != num:
-        raise ValueError(f"Cannot unstack {num} tensors from dimension {axis} of size {d}")
-    dims = [d for i, d in enumerate(x.shape.dims) if i != axis]
-    return [(x.dtype, TensorShape(dims))] * num
-
-
-def _emit_unstack(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    axis = normalize_axes((ins.attrs["axis"],), ins.args[0].shape.rank)[0]
-    value = args[0] if axis == 0 else ast.Call(np_attr("moveaxis"), [args[0], literal(axis), ast.Constant(0)], [])
-    return ast.Call(ast.Name("tuple", _LOAD), [value], [])
-
-
-def _unstack_grad(op: Any, *grads: Any) -> list:
-    return [a.stack(list(grads), axis=op.attrs["axis"])]
-
-
-define("Unpack", _unstack_infer, _emit_unstack, _unstack_grad, default_name="unstack", view="input")
-
-
-def _split_infer(inputs: Sequence[Any], attrs: dict) -> list:
-    x, sizes = inputs
-    values = constant_value(sizes)
-    num = attrs["num"]
-    if x.shape.rank is None:
-        return [(x.dtype, TensorShape(None))] * num
-    axis = normalize_axes((attrs["axis"],), x.shape.rank, "split")[0]
-    d = x.shape.dims[axis]
-    if values is None:
-        outs = [None] * num
-    else:
-        outs = [int(v) for v in np.reshape(values, -1)]
-        if outs.count(-1) == 1 and d is not None:
-            outs[outs.index(-1)] = d - (sum(outs) + 1)
-        if d is not None and sum(outs) != d or any(v < 0 for v in outs):
-            raise ValueError(f"Determined shape must either match input shape along split_dim exactly if "
-                             f"fully specified, or be less than the size of the input along split_dim if "
-                             f"not fully specified. Got sizes {list(np.reshape(values, -1))} for dimension {d}")
-    specs = []
-    for size in outs:
-        dims = list(x.shape.dims)
-        dims[axis] = size
-        specs.append((x.dtype, TensorShape(dims)))
-    return specs
-
-
-def _emit_split(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    axis = normalize_axes((ins.attrs["axis"],), ins.args[0].shape.rank)[0]
-    sizes = [o.shape.dims[axis] for o in ins.outs]
-    if None in sizes:
-        cuts: ast.expr = ast.Subscript(ast.Call(np_attr("cumsum"), [args[1]], []),
-                                       ast.Slice(None, ast.Constant(-1), None), _LOAD)
-    else:
-        cuts = literal(list(np.cumsum(sizes[:-1]).tolist()))
-    return ast.Call(np_attr("split"), [args[0], cuts], [ast.keyword("axis", literal(axis))] if axis else [])
-
-
-def _split_grad(op: Any, *grads: Any) -> list:
-    parts = [g if g is not None else a.zeros_like(t) for g, t in zip(grads, op.outputs)]
-    return [a.concat(parts, axis=op.attrs["axis"]), None]
-
-
-define("SplitV", _split_infer, _emit_split, _split_grad, default_name="split", view="input")
 
 
 # -- basic indexing ---------------------------------------------------------------------------------
@@ -488,7 +277,7 @@ def index_expr(index: tuple, args: Sequence[ast.expr], as_value: bool = False) -
     for item in index:
         if isinstance(item, slice):
             if as_value:
-                items.append(ast.Call(ast.Name("slice", _LOAD), [bound(item.start), bound(item.stop),
+                items.append(ast.Call(ast.Name("slice", LOAD), [bound(item.start), bound(item.stop),
                                                                  bound(item.step)], []))
             else:
                 items.append(ast.Slice(bound(item.start), bound(item.stop), bound(item.step)))
@@ -496,11 +285,11 @@ def index_expr(index: tuple, args: Sequence[ast.expr], as_value: bool = False) -
             items.append(args[item.k])
         else:
             items.append(ast.Constant(item))
-    return items[0] if len(items) == 1 and not as_value else ast.Tuple(items, _LOAD)
+    return items[0] if len(items) == 1 and not as_value else ast.Tuple(items, LOAD)
 
 
 def _emit_strided(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    return ast.Subscript(args[0], index_expr(ins.attrs["index"], args), _LOAD)
+    return ast.Subscript(args[0], index_expr(ins.attrs["index"], args), LOAD)
 
 
 def _strided_grad(op: Any, g: Any) -> list:
@@ -519,12 +308,10 @@ def _scatter_infer(inputs: Sequence[Any], attrs: dict) -> list:
 
 def _emit_scatter(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     like = ins.args[1]
-    shape = _known(like.shape)
-    if shape is None:
-        shape = ast.Attribute(args[1], "shape", _LOAD)
+    shape = shape_or(like.shape, args, 1)
     # the index's tensor inputs start after (g, like): shift their positions by one
     index = tuple(TensorIndex(i.k + 1) if isinstance(i, TensorIndex) else i for i in ins.attrs["index"])
-    return _rt("scatter_into_zeros", [args[0], shape, index_expr(index, args, as_value=True)])
+    return rt_call("scatter_into_zeros", [args[0], shape, index_expr(index, args, as_value=True)])
 
 
 def _scatter_grad(op: Any, g: Any) -> list:
@@ -535,64 +322,72 @@ def _scatter_grad(op: Any, g: Any) -> list:
 define("ScatterIntoZeros", _scatter_infer, _emit_scatter, _scatter_grad, shape_only=(1,))
 
 
-# -- gather and its adjoint ---------------------------------------------------------------------------
 
-def _gather_infer(inputs: Sequence[Any], attrs: dict) -> list:
-    params, indices = inputs
-    if not indices.dtype.is_integer:
-        raise TypeError(f"gather indices must be integers, got {indices.dtype.name}")
-    if params.shape.rank is None or indices.shape.rank is None:
-        return [(params.dtype, TensorShape(None))]
-    axis = normalize_axes((attrs["axis"],), params.shape.rank, "gather")[0]
-    p = params.shape.dims
-    return [(params.dtype, TensorShape(p[:axis] + indices.shape.dims + p[axis + 1:]))]
+# -- tf.slice: a block given by begin and size (-1: to the end) ------------------------------------------
 
-
-def _emit_gather(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    axis = normalize_axes((ins.attrs["axis"],), ins.args[0].shape.rank)[0]
-    return ast.Call(np_attr("take"), [args[0], args[1]], [ast.keyword("axis", literal(axis))])
-
-
-def _gather_grad(op: Any, g: Any) -> list:
-    from ..ops.indexed_slices import IndexedSlices
-    params, indices = op.inputs
-    axis = op.attrs["axis"]
-    if axis == 0:
-        shape = a.shape(params)
-        size = a.size(indices)
-        values = a.reshape(g, a.concat([a.reshape(size, [1]), shape[1:]], 0))
-        values.set_shape(TensorShape([indices.shape.num_elements()]).concatenate(params.shape[1:]))
-        return [IndexedSlices(values, a.reshape(indices, [-1]), shape), None]
-    rank, irank = params.shape.rank, indices.shape.rank
-    if rank is None or irank is None:
-        raise ValueError(f"the gradient of gather along axis {axis} needs static ranks ({params.name})")
-    axis %= rank
-    front = list(range(axis, axis + irank)) + list(range(axis)) + list(range(axis + irank, rank - 1 + irank))
-    moved = a.transpose(g, front)
-    rows = a.reshape(moved, a.concat([[-1], a.shape(moved)[irank:]], 0))
-    summed = a.unsorted_segment_sum(rows, a.reshape(indices, [-1]), a.shape(params)[axis])
-    back = list(range(1, axis + 1)) + [0] + list(range(axis + 1, rank))
-    return [a.transpose(summed, back), None]
+def _slice_dims(x: Any, begin: list | None, size: list | None, n: int) -> list:
+    dims = []
+    for i in range(n):
+        d = x.shape.dims[i] if x.shape.rank is not None else None
+        b = None if begin is None else begin[i]
+        s = None if size is None else size[i]
+        if b is not None and (b < 0 or (d is not None and b > d)):
+            raise ValueError(f"Expected begin[{i}] in [0, {'?' if d is None else d}], but got {b}")
+        if s is not None and (s < -1 or (d is not None and b is not None and s > d - b)):
+            raise ValueError(f"Expected size[{i}] in [0, {'?' if d is None or b is None else d - b}], but got {s}")
+        if s == -1:
+            dims.append(None if d is None or b is None else d - b)
+        else:
+            dims.append(s)
+    return dims
 
 
-define("GatherV2", _gather_infer, _emit_gather, _gather_grad, default_name="GatherV2", fusable=False)
+def _slice_infer(inputs: Sequence[Any], attrs: dict) -> list:
+    x, begin, size = inputs
+    for name, t in (("begin", begin), ("size", size)):
+        if not t.dtype.is_integer or t.shape.rank not in (None, 1):
+            raise TypeError(f"{name} must be a 1-D integer tensor, got {t.dtype.name} {t.shape}")
+    if begin.dtype is not size.dtype:
+        raise TypeError(f"begin and size must have the same dtype, got {begin.dtype.name} and {size.dtype.name}")
+    b, s = const_ints(begin), const_ints(size)
+    lengths = {len(v) for v in (b, s) if v is not None} | {t.shape.dims[0] for t in (begin, size)
+                                                           if t.shape.rank == 1 and t.shape.dims[0] is not None}
+    if x.shape.rank is not None:
+        lengths.add(x.shape.rank)
+    if len(lengths) > 1:
+        raise ValueError(f"Expected begin, size and the input's rank to agree, got lengths {sorted(lengths)}")
+    if not lengths:
+        return [(x.dtype, TensorShape(None))]
+    return [(x.dtype, TensorShape(_slice_dims(x, b, s, lengths.pop())))]
 
 
-def _segment_infer(inputs: Sequence[Any], attrs: dict) -> list:
-    data, ids, num = inputs
-    if not ids.dtype.is_integer or not num.dtype.is_integer:
-        raise TypeError("segment ids and num_segments must be integers")
-    n = constant_value(num)
-    if data.shape.rank is None or ids.shape.rank is None:
-        return [(data.dtype, TensorShape(None))]
-    rest = data.shape.dims[ids.shape.rank:]
-    return [(data.dtype, TensorShape([None if n is None else int(n)] + list(rest)))]
+def _emit_slice(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
+    """``x[1:3, :, 2:]`` when begin and size are known, else the same index built at run time."""
+    x, begin, size = ins.args
+    b, s = const_ints(begin), const_ints(size)
+    if b is None or s is None:
+        ends = ast.Call(np_attr("where"), [ast.Compare(args[2], [ast.Eq()], [ast.Constant(-1)]),
+                                           ast.Call(np_attr("shape"), [args[0]], []),
+                                           ast.BinOp(args[1], ast.Add(), args[2])], [])
+        index: ast.expr = ast.Call(ast.Name("tuple", LOAD), [
+            ast.Call(ast.Name("map", LOAD), [ast.Name("slice", LOAD), args[1], ends], [])], [])
+        return ast.Subscript(args[0], index, LOAD)
+    items = []
+    for i, (start, n) in enumerate(zip(b, s)):
+        d = x.shape.dims[i] if x.shape.rank is not None else None
+        stop = None if n == -1 or (d is not None and start + n == d) else start + n
+        items.append(ast.Slice(literal(start) if start else None, None if stop is None else literal(stop), None))
+    while items and items[-1].lower is None and items[-1].upper is None:
+        items.pop()
+    return ast.Subscript(args[0], items[0] if len(items) == 1 else ast.Tuple(items, LOAD), LOAD)
 
 
-def _emit_segment(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    n = ins.outs[0].shape.dims[0] if ins.outs[0].shape.rank else None
-    return _rt("segment_sum", [args[0], args[1], literal(n) if n is not None else args[2]])
+def _slice_grad(op: Any, g: Any) -> list:
+    """Pad the gradient back with zeros: ``begin`` before, the rest of the input's extent after."""
+    x, begin, _ = op.inputs
+    after = a.shape(x, out_type=begin.dtype) - begin - a.shape(op.outputs[0], out_type=begin.dtype)
+    return [lo.pad(g, a.stack([begin, after], axis=1)), None, None]
 
 
-define("UnsortedSegmentSum", _segment_infer, _emit_segment,
-       lambda op, g: [a.gather(g, op.inputs[1]), None, None], fusable=False)
+define("Slice", _slice_infer, _emit_slice, _slice_grad, view="input", uniform_from=0,
+       simplify=same_shape_input)

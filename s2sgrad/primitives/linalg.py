@@ -1,12 +1,19 @@
-"""Matrix products: MatMul (with batch broadcasting) and Einsum."""
+"""Matrix products: MatMul (with batch broadcasting) and Einsum (any equation, with ``...``)."""
 from __future__ import annotations
 
 import ast
 from typing import Any, Sequence
 
+from .. import dtypes as _dt
+from .. import einsum_equation as eqn
+from ..ops import array_ops as a
+from ..ops import creation as c
+from ..ops import indexing_ops as ix
+from ..ops import linalg_ops as la
 from ..ops import math_ops as m
+from ..ops import reduce_ops as r
 from ..shapes import TensorShape
-from .core import broadcast_shape, define, np_attr, only_needed
+from .core import broadcast_shape, define, literal, np_attr, only_needed, same_dtype
 from .math import unbroadcast
 
 _LOAD = ast.Load()
@@ -66,3 +73,80 @@ def _matmul_grad(op: Any, g: Any) -> list:
 
 
 define("MatMul", _matmul_infer, _emit_matmul, _matmul_grad)
+
+
+# -- einsum ----------------------------------------------------------------------------------------------
+
+def _einsum_infer(inputs: Sequence[Any], attrs: dict) -> list:
+    dtype = same_dtype(inputs, "einsum operands")
+    if dtype.np.kind not in "iufc":
+        raise TypeError(f"einsum of {dtype.name} tensors is not supported")
+    eq = eqn.parse(attrs["equation"], len(inputs))
+    return [(dtype, eqn.output_shape(eq, [t.shape for t in inputs], attrs.get("broadcast", "")))]
+
+
+def _emit_einsum(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
+    """``np.einsum('ij,jk->ik', x, y, optimize=True)`` (the equation is our canonical text). NumPy
+    will not sum ``...`` dims away, so then the ``...`` are spelled out as letters."""
+    eq = eqn.parse(ins.attrs["equation"], len(ins.args))
+    ranks = [v.shape.rank for v in ins.args]
+    if eqn.ELLIPSIS not in eq.output and any(eqn.ELLIPSIS in t for t in eq.inputs) and None not in ranks:
+        eq = eqn.explicit(eq, ranks)[0]
+    keywords = [ast.keyword("optimize", ast.Constant(True))] if len(args) > 1 else []
+    return ast.Call(np_attr("einsum"), [literal(str(eq)), *args], keywords)
+
+
+def _einsum_grad(op: Any, g: Any) -> list:
+    ranks = [t.shape.rank for t in op.inputs]
+    if None in ranks:
+        raise ValueError(f"the gradient of einsum needs the ranks of its operands ({op.name})")
+    eq, spelled = eqn.explicit(eqn.parse(op.attrs["equation"], len(op.inputs)), ranks)
+    broadcast = op.attrs.get("broadcast", "") + spelled
+    return [_operand_grad(eq, broadcast, i, op.inputs, g) for i in range(len(op.inputs))]
+
+
+def _operand_grad(eq: eqn.Equation, broadcast: str, i: int, inputs: Sequence[Any], g: Any) -> Any:
+    """Contract ``g`` with the other operands back to operand ``i``'s subscripts. Letters summed
+    away by operand ``i`` alone come back through a ones vector; a repeated letter (a diagonal)
+    through an identity matrix."""
+    x = inputs[i]
+    terms = [eq.output] + [t for k, t in enumerate(eq.inputs) if k != i]
+    operands = [g] + [t for k, t in enumerate(inputs) if k != i]
+    present = set("".join(terms))
+    fresh = eq.fresh_letters()
+    target = ""
+    for pos, letter in enumerate(eq.inputs[i]):
+        if letter in eq.inputs[i][:pos]:
+            twin = next(fresh)
+            terms.append(letter + twin)
+            operands.append(_identity(_dim(x, pos), x.dtype))
+            target += twin
+            continue
+        if letter not in present:
+            terms.append(letter)
+            operands.append(_ones(_dim(x, pos), x.dtype))
+            present.add(letter)
+        target += letter
+    gx = la.einsum_broadcasting(",".join(terms) + "->" + target, operands, broadcast)
+    if gx.shape.is_fully_defined() and gx.shape == x.shape:
+        return gx
+    return unbroadcast(a.broadcast_like(gx, x), x)  # '...' dims that broadcasting stretched or kept
+
+
+def _dim(x: Any, pos: int) -> Any:
+    d = x.shape.dims[pos]
+    return d if d is not None else a.shape(x)[pos]
+
+
+def _ones(n: Any, dtype: _dt.DType) -> Any:
+    return a.ones([n] if isinstance(n, int) else a.reshape(n, [1]), dtype)
+
+
+def _identity(n: Any, dtype: _dt.DType) -> Any:
+    if isinstance(n, int):
+        return c.eye(n, dtype=dtype)
+    iota = r.cumsum(a.ones(a.reshape(n, [1]), _dt.int32), exclusive=True)
+    return ix.one_hot(iota, n, dtype=dtype)
+
+
+define("Einsum", _einsum_infer, _emit_einsum, _einsum_grad, default_name="einsum", view="input")  # "ii->i" is a view

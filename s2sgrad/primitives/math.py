@@ -13,6 +13,7 @@ from .. import dtypes as _dt
 from ..ops import array_ops as a
 from ..ops import math_ops as m
 from ..shapes import TensorShape
+from .common import merged_shape
 from .core import broadcast_shape, define, literal, only_needed, template
 
 _KINDS = {"float": "fc", "real": "f", "numeric": "iufc", "signed": "ifc", "int": "iu", "bool": "b",
@@ -143,6 +144,11 @@ def _div_grad(op: Any, g: Any) -> list:
     return only_needed(op, lambda: unbroadcast(g / y, x), lambda: unbroadcast(g * (-x / y / y), y))
 
 
+def _div_no_nan_grad(op: Any, g: Any) -> list:
+    x, y = op.inputs
+    return [unbroadcast(m.divide_no_nan(g, y), x), unbroadcast(g * m.divide_no_nan(m.divide_no_nan(-x, y), y), y)]
+
+
 def _floormod_grad(op: Any, g: Any) -> list:
     x, y = op.inputs
     return only_needed(op, lambda: unbroadcast(g, x), lambda: unbroadcast(g * -m.floordiv(x, y), y))
@@ -153,7 +159,7 @@ def _pow_grad(op: Any, g: Any) -> list:
     z = op.outputs[0]
 
     def grad_y() -> Any:
-        log_x = a.where(x > 0.0, m.log(a.where(x > 0.0, x, a.ones_like(x))), a.zeros_like(x))
+        log_x = a.where_v2(x > 0.0, m.log(a.where_v2(x > 0.0, x, a.ones_like(x))), a.zeros_like(x))
         return unbroadcast(g * z * log_x, y)
 
     return only_needed(op, lambda: unbroadcast(g * y * m.pow(x, y - 1.0), x), grad_y)
@@ -164,8 +170,8 @@ def _min_max_grad(select: Any) -> Any:
         x, y = op.inputs
         x_wins = select(x, y)
         zeros = a.zeros_like(g)
-        return only_needed(op, lambda: unbroadcast(a.where(x_wins, g, zeros), x),
-                           lambda: unbroadcast(a.where(x_wins, zeros, g), y))
+        return only_needed(op, lambda: unbroadcast(a.where_v2(x_wins, g, zeros), x),
+                           lambda: unbroadcast(a.where_v2(x_wins, zeros, g), y))
     return grad
 
 
@@ -193,6 +199,7 @@ binary("AddV2", "x + y", _add_grad, kinds="any", default_name="Add", simplify=_e
 binary("Sub", "x - y", _sub_grad, simplify=lambda ins: _same_value(ins, 0))
 binary("Mul", "x * y", _mul_grad, simplify=_either_side(1))
 binary("RealDiv", "x / y", _div_grad, kinds="float", simplify=lambda ins: _same_value(ins, 1))
+binary("DivNoNan", "np.where(y == 0, 0, x / y)", _div_no_nan_grad, kinds="float")
 binary("FloorDiv", "x // y", differentiable=False, kinds="ordered")
 binary("FloorMod", "x % y", _floormod_grad, kinds="ordered")
 define("Pow", _binary_infer("Pow", "numeric"), _emit_pow, _pow_grad, ufunc=True,
@@ -213,38 +220,58 @@ binary("LogicalXor", "np.logical_xor(x, y)", differentiable=False, kinds="bool")
 
 # -- select, add_n, cast -------------------------------------------------------------------------
 
-def _select_infer(inputs: Sequence[Any], attrs: dict) -> list:
-    c, x, y = inputs
-    if not c.dtype.is_bool:
-        raise TypeError(f"condition must be a bool tensor, got {c.dtype.name}")
-    if x.dtype is not y.dtype:
-        raise TypeError(f"x and y must have the same dtype, got {x.dtype.name} and {y.dtype.name}")
-    return [(x.dtype, broadcast_shape(c.shape, x.shape, y.shape))]
+def _select_infer(vector_picks_rows: bool) -> Any:
+    """SelectV2 broadcasts all three; TF-v1 Select also lets a vector condition pick whole rows."""
+    def infer(inputs: Sequence[Any], attrs: dict) -> list:
+        c, x, y = inputs
+        if not c.dtype.is_bool:
+            raise TypeError(f"condition must be a bool tensor, got {c.dtype.name}")
+        if x.dtype is not y.dtype:
+            raise TypeError(f"x and y must have the same dtype, got {x.dtype.name} and {y.dtype.name}")
+        cond = c.shape
+        if vector_picks_rows and _picks_rows(c, x):
+            cond = TensorShape(cond.dims + (1,) * (x.shape.rank - 1))
+        return [(x.dtype, broadcast_shape(cond, x.shape, y.shape))]
+    return infer
 
 
-def _select_grad(op: Any, g: Any) -> list:
-    c, x, y = op.inputs
-    zeros = a.zeros_like(g)
-    return [None] + only_needed(op, lambda: None, lambda: unbroadcast(a.where(c, g, zeros), x),
-                                lambda: unbroadcast(a.where(c, zeros, g), y))[1:]
+def _picks_rows(c: Any, x: Any) -> bool:
+    return c.shape.rank == 1 and x.shape.rank is not None and x.shape.rank > 1
 
 
-define("SelectV2", _select_infer, template("np.where(c, x, y)", ("c", "x", "y")), _select_grad,
-       default_name="Select", ufunc=True)
+_where = template("np.where(c, x, y)", ("c", "x", "y"))
+_where_rows_at_run_time = template("np.where(np.reshape(c, np.shape(c) + (1,) * (np.ndim(x) - np.ndim(c))), x, y)",
+                                   ("c", "x", "y"))
+
+
+def _emit_select(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
+    c, x, _ = ins.args
+    if c.shape.rank is None or x.shape.rank is None:
+        return _where_rows_at_run_time(ins, args)
+    if _picks_rows(c, x):
+        rows = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "reshape", ast.Load()),
+                        [args[0], literal((-1,) + (1,) * (x.shape.rank - 1))], [])
+        return _where(ins, [rows, args[1], args[2]])
+    return _where(ins, args)
+
+
+def _select_grad(where: Any) -> Any:
+    def grad(op: Any, g: Any) -> list:
+        c, x, y = op.inputs
+        zeros = a.zeros_like(g)
+        return [None] + only_needed(op, lambda: None, lambda: unbroadcast(where(c, g, zeros), x),
+                                    lambda: unbroadcast(where(c, zeros, g), y))[1:]
+    return grad
+
+
+define("Select", _select_infer(True), _emit_select, _select_grad(a.where), ufunc=True)
+define("SelectV2", _select_infer(False), _where, _select_grad(a.where_v2), ufunc=True)
 
 
 def _add_n_infer(inputs: Sequence[Any], attrs: dict) -> list:
     if not inputs:
         raise ValueError("add_n needs at least one input")
-    dtype = inputs[0].dtype
-    shape = TensorShape(None)
-    for t in inputs:
-        if t.dtype is not dtype:
-            raise TypeError(f"add_n inputs must all have dtype {dtype.name}, got {t.dtype.name}")
-        if not shape.is_compatible_with(t.shape):
-            raise ValueError(f"add_n inputs must have the same shape, got {shape} and {t.shape}")
-        shape = shape.merge_with(t.shape)
-    return [(dtype, shape)]
+    return [merged_shape(inputs, "add_n")]
 
 
 def _emit_add_n(ins: Any, args: Sequence[ast.expr]) -> ast.expr:

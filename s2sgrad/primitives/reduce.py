@@ -14,6 +14,7 @@ from ..ops import array_ops as a
 from ..ops import math_ops as m
 from ..ops import reduce_ops as r
 from ..shapes import TensorShape
+from .common import rt_call, same_shape_input, shape_or
 from .core import broadcast_shape, define, literal, np_attr
 
 _LOAD = ast.Load()
@@ -111,7 +112,7 @@ def _prod_grad(op: Any, g: Any) -> list:
     return [others * a.broadcast_reduced(g, x, axis, keep)]
 
 
-define("Sum", _reduce_infer("iufcb"), _reduction("sum", int_dtype=True), _sum_grad, simplify=_noop_reduction)
+define("Sum", _reduce_infer("iufc"), _reduction("sum", int_dtype=True), _sum_grad, simplify=_noop_reduction)
 define("Mean", _reduce_infer("iufc"), _reduction("mean", int_dtype=True), _mean_grad, simplify=_noop_reduction)
 define("Max", _reduce_infer("iuf"), _reduction("max"), _min_max_grad, simplify=_noop_reduction)
 define("Min", _reduce_infer("iuf"), _reduction("min"), _min_max_grad, simplify=_noop_reduction)
@@ -154,8 +155,7 @@ def _scan_emitter(func: str) -> Any:
         axis = normalize_axes((ins.attrs["axis"],), ins.args[0].shape.rank)[0]
         if not ins.attrs["exclusive"] and not ins.attrs["reverse"]:
             return ast.Call(np_attr(func), [args[0]], [ast.keyword("axis", literal(axis))])
-        return ast.Call(ast.Attribute(ast.Name("rt", _LOAD), func, _LOAD),
-                        [args[0], literal(axis), literal(ins.attrs["exclusive"]), literal(ins.attrs["reverse"])], [])
+        return rt_call(func, [args[0], literal(axis), literal(ins.attrs["exclusive"]), literal(ins.attrs["reverse"])])
     return emit
 
 
@@ -166,7 +166,7 @@ def _cumsum_grad(op: Any, g: Any) -> list:
 def _cumprod_grad(op: Any, g: Any) -> list:
     x, y = op.inputs[0], op.outputs[0]
     axis, exclusive, reverse = op.attrs["axis"], op.attrs["exclusive"], op.attrs["reverse"]
-    return [r.cumsum(y * g, axis, exclusive=exclusive, reverse=not reverse) / x]
+    return [m.divide_no_nan(r.cumsum(y * g, axis, exclusive=exclusive, reverse=not reverse), x)]
 
 
 define("Cumsum", _scan_infer, _scan_emitter("cumsum"), _cumsum_grad)
@@ -184,9 +184,7 @@ def _sum_to_infer(inputs: Sequence[Any], attrs: dict) -> list:
 def _emit_sum_to(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     g, like = ins.args
     if not (g.shape.is_fully_defined() and like.shape.is_fully_defined()):
-        shape = literal(tuple(like.shape.dims)) if like.shape.is_fully_defined() else \
-            ast.Attribute(args[1], "shape", _LOAD)
-        return ast.Call(ast.Attribute(ast.Name("rt", _LOAD), "sum_to", _LOAD), [args[0], shape], [])
+        return rt_call("sum_to", [args[0], shape_or(like.shape, args, 1)])
     gd, xd = g.shape.dims, like.shape.dims
     lead = len(gd) - len(xd)
     axes = tuple(range(lead)) + tuple(lead + i for i, d in enumerate(xd) if d == 1 and gd[lead + i] != 1)
@@ -205,18 +203,12 @@ def _broadcast_reduced_infer(inputs: Sequence[Any], attrs: dict) -> list:
 
 def _emit_broadcast_reduced(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     g, like = ins.args
-    out = ins.outs[0]
-    shape = literal(tuple(out.shape.dims)) if out.shape.is_fully_defined() else ast.Attribute(args[1], "shape", _LOAD)
+    shape = shape_or(ins.outs[0].shape, args, 1)
     value = args[0]
     axes = normalize_axes(ins.attrs["axis"], like.shape.rank)
     if not ins.attrs["keepdims"] and axes is not None and g.shape.rank != 0:
         value = ast.Call(np_attr("expand_dims"), [value, literal(axes[0] if len(axes) == 1 else axes)], [])
     return ast.Call(np_attr("broadcast_to"), [value, shape], [])
-
-
-def _same_shape(ins: Any) -> Any:
-    x = ins.args[0]
-    return x if x.shape.is_fully_defined() and x.shape == ins.outs[0].shape else None
 
 
 def _broadcast_like_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -233,10 +225,10 @@ def _emit_broadcast_like(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
 
 
 define("SumToShape", _sum_to_infer, _emit_sum_to, lambda op, g: [a.broadcast_like(g, op.inputs[0]), None],
-       shape_only=(1,), simplify=_same_shape)
+       shape_only=(1,), simplify=same_shape_input)
 define("BroadcastLike", _broadcast_like_infer, _emit_broadcast_like,
        lambda op, g: [a.sum_to(g, op.inputs[0]), None],
-       shape_only=(1,), simplify=_same_shape, view="readonly", uniform_from=0)
+       shape_only=(1,), simplify=same_shape_input, view="readonly", uniform_from=0)
 define("BroadcastReduced", _broadcast_reduced_infer, _emit_broadcast_reduced,
        lambda op, g: [r.reduce_sum(g, op.attrs["axis"], keepdims=op.attrs["keepdims"]), None],
-       shape_only=(1,), simplify=_same_shape, view="readonly", uniform_from=0)
+       shape_only=(1,), simplify=same_shape_input, view="readonly", uniform_from=0)

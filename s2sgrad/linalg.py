@@ -1,0 +1,30 @@
+"""``tf.linalg``: matrix products and constructors under their ``tf.linalg.*`` names.
+
+>>> import s2sgrad as tf
+>>> tf.linalg.matmul is tf.matmul
+True
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .graph import Tensor
+from .ops.array_ops import transpose
+from .ops.convert import convert_to_tensor
+from .ops.creation import eye
+from .ops.linalg_ops import einsum, tensordot
+from .ops.math_ops import matmul
+
+__all__ = ["einsum", "eye", "matmul", "matrix_transpose", "tensordot"]
+
+
+def matrix_transpose(a: Any, name: str = "matrix_transpose", conjugate: bool = False) -> Tensor:
+    """Swap the last two axes of ``a`` (a batch of matrices).
+
+    >>> # tf.linalg.matrix_transpose(tf.zeros([5, 2, 3])).shape  ->  (5, 3, 2)
+    """
+    x = convert_to_tensor(a)
+    rank = x.shape.rank
+    if rank is None or rank < 2:
+        raise ValueError(f"matrix_transpose needs a tensor of known rank >= 2, got shape {x.shape}")
+    return transpose(x, list(range(rank - 2)) + [rank - 1, rank - 2], name=name)

@@ -1,0 +1,26 @@
+"""``tf.math``: the elementwise math, reductions and scans under their ``tf.math.*`` names.
+
+>>> import s2sgrad as tf
+>>> tf.math.reduce_sum is tf.reduce_sum
+True
+"""
+from .ops.array_ops import unsorted_segment_sum
+from .ops.math_ops import (abs, acos, add, add_n, asin, atan, atan2, ceil, cos, cosh, divide, divide_no_nan,
+                           equal, erf, exp, expm1, floor, floordiv, floormod, greater, greater_equal, is_finite,
+                           is_inf, is_nan, less, less_equal, log, log1p, logical_and, logical_not, logical_or,
+                           logical_xor, maximum, minimum, mod, multiply, negative, not_equal, pow, realdiv,
+                           reciprocal, round, rsqrt, scalar_mul, sigmoid, sign, sin, sinh, sqrt, square,
+                           squared_difference, subtract, tan, tanh, truediv)
+from .ops.reduce_ops import (argmax, argmin, count_nonzero, cumprod, cumsum, reduce_all, reduce_any,
+                             reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_std,
+                             reduce_sum, reduce_variance)
+
+__all__ = ["abs", "acos", "add", "add_n", "argmax", "argmin", "asin", "atan", "atan2", "ceil", "cos", "cosh",
+           "count_nonzero", "cumprod", "cumsum", "divide", "divide_no_nan", "equal", "erf", "exp", "expm1",
+           "floor", "floordiv", "floormod", "greater", "greater_equal", "is_finite", "is_inf", "is_nan", "less",
+           "less_equal", "log", "log1p", "logical_and", "logical_not", "logical_or", "logical_xor", "maximum",
+           "minimum", "mod", "multiply", "negative", "not_equal", "pow", "realdiv", "reciprocal", "reduce_all",
+           "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod",
+           "reduce_std", "reduce_sum", "reduce_variance", "round", "rsqrt", "scalar_mul", "sigmoid", "sign", "sin",
+           "sinh", "sqrt", "square", "squared_difference", "subtract", "tan", "tanh", "truediv",
+           "unsorted_segment_sum"]

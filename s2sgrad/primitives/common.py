@@ -1,0 +1,71 @@
+"""Small helpers shared by the array-family primitives: static shapes and ints as code,
+runtime calls, and the "nothing to do" simplification."""
+from __future__ import annotations
+
+import ast
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..shapes import TensorShape
+from ..static import constant_value
+from .core import literal
+
+__all__ = ["known_shape", "shape_or", "rt_call", "same_shape_input", "const_ints", "shape_operand", "merged_shape",
+           "LOAD"]
+
+LOAD = ast.Load()
+
+
+def known_shape(shape: TensorShape) -> ast.expr | None:
+    """``(2, 3)`` for a fully known shape, else None."""
+    return literal(tuple(shape.dims)) if shape.is_fully_defined() else None
+
+
+def shape_or(shape: TensorShape, args: Sequence[ast.expr], i: int) -> ast.expr:
+    """The literal shape when it is fully known, else ``args[i].shape`` (rendered only then)."""
+    known = known_shape(shape)
+    return known if known is not None else ast.Attribute(args[i], "shape", LOAD)
+
+
+def rt_call(name: str, args: list) -> ast.expr:
+    """``rt.<name>(*args)``: a helper of ``codegen/runtime.py``."""
+    return ast.Call(ast.Attribute(ast.Name("rt", LOAD), name, LOAD), args, [])
+
+
+def same_shape_input(ins: Any) -> Any:
+    """Simplify: the op returns its first input unchanged when the shapes agree."""
+    x = ins.args[0]
+    return x if x.shape.is_fully_defined() and x.shape == ins.outs[0].shape else None
+
+
+def const_ints(t: Any) -> list | None:
+    """The value of an int tensor/Value known statically, as a flat list of ints (else None)."""
+    value = constant_value(t)
+    return None if value is None else [int(v) for v in np.reshape(value, -1)]
+
+
+def shape_operand(t: Any, what: str = "shape") -> TensorShape:
+    """The static shape that a 1-D int tensor describes (its dims when it is a constant)."""
+    if not t.dtype.is_integer or t.shape.rank not in (None, 1):
+        raise TypeError(f"{what} must be a 1-D integer tensor, got {t.dtype.name} {t.shape}")
+    dims = const_ints(t)
+    if dims is None:
+        n = t.shape.dims[0] if t.shape.rank == 1 else None
+        return TensorShape(None if n is None else [None] * n)
+    if any(d < 0 for d in dims):
+        raise ValueError(f"{what} must not have negative dimensions, got {dims}")
+    return TensorShape(dims)
+
+
+def merged_shape(inputs: Sequence[Any], what: str) -> tuple[Any, TensorShape]:
+    """The common dtype and most specific common shape of inputs that must agree in both."""
+    dtype = inputs[0].dtype
+    shape = TensorShape(None)
+    for t in inputs:
+        if t.dtype is not dtype:
+            raise TypeError(f"{what} inputs must have one dtype, got {[t.dtype.name for t in inputs]}")
+        if not shape.is_compatible_with(t.shape):
+            raise ValueError(f"{what} inputs must have the same shape, got {shape} and {t.shape}")
+        shape = shape.merge_with(t.shape)
+    return dtype, shape

@@ -1,0 +1,203 @@
+"""Indexing by integer tensors: gather and its adjoint (UnsortedSegmentSum), gather_nd and
+scatter_nd (each other's adjoint), one-argument where, and one_hot."""
+from __future__ import annotations
+
+import ast
+from typing import Any, Sequence
+
+from .. import dtypes as _dt
+from ..ops import array_ops as a
+from ..ops import indexing_ops as ix
+from ..shapes import TensorShape
+from ..static import constant_value
+from .common import LOAD, const_ints, known_shape, rt_call, shape_operand
+from .core import define, literal, np_attr, template
+from .reduce import normalize_axes
+
+
+# -- gather and its adjoint ---------------------------------------------------------------------------
+
+def _gather_infer(inputs: Sequence[Any], attrs: dict) -> list:
+    params, indices = inputs
+    if not indices.dtype.is_integer:
+        raise TypeError(f"gather indices must be integers, got {indices.dtype.name}")
+    if params.shape.rank is None or indices.shape.rank is None:
+        return [(params.dtype, TensorShape(None))]
+    axis = normalize_axes((attrs["axis"],), params.shape.rank, "gather")[0]
+    p = params.shape.dims
+    return [(params.dtype, TensorShape(p[:axis] + indices.shape.dims + p[axis + 1:]))]
+
+
+def _emit_gather(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
+    axis = normalize_axes((ins.attrs["axis"],), ins.args[0].shape.rank)[0]
+    return ast.Call(np_attr("take"), [args[0], args[1]], [ast.keyword("axis", literal(axis))])
+
+
+def _gather_grad(op: Any, g: Any) -> list:
+    from ..ops.indexed_slices import IndexedSlices
+    params, indices = op.inputs
+    axis = op.attrs["axis"]
+    if axis == 0:
+        shape = a.shape(params)
+        size = a.size(indices)
+        values = a.reshape(g, a.concat([a.reshape(size, [1]), shape[1:]], 0))
+        values.set_shape(TensorShape([indices.shape.num_elements()]).concatenate(params.shape[1:]))
+        return [IndexedSlices(values, a.reshape(indices, [-1]), shape), None]
+    rank, irank = params.shape.rank, indices.shape.rank
+    if rank is None or irank is None:
+        raise ValueError(f"the gradient of gather along axis {axis} needs static ranks ({params.name})")
+    axis %= rank
+    front = list(range(axis, axis + irank)) + list(range(axis)) + list(range(axis + irank, rank - 1 + irank))
+    moved = a.transpose(g, front)
+    rows = a.reshape(moved, a.concat([[-1], a.shape(moved)[irank:]], 0))
+    summed = a.unsorted_segment_sum(rows, a.reshape(indices, [-1]), a.shape(params)[axis])
+    back = list(range(1, axis + 1)) + [0] + list(range(axis + 1, rank))
+    return [a.transpose(summed, back), None]
+
+
+# Indexing can fail on the index values at run time: these ops keep their own line, so the
+# error names them (see ``Primitive.fusable``).
+define("GatherV2", _gather_infer, _emit_gather, _gather_grad, default_name="GatherV2", fusable=False)
+
+
+def _segment_infer(inputs: Sequence[Any], attrs: dict) -> list:
+    data, ids, num = inputs
+    if not ids.dtype.is_integer or not num.dtype.is_integer:
+        raise TypeError("segment ids and num_segments must be integers")
+    n = constant_value(num)
+    if data.shape.rank is None or ids.shape.rank is None:
+        return [(data.dtype, TensorShape(None))]
+    rest = data.shape.dims[ids.shape.rank:]
+    return [(data.dtype, TensorShape([None if n is None else int(n)] + list(rest)))]
+
+
+def _emit_segment(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
+    n = ins.outs[0].shape.dims[0] if ins.outs[0].shape.rank else None
+    return rt_call("segment_sum", [args[0], args[1], literal(n) if n is not None else args[2]])
+
+
+define("UnsortedSegmentSum", _segment_infer, _emit_segment,
+       lambda op, g: [a.gather(g, op.inputs[1]), None, None], fusable=False)
+
+
+# -- gather_nd and scatter_nd -----------------------------------------------------------------------------
+
+def _index_depth(indices: Any) -> int | None:
+    """``indices.shape[-1]``: how many leading dims of the target each index row addresses."""
+    if not indices.dtype.is_integer:
+        raise TypeError(f"indices must be integers, got {indices.dtype.name}")
+    if indices.shape.rank == 0:
+        raise ValueError("indices must have rank >= 1, got a scalar")
+    k = indices.shape.dims[-1] if indices.shape.rank else None
+    if k == 0:
+        raise ValueError(f"indices.shape[-1] must be >= 1, got indices shape {indices.shape}")
+    return k
+
+
+def _gather_nd_infer(inputs: Sequence[Any], attrs: dict) -> list:
+    params, indices = inputs
+    k = _index_depth(indices)
+    if k is not None and params.shape.rank is not None and k > params.shape.rank:
+        raise ValueError(f"indices.shape[-1] must be <= params.rank, but saw indices shape: {indices.shape} "
+                         f"and params shape: {params.shape}")
+    if k is None or params.shape.rank is None:
+        return [(params.dtype, TensorShape(None))]
+    return [(params.dtype, TensorShape(indices.shape.dims[:-1] + params.shape.dims[k:]))]
+
+
+def _emit_gather_nd(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
+    """``params[indices[..., 0], indices[..., 1]]`` when the index depth is known."""
+    indices = ins.args[1]
+    k = indices.shape.dims[-1] if indices.shape.rank else None
+    if k is None:
+        return rt_call("gather_nd", [args[0], args[1]])
+    columns = [ast.Subscript(args[1], ast.Tuple([ast.Constant(Ellipsis), ast.Constant(j)], LOAD), LOAD)
+               for j in range(k)]
+    return ast.Subscript(args[0], columns[0] if k == 1 else ast.Tuple(columns, LOAD), LOAD)
+
+
+define("GatherNd", _gather_nd_infer, _emit_gather_nd,
+       lambda op, g: [ix.scatter_nd(op.inputs[1], g, a.shape(op.inputs[0], out_type=op.inputs[1].dtype)), None],
+       fusable=False)
+
+
+def _scatter_nd_infer(inputs: Sequence[Any], attrs: dict) -> list:
+    indices, updates, shape = inputs
+    k = _index_depth(indices)
+    out = shape_operand(shape)
+    if not out.is_fully_defined():
+        return [(updates.dtype, out)]
+    target = out.as_list()
+    if k is not None and k > len(target):
+        raise ValueError(f"indices.shape[-1] must be <= the output rank, but saw indices shape: {indices.shape} "
+                         f"and shape: {target}")
+    if k is not None and indices.shape.rank is not None:
+        expected = TensorShape(indices.shape.dims[:-1] + tuple(target[k:]))
+        if not updates.shape.is_compatible_with(expected):
+            raise ValueError(f"updates must have shape indices.shape[:-1] + shape[indices.shape[-1]:] = {expected}, "
+                             f"got {updates.shape}")
+    return [(updates.dtype, TensorShape(target))]
+
+
+def _emit_scatter_nd(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
+    shape = known_shape(ins.outs[0].shape)
+    return rt_call("scatter_nd", [args[0], args[1], shape if shape is not None else args[2]])
+
+
+define("ScatterNd", _scatter_nd_infer, _emit_scatter_nd,
+       lambda op, g: [None, ix.gather_nd(g, op.inputs[0]), None], fusable=False)
+
+
+# -- where (one argument) and one_hot ---------------------------------------------------------------------
+
+def _where_infer(inputs: Sequence[Any], attrs: dict) -> list:
+    x = inputs[0]
+    if x.dtype.np.kind not in "biuf":
+        raise TypeError(f"where expects a bool or numeric tensor, got {x.dtype.name}")
+    return [(_dt.int64, TensorShape([None, x.shape.rank]))]
+
+
+define("Where", _where_infer, template("np.argwhere(x)"), differentiable=False)
+
+_ONE_HOT_INDICES = (_dt.uint8, _dt.int8, _dt.int32, _dt.int64)
+
+
+def _one_hot_infer(inputs: Sequence[Any], attrs: dict) -> list:
+    indices, depth, on, off = inputs
+    if indices.dtype not in _ONE_HOT_INDICES:
+        raise TypeError(f"indices must be uint8, int8, int32 or int64, got {indices.dtype.name}")
+    if depth.dtype is not _dt.int32 or depth.shape.rank not in (None, 0):
+        raise TypeError(f"depth must be a scalar int32, got {depth.dtype.name} {depth.shape}")
+    if on.dtype is not off.dtype:
+        raise TypeError(f"dtype {on.dtype.name} of on_value does not match dtype {off.dtype.name} of off_value")
+    for name, t in (("on_value", on), ("off_value", off)):
+        if t.shape.rank not in (None, 0):
+            raise ValueError(f"{name} must be a scalar, got shape {t.shape}")
+    n = const_ints(depth)
+    if n is not None and n[0] < 0:
+        raise ValueError(f"depth must be non-negative, got {n[0]}")
+    rank, axis = indices.shape.rank, attrs["axis"]
+    if axis < -1 or (rank is not None and axis > rank):
+        raise ValueError(f"Expected axis to be -1 or between [0, {'rank' if rank is None else rank}].  "
+                         f"But received: {axis}")
+    if rank is None:
+        return [(on.dtype, TensorShape(None))]
+    dims = list(indices.shape.dims)
+    dims.insert(rank if axis == -1 else axis, None if n is None else n[0])
+    return [(on.dtype, TensorShape(dims))]
+
+
+def _emit_one_hot(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
+    """``np.where(np.expand_dims(i, -1) == np.arange(depth), on, off)``: out-of-range indices
+    match nothing, so their rows are all ``off``."""
+    n = const_ints(ins.args[1])
+    positions = ast.Call(np_attr("arange"), [literal(n[0]) if n is not None else args[1]], [])
+    hits: ast.expr = ast.Compare(ast.Call(np_attr("expand_dims"), [args[0], literal(-1)], []), [ast.Eq()],
+                                 [positions])
+    axis, rank = ins.attrs["axis"], ins.args[0].shape.rank
+    if axis not in (-1, rank):
+        hits = ast.Call(np_attr("moveaxis"), [hits, literal(-1), literal(axis)], [])
+    return ast.Call(np_attr("where"), [hits, args[2], args[3]], [])
+
+
+define("OneHot", _one_hot_infer, _emit_one_hot, differentiable=False, default_name="one_hot")

@@ -1,0 +1,268 @@
+"""Joining, splitting and rearranging: concat, stack/unstack, split, tile, reverse."""
+from __future__ import annotations
+
+import ast
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..ops import array_ops as a
+from ..ops import layout_ops as lo
+from ..ops import reduce_ops as r
+from ..shapes import TensorShape
+from ..static import constant_value
+from .common import LOAD, const_ints, merged_shape, same_shape_input
+from .core import define, literal, np_attr, template
+from .reduce import normalize_axes
+
+
+# -- joining and splitting -------------------------------------------------------------------------
+
+def _concat_infer(inputs: Sequence[Any], attrs: dict) -> list:
+    dtype = inputs[0].dtype
+    rank = next((t.shape.rank for t in inputs if t.shape.rank is not None), None)
+    if any(t.dtype is not dtype for t in inputs):
+        raise TypeError(f"concat inputs must have one dtype, got {[t.dtype.name for t in inputs]}")
+    if rank is None:
+        return [(dtype, TensorShape(None))]
+    if rank == 0:
+        raise ValueError("Can't concatenate scalars (use tf.stack instead)")
+    axis = normalize_axes((attrs["axis"],), rank, "concat")[0]
+    dims: list = [None] * rank
+    total: int | None = 0
+    for t in inputs:
+        if t.shape.rank is None:
+            total = None
+            continue
+        if t.shape.rank != rank:
+            raise ValueError(f"Shape must be rank {rank} but is rank {t.shape.rank}")
+        for i, d in enumerate(t.shape.dims):
+            if i == axis:
+                total = None if total is None or d is None else total + d
+            elif d is not None:
+                if dims[i] is not None and dims[i] != d:
+                    raise ValueError(f"Dimension {i} in both shapes must be equal, but are {dims[i]} and {d}")
+                dims[i] = d
+    dims[axis] = total
+    return [(dtype, TensorShape(dims))]
+
+
+def _emit_concat(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
+    axis = normalize_axes((ins.attrs["axis"],), ins.outs[0].shape.rank)[0]
+    return ast.Call(np_attr("concatenate"), [ast.List(list(args), LOAD)],
+                    [ast.keyword("axis", literal(axis))] if axis else [])
+
+
+def _concat_grad(op: Any, g: Any) -> list:
+    axis = op.attrs["axis"]
+    sizes = a.stack([a.shape(t)[axis] for t in op.inputs]) if len(op.inputs) > 1 else None
+    if sizes is None:
+        return [g]
+    return a.split(g, sizes, axis=axis)
+
+
+define("ConcatV2", _concat_infer, _emit_concat, _concat_grad, default_name="concat",
+       simplify=lambda ins: ins.args[0] if len(ins.args) == 1 else None)
+
+
+def _stack_infer(inputs: Sequence[Any], attrs: dict) -> list:
+    dtype, shape = merged_shape(inputs, "stack")
+    if shape.rank is None:
+        return [(dtype, TensorShape(None))]
+    axis = normalize_axes((attrs["axis"],), shape.rank + 1, "stack")[0]
+    dims = list(shape.dims)
+    dims.insert(axis, len(inputs))
+    return [(dtype, TensorShape(dims))]
+
+
+def _emit_stack(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
+    axis = normalize_axes((ins.attrs["axis"],), ins.outs[0].shape.rank)[0]
+    return ast.Call(np_attr("stack"), [ast.List(list(args), LOAD)],
+                    [ast.keyword("axis", literal(axis))] if axis else [])
+
+
+define("Pack", _stack_infer, _emit_stack, lambda op, g: a.unstack(g, len(op.inputs), op.attrs["axis"]),
+       default_name="stack")
+
+
+def _unstack_infer(inputs: Sequence[Any], attrs: dict) -> list:
+    x = inputs[0]
+    num = attrs["num"]
+    if x.shape.rank is None:
+        return [(x.dtype, TensorShape(None))] * num
+    axis = normalize_axes((attrs["axis"],), x.shape.rank, "unstack")[0]
+    d = x.shape.dims[axis]
+    if d is not None and d != num:
+        raise ValueError(f"Cannot unstack {num} tensors from dimension {axis} of size {d}")
+    dims = [d for i, d in enumerate(x.shape.dims) if i != axis]
+    return [(x.dtype, TensorShape(dims))] * num
+
+
+def _emit_unstack(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
+    axis = normalize_axes((ins.attrs["axis"],), ins.args[0].shape.rank)[0]
+    value = args[0] if axis == 0 else ast.Call(np_attr("moveaxis"), [args[0], literal(axis), ast.Constant(0)], [])
+    return ast.Call(ast.Name("tuple", LOAD), [value], [])
+
+
+def _unstack_grad(op: Any, *grads: Any) -> list:
+    return [a.stack(list(grads), axis=op.attrs["axis"])]
+
+
+define("Unpack", _unstack_infer, _emit_unstack, _unstack_grad, default_name="unstack", view="input")
+
+
+def _split_specs(x: Any, attrs: dict, sizes: list) -> list:
+    """Each part's spec: ``x``'s shape with the split axis replaced by the part's size."""
+    if x.shape.rank is None:
+        return [(x.dtype, TensorShape(None))] * attrs["num"]
+    axis = normalize_axes((attrs["axis"],), x.shape.rank, "split")[0]
+    specs = []
+    for size in sizes:
+        dims = list(x.shape.dims)
+        dims[axis] = size
+        specs.append((x.dtype, TensorShape(dims)))
+    return specs
+
+
+def _split_dim(x: Any, attrs: dict) -> int | None:
+    if x.shape.rank is None:
+        return None
+    return x.shape.dims[normalize_axes((attrs["axis"],), x.shape.rank, "split")[0]]
+
+
+def _split_infer(inputs: Sequence[Any], attrs: dict) -> list:
+    """Split (``num`` equal parts): the dimension must divide evenly."""
+    x, num = inputs[0], attrs["num"]
+    d = _split_dim(x, attrs)
+    if num <= 0 or (d is not None and d % num):
+        raise ValueError(f"Number of ways to split should evenly divide the split dimension, but got "
+                         f"split_dim {attrs['axis']} (size = {d}) and num_split {num}")
+    return _split_specs(x, attrs, [None if d is None else d // num] * num)
+
+
+def _split_v_infer(inputs: Sequence[Any], attrs: dict) -> list:
+    """SplitV (explicit sizes, one of them may be -1)."""
+    x, sizes = inputs
+    values = constant_value(sizes)
+    d = _split_dim(x, attrs)
+    if values is None:
+        return _split_specs(x, attrs, [None] * attrs["num"])
+    given = [int(v) for v in np.reshape(values, -1)]
+    outs = list(given)
+    if outs.count(-1) == 1 and d is not None:
+        outs[outs.index(-1)] = d - (sum(outs) + 1)
+    if outs.count(-1) > 1 or any(v < -1 for v in outs) or d is not None and (sum(outs) != d or min(outs) < 0):
+        raise ValueError(f"Determined shape must either match input shape along split_dim exactly if "
+                         f"fully specified, or be less than the size of the input along split_dim if "
+                         f"not fully specified. Got sizes {given} for dimension {d}")
+    return _split_specs(x, attrs, [None if v == -1 else v for v in outs])
+
+
+def _split_keywords(ins: Any) -> list:
+    rank = ins.args[0].shape.rank
+    axis = normalize_axes((ins.attrs["axis"],), rank)[0] if rank is not None else ins.attrs["axis"]
+    return [ast.keyword("axis", literal(axis))] if axis else []
+
+
+def _emit_split(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
+    return ast.Call(np_attr("split"), [args[0], literal(ins.attrs["num"])], _split_keywords(ins))
+
+
+_cuts_at_run_time = template("np.cumsum(np.where(y == -1, np.shape(x)[axis] - np.sum(y) - 1, y))[:-1]")
+
+
+def _emit_split_v(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
+    """Cut points from the sizes: literal when known; a -1 part over an unknown dimension makes
+    the later cuts relative to ``np.shape(x)[axis]``; sizes known only at run time are resolved there."""
+    rank = ins.args[0].shape.rank
+    axis = normalize_axes((ins.attrs["axis"],), rank)[0] if rank is not None else ins.attrs["axis"]
+    sizes = const_ints(ins.args[1])
+    if sizes is None:
+        cuts = _cuts_at_run_time(ins, args)  # np.shape(x)[axis] takes the axis as given
+    else:
+        if -1 in sizes and rank is not None and ins.outs[sizes.index(-1)].shape.dims[axis] is not None:
+            sizes[sizes.index(-1)] = ins.outs[sizes.index(-1)].shape.dims[axis]
+        k = sizes.index(-1) if -1 in sizes else len(sizes)
+        extent = ast.Subscript(ast.Call(np_attr("shape"), [args[0]], []), literal(axis), LOAD)
+        cuts = ast.List([literal(sum(sizes[:i + 1])) if i < k else
+                         ast.BinOp(extent, ast.Sub(), literal(sum(sizes[i + 1:])))
+                         for i in range(len(sizes) - 1)], LOAD)
+    return ast.Call(np_attr("split"), [args[0], cuts], _split_keywords(ins))
+
+
+def _split_grad(op: Any, *grads: Any) -> list:
+    parts = [g if g is not None else a.zeros_like(t) for g, t in zip(grads, op.outputs)]
+    return [a.concat(parts, axis=op.attrs["axis"])] + [None] * (len(op.inputs) - 1)
+
+
+define("Split", _split_infer, _emit_split, _split_grad, default_name="split", view="input")
+define("SplitV", _split_v_infer, _emit_split_v, _split_grad, default_name="split", view="input")
+
+
+# -- tile and reverse -----------------------------------------------------------------------------------
+
+def _tile_infer(inputs: Sequence[Any], attrs: dict) -> list:
+    x, multiples = inputs
+    if not multiples.dtype.is_integer or multiples.shape.rank not in (None, 1):
+        raise TypeError(f"multiples must be a 1-D integer tensor, got {multiples.dtype.name} {multiples.shape}")
+    reps = const_ints(multiples)
+    n = len(reps) if reps is not None else (multiples.shape.dims[0] if multiples.shape.rank == 1 else None)
+    rank = x.shape.rank
+    if rank is not None and n is not None and n != rank:
+        raise ValueError(f"Shape must be rank {rank} but is rank {n}: multiples needs one entry per input dimension")
+    if reps is not None and any(m < 0 for m in reps):
+        raise ValueError(f"Expected multiples to be non-negative, got {reps}")
+    n = rank if n is None else n
+    if n is None:
+        return [(x.dtype, TensorShape(None))]
+    dims = x.shape.dims if rank is not None else (None,) * n
+    if reps is None:
+        return [(x.dtype, TensorShape([0 if d == 0 else None for d in dims]))]
+    return [(x.dtype, TensorShape([None if d is None else d * m for d, m in zip(dims, reps)]))]
+
+
+def _emit_tile(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
+    reps = const_ints(ins.args[1])
+    return ast.Call(np_attr("tile"), [args[0], literal(tuple(reps)) if reps is not None else args[1]], [])
+
+
+def _tile_grad(op: Any, g: Any) -> list:
+    """View the gradient as [m0, d0, m1, d1, ...] and sum over the copies (the m axes)."""
+    x, multiples = op.inputs
+    rank = x.shape.rank if x.shape.rank is not None else multiples.shape.dims[0]
+    if rank is None:
+        raise ValueError(f"the gradient of tile needs the rank of {x.name}")
+    pairs = a.stack([multiples, a.shape(x, out_type=multiples.dtype)], axis=1)
+    split = a.reshape(g, a.reshape(pairs, [-1]))
+    return [r.reduce_sum(split, list(range(0, 2 * rank, 2))), None]
+
+
+define("Tile", _tile_infer, _emit_tile, _tile_grad, simplify=same_shape_input, uniform_from=0)
+
+
+def _reverse_infer(inputs: Sequence[Any], attrs: dict) -> list:
+    x = inputs[0]
+    rank = x.shape.rank
+    normalize_axes(attrs["axis"], rank, "reverse")
+    axes = [ax % rank for ax in attrs["axis"]] if rank else list(attrs["axis"])
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"axis {list(attrs['axis'])} specifies a dimension more than once")
+    return [(x.dtype, x.shape)]
+
+
+def _emit_reverse(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
+    axes = normalize_axes(ins.attrs["axis"], ins.args[0].shape.rank)
+    return ast.Call(np_attr("flip"), [args[0], literal(axes[0] if len(axes) == 1 else tuple(axes))], [])
+
+
+def _nothing_to_flip(ins: Any) -> Any:
+    """Reversing no axes, or only axes of size 1, changes nothing."""
+    x = ins.args[0]
+    if x.shape.rank is None:
+        return None
+    axes = normalize_axes(ins.attrs["axis"], x.shape.rank)
+    return x if all(x.shape.dims[ax] == 1 for ax in axes) else None
+
+
+define("ReverseV2", _reverse_infer, _emit_reverse, lambda op, g: [lo.reverse(g, op.attrs["axis"])],
+       simplify=_nothing_to_flip, view="input", uniform_from=0)
