@@ -43,3 +43,7 @@ from . import train
 
 newaxis = None
 __version__ = "0.1.0"
+
+# The decorator front door (plain NumPy functions) and "why is my gradient None?"
+from .tracing import grad, hessian, jacobian, value_and_grad
+from .explain import explain
