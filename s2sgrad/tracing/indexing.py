@@ -17,7 +17,8 @@ from ..ops import array_ops as a
 from ..ops.convert import constant
 from ..ops.overloads import getitem as basic_getitem
 from .convert import as_tensor, as_traced, cast
-from .registry import unsupported, user_line
+from .reductions import normalize_axes
+from .registry import implements, unsupported, user_line
 from .shaping import broadcast_tensor, view
 from .traced import Traced
 
@@ -217,3 +218,39 @@ def setitem(x: Traced, key: Any, value: Any) -> None:
     mask = position >= 0
     x.tensor = broadcast_tensor(placed, x.shape) if mask.all() else a.where(constant(mask), placed, x.tensor)
     x.weak = False
+
+
+# -- take / take_along_axis -----------------------------------------------------------------------------
+
+@implements(np.take)
+def _take(a_: Any, indices: Any, axis: Any = None, out: Any = None, mode: str = "raise") -> Traced:
+    x = as_traced(a_)
+    if out is not None:
+        raise unsupported("numpy.take(..., out=...)")
+    if axis is None:
+        x, axis = np.ravel(x), 0
+    (ax,) = normalize_axes(axis, x.ndim)
+    if isinstance(indices, Traced):
+        if mode != "raise":
+            raise unsupported(f"numpy.take(..., mode={mode!r}) with traced indices")
+        return Traced(a.gather(x.tensor, indices.tensor, axis=ax))
+    index = np.take(np.arange(x.shape[ax]), indices, mode=mode)
+    return Traced(a.gather(x.tensor, constant(index.astype(np.int64)), axis=ax))
+
+
+@implements(np.take_along_axis)
+def _take_along_axis(arr: Any, indices: Any, axis: Any = -1) -> Traced:
+    """One gather from the flattened array at linear positions (computed in the graph for
+    traced indices, such as an argmax)."""
+    x = as_traced(arr)
+    if axis is None:
+        x, axis = np.ravel(x), 0
+    (ax,) = normalize_axes(axis, x.ndim)
+    positions = np.arange(x.size, dtype=np.int64).reshape(x.shape)
+    flat = a.reshape(x.tensor, [-1])
+    if not isinstance(indices, Traced):
+        return Traced(a.gather(flat, constant(np.take_along_axis(positions, np.asarray(indices), ax))))
+    base = np.take_along_axis(positions, np.zeros(indices.shape, dtype=np.int64), ax)
+    n, stride = x.shape[ax], int(np.prod(x.shape[ax + 1:], dtype=np.int64))
+    linear = base + np.where(indices < 0, indices + n, indices) * stride
+    return Traced(a.gather(flat, as_tensor(linear, np.int64)))

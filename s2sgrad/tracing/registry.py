@@ -58,9 +58,9 @@ def unsupported(what: Any, detail: str = "") -> NotImplementedError:
     """The error for a NumPy feature tracing does not cover, naming it and the user's line."""
     name = what if isinstance(what, str) else _qualified(what)
     extra = f" {detail}" if detail else ""
-    return NotImplementedError(
-        f"s2sgrad cannot trace {name} (at {user_line()}).{extra} "
-        f"s2sgrad.tracing.supported() lists the NumPy functions it can differentiate.")
+    if not isinstance(what, str):
+        extra += " s2sgrad.tracing.supported() lists the NumPy functions it can differentiate."
+    return NotImplementedError(f"s2sgrad cannot trace {name} (at {user_line()}).{extra}")
 
 
 def supported() -> list[str]:

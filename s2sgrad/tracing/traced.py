@@ -171,7 +171,8 @@ class Traced:
         raise _value_error("The truth value of a traced array is unknown", _BOOL_HINT)
 
     def __float__(self) -> float:
-        raise _value_error("float() of a traced array", _NUMBER_HINT)
+        raise _value_error("A traced array was converted to a Python float (float(x), math.* functions, or "
+                           "storing it into an element of a NumPy array such as one made by np.zeros)", _NUMBER_HINT)
 
     def __int__(self) -> int:
         raise _value_error("int() of a traced array", _NUMBER_HINT)
@@ -248,7 +249,5 @@ def _method(func: Any) -> Any:
 
 for _func in (np.sum, np.mean, np.prod, np.std, np.var, np.any, np.all, np.argmax, np.argmin, np.cumsum,
               np.cumprod, np.ravel, np.swapaxes, np.squeeze, np.clip, np.dot, np.round, np.trace, np.diagonal,
-              np.repeat, np.take):
+              np.repeat, np.take, np.max, np.min):
     setattr(Traced, _func.__name__, _method(_func))
-Traced.max = _method(np.max)
-Traced.min = _method(np.min)
