@@ -49,7 +49,7 @@ class Value:
             return False
         if not isinstance(c, np.ndarray) or c.ndim == 0:
             return True
-        if 0 in c.strides and all(s == 0 for s in c.strides):
+        if c.size > 0 and all(s == 0 for s in c.strides):  # a broadcast view of one value (not empty)
             return True
         return c.size > 0 and bool(np.all(c == c.flat[0])) and not (c.dtype.kind in "fc" and np.isnan(c.flat[0]))
 

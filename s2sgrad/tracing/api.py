@@ -17,7 +17,7 @@ import numpy as np
 
 from ..backprop import UnconnectedGradients
 from ..codegen.build import Executable, build_executable, needed_ops
-from ..graph import Tensor
+from ..graph import Tensor, user_location
 from ..ir import format_ops
 from ..ops import array_ops as a
 from ..ops.creation import placeholder
@@ -38,6 +38,7 @@ class _Recording:
         stopped = fn._resolve(arguments, fn.stop_gradients, "stop_gradients")
         self.inputs: list[Tensor | None] = []
         self.stop_ops: dict = {}
+        definition = _definition(fn.f)  # arguments are "created" where the function is defined
         values = []
         for i, arg in enumerate(arguments):
             leaves = []
@@ -50,6 +51,7 @@ class _Recording:
                     t = placeholder(graph_dtype(leaf.dtype), leaf.shape, name=leaf.name)
                 else:
                     t = a.identity(as_tensor(leaf.value), name=leaf.name)
+                t.op.location = definition
                 self.inputs.append(t)
                 if i in stopped:
                     t = a.stop_gradient(t, name=leaf.name + "_stopped")
@@ -62,6 +64,13 @@ class _Recording:
     def leaf_inputs(self, index: int) -> list[Tensor]:
         start = sum(len(arg.leaves) for arg in self.arguments[:index])
         return self.inputs[start:start + len(self.arguments[index].leaves)]
+
+
+def _definition(f: Callable) -> tuple[str, int]:
+    code = getattr(inspect.unwrap(f), "__code__", None)
+    if code is None:
+        return user_location()
+    return code.co_filename, code.co_firstlineno
 
 
 class _Program:
@@ -121,7 +130,7 @@ class GradientFunction:
         self._signature = inspect.signature(f)
         self._programs: dict[tuple, _Program] = {}
         self._lock = threading.Lock()
-        functools.update_wrapper(self, f)
+        functools.update_wrapper(self, f, updated=())  # not __dict__: f may be a GradientFunction
 
     def __repr__(self) -> str:
         return f"<s2sgrad {self.label} wrt={self.wrt!r}>"

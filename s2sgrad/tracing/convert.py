@@ -22,7 +22,7 @@ from .traced import Traced, current_trace
 __all__ = ["as_tensor", "as_traced", "cast", "cast_traced", "dtype_of", "graph_dtype", "promotion_key",
            "result_type", "is_traced", "is_weak", "contains_traced", "promote"]
 
-_PY_SCALARS = (bool, int, float, complex)
+_WEAK_TYPES = (int, float, complex)  # exactly these: np.float64 subclasses float but is not weak
 _WEAK_ZERO = {"i": 0, "u": 0, "f": 0.0, "c": 0j, "b": False}
 
 
@@ -32,7 +32,7 @@ def is_traced(v: Any) -> bool:
 
 def is_weak(v: Any) -> bool:
     """Python numbers and traced values made from them adopt the other operand's dtype."""
-    return (isinstance(v, _PY_SCALARS) and not isinstance(v, bool)) or (isinstance(v, Traced) and v.weak)
+    return type(v) in _WEAK_TYPES or (isinstance(v, Traced) and v.weak)
 
 
 def contains_traced(v: Any) -> bool:

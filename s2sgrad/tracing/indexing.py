@@ -9,6 +9,7 @@ refused where NumPy's answer would depend on memory shared with views.
 """
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -31,7 +32,12 @@ def _is_int(v: Any) -> bool:
 
 def _item(v: Any) -> Any:
     """One index item as None, Ellipsis, a slice, an int, a traced int scalar, or an index array."""
-    if v is None or v is Ellipsis or isinstance(v, slice) or _is_int(v):
+    if isinstance(v, slice):
+        for bound in (v.start, v.stop, v.step):
+            if isinstance(bound, Traced):
+                operator.index(bound)  # a slice of traced length: TracedValueError at the user's line
+        return v
+    if v is None or v is Ellipsis or _is_int(v):
         return int(v) if _is_int(v) else v
     if isinstance(v, Traced):
         if v.dtype.kind not in "iub":
@@ -202,8 +208,7 @@ def setitem(x: Traced, key: Any, value: Any) -> None:
         x.weak = False
         return
     items = _expand(x, key)
-    if any(isinstance(v, Traced) or isinstance(v, slice) and any(isinstance(b, Traced) for b in (
-            v.start, v.stop, v.step)) for v in items):
+    if any(isinstance(v, Traced) for v in items):
         raise unsupported("assignment at a position given by a traced value",
                           "Use np.where with a comparison against np.arange(n) to select the position.")
     static_key = tuple(items)
