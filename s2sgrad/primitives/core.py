@@ -132,6 +132,8 @@ def literal(value: Any) -> ast.expr:
         return ast.Call(literal(dtype), [literal(value.item())], [])
     if isinstance(value, np.ndarray):
         dtype = _dt.as_dtype(value.dtype)
+        if value.size == 0:  # tolist() of shape (0, 3) is [], which would lose the shape
+            return ast.Call(np_attr("zeros"), [literal(value.shape)], [ast.keyword("dtype", literal(dtype))])
         return ast.Call(np_attr("array"), [literal(value.tolist())], [ast.keyword("dtype", literal(dtype))])
     raise TypeError(f"cannot write {type(value).__name__} value {value!r} as a literal")
 
