@@ -11,6 +11,7 @@ derivative is zero everywhere (``sign``) let only zeros through.
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any, Sequence
 
 from .backprop import UnconnectedGradients, gradient_function
@@ -201,6 +202,20 @@ class _Flow:
     def _leads_on(self, t: Tensor) -> bool:
         return any(c in self.between for c in t.consumers()) or any(y is t for y in self.ys)
 
+    def _namesake(self) -> Operation | None:
+        """An op the ys do use that looks like x's op recreated (same type, same name up to a suffix)."""
+        x_op = self.x.op
+        base = _base_name(x_op.name)
+        used: set[Operation] = set()
+        stack = [y.op for y in self.ys]
+        while stack:
+            op = stack.pop()
+            if op not in used:
+                used.add(op)
+                stack.extend(t.op for t in op.inputs)
+        return next((op for op in sorted(used, key=lambda o: o.id)
+                     if op is not x_op and op.type == x_op.type and _base_name(op.name) == base), None)
+
     def _block(self, op: Operation, carried: list) -> Reason | None:
         if op in self.stop_ops:
             return Reason(STOP_ARGUMENT, f"The path is cut at {_op_text(op)}: {self.stop_ops[op]}.", op)
@@ -218,8 +233,8 @@ class _Flow:
         if rule is None:
             outputs = ", ".join(sorted({t.dtype.name for t in op.outputs}))
             return Reason(NON_DIFFERENTIABLE, f"The path goes through {_op_text(op)}, which is not differentiable: "
-                                              f"it returns {outputs} values and its gradient is None by definition.",
-                          op)
+                                              f"it returns {outputs} values and its gradient is None by definition."
+                                              f"{_HINTS.get(op.type, '')}", op)
         return None
 
     def _no_path(self) -> Reason:
@@ -229,12 +244,33 @@ class _Flow:
         if later and len(later) == len(self.ys):
             hint = (f" {self.label} was created at {x.op.where}, after {self.y_label} ({later[0].op.where}): a value "
                     f"computed later cannot influence it.")
+        namesake = self._namesake()
+        if namesake is not None:
+            hint += (f" It does use '{namesake.name}' (created at {namesake.where}), an op of the same kind and name: "
+                     f"was {self.label} created twice, e.g. by running a cell or a model-building function again?")
         return Reason(NO_PATH, f"{_capital(self.y_label)} does not depend on it at all: no chain of ops leads from "
                                f"it there.{hint}", x.op)
 
 
+_HINTS = {
+    "ArgMax": " To differentiate through a choice, weight the candidates (by a softmax, say) instead.",
+    "ArgMin": " To differentiate through a choice, weight the candidates (by a softmax, say) instead.",
+    "Floor": " It is piecewise constant; a straight-through estimate adds stop_gradient(floor(x) - x) to x.",
+    "Ceil": " It is piecewise constant; a straight-through estimate adds stop_gradient(ceil(x) - x) to x.",
+    "Round": " It is piecewise constant; a straight-through estimate adds stop_gradient(round(x) - x) to x.",
+}
+for _comparison in ("Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual"):
+    _HINTS[_comparison] = (" Use the comparison to choose between differentiable values (where(condition, a, b)): "
+                           "gradients flow to a and b.")
+
+
 def _an(word: str) -> str:
     return ("an " if word[:1] in "aeio" else "a ") + word
+
+
+def _base_name(name: str) -> str:
+    """``'layer/w_2'`` -> ``'layer/w'``: op names made unique by a numeric suffix."""
+    return re.sub(r"_\d+$", "", name)
 
 
 def _capital(text: str) -> str:
