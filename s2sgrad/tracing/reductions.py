@@ -61,24 +61,20 @@ def reduce(op: Callable, x: Traced, axes: tuple | None, keepdims: bool) -> Trace
     return Traced(op(x.tensor, axes, keepdims=bool(keepdims)))
 
 
-@implements(np.sum)
-def _sum(a_: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
-         initial: Any = np._NoValue, where: Any = True) -> Traced:
-    x = as_traced(a_)
-    _plain("sum", out, where)
-    result_dtype = _result_dtype(np.sum, x.dtype, dtype=dtype)
-    total = Traced(r.reduce_sum(cast(x.tensor, result_dtype), normalize_axes(axis, x.ndim), keepdims=bool(keepdims)))
-    return total if initial is np._NoValue else total + initial
+def _accumulation(name: str, func: Callable, op: Callable, combine: np.ufunc) -> Callable:
+    """sum/prod: accumulate in NumPy's result dtype (int32 sums are int64), then apply ``initial``."""
+    def accumulate(a_: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
+                   initial: Any = np._NoValue, where: Any = True) -> Traced:
+        x = as_traced(a_)
+        _plain(name, out, where)
+        t = cast(x.tensor, _result_dtype(func, x.dtype, dtype=dtype))
+        total = Traced(op(t, normalize_axes(axis, x.ndim), keepdims=bool(keepdims)))
+        return total if initial is np._NoValue else combine(total, initial)
+    return accumulate
 
 
-@implements(np.prod)
-def _prod(a_: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
-          initial: Any = np._NoValue, where: Any = True) -> Traced:
-    x = as_traced(a_)
-    _plain("prod", out, where)
-    result_dtype = _result_dtype(np.prod, x.dtype, dtype=dtype)
-    total = Traced(r.reduce_prod(cast(x.tensor, result_dtype), normalize_axes(axis, x.ndim), keepdims=bool(keepdims)))
-    return total if initial is np._NoValue else total * initial
+implements(np.sum)(_accumulation("sum", np.sum, r.reduce_sum, np.add))
+implements(np.prod)(_accumulation("prod", np.prod, r.reduce_prod, np.multiply))
 
 
 @implements(np.mean)
