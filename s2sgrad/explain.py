@@ -102,8 +102,12 @@ def explain(ys: Any, xs: Any, stop_gradients: Any = None,
             unconnected_gradients: Any = UnconnectedGradients.NONE) -> GradientReport:
     """Explain, for each x, why ``tf.gradients(ys, xs, stop_gradients=...)`` is None or zero.
 
-    >>> # print(tf.explain(loss, [w, b]))
-    >>> # b: the gradient is None. Every path from it to loss passes tf.stop_gradient at model.py:7 ...
+    Returns a GradientReport (a list with one Explanation per x); print it to read it.
+
+    >>> import s2sgrad as tf
+    >>> x = tf.placeholder(tf.float32, [2], name="x")
+    >>> print(tf.explain(tf.reduce_sum(tf.stop_gradient(x)), x))  # doctest: +ELLIPSIS
+    'x:0': the gradient is None. The path is cut by tf.stop_gradient at ... (op 'StopGradient'), which blocks...
     """
     ys = [convert_to_tensor(y) for y in (ys if isinstance(ys, (list, tuple)) else [ys])]
     xs = [convert_to_tensor(x) for x in (xs if isinstance(xs, (list, tuple)) else [xs])]

@@ -185,6 +185,11 @@ def tensordot_sum(a, b):
     return np.sum(np.tensordot(a, b, axes=([1], [0])) ** 2) + np.vdot(a[0], b)
 
 
+def torques(r, f):
+    tau = np.cross(r, f)
+    return np.sum(np.append(tau, np.real(r[:, 0])) ** 2) + round(np.sum(r)) * 0.0
+
+
 # -- models ------------------------------------------------------------------------------------------
 
 def logistic_loss(w, x, y):

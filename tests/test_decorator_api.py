@@ -243,3 +243,10 @@ def test_value_and_grad_inside_a_traced_function():
         return value + np.sum(g)
 
     np.testing.assert_allclose(s2sgrad.grad(outer)(np.array([1.0, 2.0])), [4.0, 6.0])
+
+
+def test_wrt_naming_one_argument_twice(data):
+    with pytest.raises(ValueError, match="names argument 'w' twice"):
+        s2sgrad.grad(loss, wrt=(0, "w"))(*data)
+    with pytest.raises(TypeError, match="expects a function"):
+        s2sgrad.grad(3)

@@ -97,6 +97,7 @@ CASES = [
     Case(c.norms, _args(_normal(4, 3))),
     Case(c.batched_matmul, _args(_normal(4, 3))),
     Case(c.tensordot_sum, _args(_normal(3, 3), _normal(3)), wrt=(0, 1)),
+    Case(c.torques, _args(_normal(4, 3), _normal(4, 3)), wrt=(0, 1)),
     Case(c.logistic_loss, _args(_normal(3), _normal(8, 3), lambda rng: rng.choice([-1.0, 1.0], 8)),
          analytic=_logistic_grad),
     Case(c.softmax_cross_entropy, _args(_normal(4, 3), _onehot), analytic=_softmax_xent_grad),

@@ -118,7 +118,7 @@ class GradientFunction:
     def __init__(self, f: Callable, mode: str, wrt: Any = 0, stop_gradients: Any = (),
                  unconnected_gradients: Any = "none", preserve_result: bool = False) -> None:
         if not callable(f):
-            raise TypeError(f"{mode} expects a function, got {f!r}")
+            raise TypeError(f"s2sgrad.{mode} expects a function (or to be used as a decorator), got {f!r}")
         self.f = f
         self.mode = mode
         self.wrt = _check_selection(wrt, "wrt", allow_empty=False)
@@ -202,6 +202,8 @@ class GradientFunction:
             if not match:
                 names = ", ".join(repr(arg.name) for arg in arguments)
                 raise ValueError(f"{self.label}: {what}={item!r} names no argument of this call (arguments: {names})")
+            if match[0] in out:
+                raise ValueError(f"{self.label}: {what} names argument {arguments[match[0]].name!r} twice")
             out.append(match[0])
         if what == "wrt":
             for i in out:
@@ -290,10 +292,9 @@ def _check_differentiable(arg: Argument, label: str) -> None:
 
 
 def _front(mode: str, f: Callable | None, wrt: Any, options: dict) -> Any:
+    """``grad(f, ...)`` makes the GradientFunction, ``grad(wrt=...)`` a decorator that will."""
     if f is None:
         return lambda g: GradientFunction(g, mode, wrt, **options)
-    if not callable(f):
-        raise TypeError(f"s2sgrad.{mode} expects a function (or to be used as a decorator), got {f!r}")
     return GradientFunction(f, mode, wrt, **options)
 
 
@@ -305,7 +306,12 @@ def grad(f: Callable | None = None, wrt: Any = 0, *, stop_gradients: Any = (),
     that argument), a tuple gives a tuple. ``stop_gradients`` lists arguments held constant;
     ``unconnected_gradients='zero'`` gives zeros instead of None for arguments the result does
     not depend on; ``preserve_result=True`` returns ``(gradient, value)``. Works as
-    ``grad(f)``, ``@grad`` and ``@grad(wrt=('w', 'b'))``; compiled once per argument signature.
+    ``grad(f)``, ``@grad`` and ``@grad(wrt=('w', 'b'))``.
+
+    ``f`` runs once per argument signature (shapes and dtypes of the arrays and Python
+    floats, values of the other arguments) to record it; later calls run the compiled code.
+    Arrays that ``f`` reads from globals or closures, and random numbers it draws, are
+    captured as constants at that first call.
 
     >>> import numpy as np, s2sgrad
     >>> s2sgrad.grad(lambda x: np.sum(x ** 2))(np.array([1.0, 2.0]))

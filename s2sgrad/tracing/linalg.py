@@ -119,6 +119,17 @@ def _vdot(a_: Any, b: Any) -> Traced:
     return _dot(np.ravel(as_traced(a_)), np.ravel(as_traced(b)))
 
 
+@implements(np.cross)
+def _cross(a_: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis: Any = None) -> Traced:
+    """3-vectors along the last axes: the components by the textbook formula."""
+    x, y = as_traced(a_), as_traced(b)
+    if axis is not None or (axisa, axisb, axisc) != (-1, -1, -1) or x.shape[-1:] != (3,) or y.shape[-1:] != (3,):
+        raise unsupported("numpy.cross except for 3-vectors along the last axis")
+    u = [x[..., i] for i in range(3)]
+    v = [y[..., i] for i in range(3)]
+    return np.stack([u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]], axis=-1)
+
+
 @implements(np.outer)
 def _outer(a_: Any, b: Any, out: Any = None) -> Traced:
     x, y = _tensors(a_, b)

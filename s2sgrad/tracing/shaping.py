@@ -225,6 +225,13 @@ def _split(ary: Any, indices_or_sections: Any, axis: int, even: bool) -> list:
     return [x[lead + (slice(start, max(start, stop)),)] for start, stop in zip(bounds[:-1], bounds[1:])]
 
 
+@implements(np.append)
+def _append(arr: Any, values: Any, axis: Any = None) -> Traced:
+    if axis is None:
+        return _concatenate([np.ravel(arr), np.ravel(values)])
+    return _concatenate([arr, values], axis)
+
+
 @implements(np.split)
 def _split_even(ary: Any, indices_or_sections: Any, axis: int = 0) -> list:
     return _split(ary, indices_or_sections, axis, even=True)

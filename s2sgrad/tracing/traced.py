@@ -232,6 +232,14 @@ class Traced:
 
     conjugate = conj
 
+    def __round__(self, ndigits: int | None = None) -> Traced:
+        return FUNCTIONS[np.round](self, ndigits or 0)
+
+    def __getattr__(self, name: str) -> Any:
+        if not name.startswith("__") and hasattr(np.ndarray, name):
+            raise unsupported(f"ndarray.{name}")
+        raise AttributeError(f"'Traced' object has no attribute {name!r}")
+
     def __copy__(self) -> Traced:
         return self.copy()
 
