@@ -22,7 +22,7 @@ from ..ir import format_ops
 from ..ops import array_ops as a
 from ..ops.creation import placeholder
 from . import derivatives
-from .arguments import Argument, bind, call_with, rebuild, signature_key
+from .arguments import Argument, Binder, call_with, rebuild, signature_key
 from .convert import as_tensor, graph_dtype
 from .traced import Trace, Traced, current_trace
 
@@ -127,7 +127,7 @@ class GradientFunction:
         self.unconnected_gradients = _unconnected(unconnected_gradients)
         self.preserve_result = bool(preserve_result)
         self.label = f"{mode}({getattr(f, '__qualname__', type(f).__name__)})"
-        self._signature = inspect.signature(f)
+        self._bind = Binder(inspect.signature(f))
         self._programs: dict[tuple, _Program] = {}
         self._lock = threading.Lock()
         functools.update_wrapper(self, f, updated=())  # not __dict__: f may be a GradientFunction
@@ -137,7 +137,7 @@ class GradientFunction:
 
     # -- calling --------------------------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        arguments = bind(self._signature, args, kwargs)
+        arguments = self._bind(args, kwargs)
         if any(leaf.kind == "traced" for arg in arguments for leaf in arg.leaves):
             with current_trace().active():
                 recording = _Recording(self, arguments, inline=True)
@@ -157,7 +157,7 @@ class GradientFunction:
         return program
 
     def _inspect(self, args: tuple, kwargs: dict) -> _Program:
-        arguments = bind(self._signature, args, kwargs)
+        arguments = self._bind(args, kwargs)
         if any(leaf.kind == "traced" for arg in arguments for leaf in arg.leaves):
             raise TypeError(f"{self.label}: inspect with concrete example arguments, not traced values")
         return self._program(arguments)

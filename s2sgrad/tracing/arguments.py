@@ -12,6 +12,7 @@ The signature key (structure, dtypes, shapes, static values) selects the compile
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import re
 from typing import Any, Callable, Sequence
@@ -20,7 +21,7 @@ import numpy as np
 
 from .traced import Traced
 
-__all__ = ["Leaf", "Argument", "bind", "signature_key", "rebuild", "call_with"]
+__all__ = ["Leaf", "Argument", "Binder", "signature_key", "rebuild", "call_with"]
 
 
 @dataclasses.dataclass
@@ -56,6 +57,7 @@ class Argument:
 _NAME = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
+@functools.lru_cache(maxsize=1024)
 def _leaf_name(path: str) -> str:
     return _NAME.sub("_", path).lstrip("_.-") or "arg"
 
@@ -95,31 +97,37 @@ def rebuild(tree: Any, leaves: Any) -> Any:
     return kind(*items) if hasattr(kind, "_fields") else kind(items)
 
 
-def bind(signature: inspect.Signature, args: Sequence[Any], kwargs: dict) -> list[Argument]:
-    """The call's arguments, in signature order, with defaults applied."""
-    bound = signature.bind(*args, **kwargs)
-    bound.apply_defaults()
-    out: list[Argument] = []
-    position = 0
+class Binder:
+    """Binds a call's arguments to ``f``'s signature: in signature order, defaults applied.
+    A call that passes exactly the positional parameters skips ``inspect``'s general binding."""
 
-    def add(name: str, value: Any, kind: str) -> None:
-        nonlocal position
-        leaves: list[Leaf] = []
-        tree = _flatten(value, name, leaves)
-        out.append(Argument(name, position if kind == "positional" else None, kind, tree, leaves))
-        position += kind == "positional"
+    def __init__(self, signature: inspect.Signature) -> None:
+        self.signature = signature
+        params = list(signature.parameters.values())
+        simple = all(p.kind is p.POSITIONAL_OR_KEYWORD or p.kind is p.POSITIONAL_ONLY for p in params)
+        self.names = [p.name for p in params] if simple else None
 
-    for p in signature.parameters.values():
-        value = bound.arguments[p.name]
-        if p.kind is p.VAR_POSITIONAL:
-            for i, v in enumerate(value):
-                add(f"{p.name}_{i}", v, "positional")
-        elif p.kind is p.VAR_KEYWORD:
-            for k, v in value.items():
-                add(k, v, "keyword")
-        else:
-            add(p.name, value, "keyword" if p.kind is p.KEYWORD_ONLY else "positional")
-    return out
+    def __call__(self, args: Sequence[Any], kwargs: dict) -> list[Argument]:
+        if self.names is not None and not kwargs and len(args) == len(self.names):
+            return [_argument(name, value, i) for i, (name, value) in enumerate(zip(self.names, args))]
+        bound = self.signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        out: list[Argument] = []
+        for p in self.signature.parameters.values():
+            value = bound.arguments[p.name]
+            if p.kind is p.VAR_POSITIONAL:
+                out += [_argument(f"{p.name}_{i}", v, len(out)) for i, v in enumerate(value)]
+            elif p.kind is p.VAR_KEYWORD:
+                out += [_argument(k, v, None) for k, v in value.items()]
+            else:
+                out.append(_argument(p.name, value, None if p.kind is p.KEYWORD_ONLY else len(out)))
+        return out
+
+
+def _argument(name: str, value: Any, position: int | None) -> Argument:
+    leaves: list[Leaf] = []
+    tree = _flatten(value, name, leaves)
+    return Argument(name, position, "keyword" if position is None else "positional", tree, leaves)
 
 
 def signature_key(arguments: Sequence[Argument]) -> tuple:
