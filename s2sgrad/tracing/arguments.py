@@ -116,7 +116,8 @@ class Binder:
         for p in self.signature.parameters.values():
             value = bound.arguments[p.name]
             if p.kind is p.VAR_POSITIONAL:
-                out += [_argument(f"{p.name}_{i}", v, len(out)) for i, v in enumerate(value)]
+                for i, v in enumerate(value):
+                    out.append(_argument(f"{p.name}_{i}", v, len(out)))
             elif p.kind is p.VAR_KEYWORD:
                 out += [_argument(k, v, None) for k, v in value.items()]
             else:
