@@ -63,8 +63,8 @@ def _advanced(v: Any) -> bool:
 
 
 def _expand(x: Traced, key: Any) -> list:
-    """The key as a list of items, one per axis of the basic result: boolean masks become one
-    index array per masked axis, the ellipsis and the missing trailing axes become ``:``."""
+    """The key as a list of items, each indexing one axis of ``x`` (or a ``None``): boolean masks
+    become one index array per masked axis, the ellipsis and missing trailing axes ``:``."""
     items = []
     for v in (key if isinstance(key, tuple) else (key,)):
         v = _item(v)
