@@ -56,3 +56,7 @@ from .ops.math_ops import div_no_nan
 from .ops.reduce_ops import count_nonzero
 from .ops.math_ops import floor_div, floormod
 from .linalg import matrix_transpose
+
+# The decorator front door (plain NumPy functions) and "why is my gradient None?"
+from .tracing import grad, hessian, jacobian, value_and_grad
+from .explain import explain

@@ -45,10 +45,11 @@ class Executable:
     """A compiled module plus how to call it and post-process its results."""
 
     def __init__(self, module: Module, fed: Sequence[Tensor], var_ops: list, rng_ops: list,
-                 n_fetches: int, commit_ops: list) -> None:
+                 n_fetches: int, commit_ops: list, label: str = "run") -> None:
         self.module = module
         self.source = module.source
-        self.fn = load_source(module.source, module.constants)
+        self.label = label
+        self.fn = load_source(module.source, module.constants, label)
         positions = {t: i for i, t in enumerate(fed)}
         params = module.params
         self.feed_positions = [positions[p.source] for p in params if p.kind == "feed"]
@@ -92,10 +93,11 @@ def _reader(keys: list) -> Callable[[dict], list]:
 
 
 def build_executable(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feed_specs: dict,
-                     variable_spec: Callable[[Operation], tuple]) -> Executable:
+                     variable_spec: Callable[[Operation], tuple], label: str = "run") -> Executable:
+    """Compile the slice ``ops``; ``label`` names the module (its filename and ``s2sgrad dump`` header)."""
     module, var_ops, rng_ops = build_module(ops, fetch_tensors, feed_specs, variable_spec)
     commits = list(module.commit_ops)
-    return Executable(module, list(feed_specs), var_ops, rng_ops, len(fetch_tensors), commits)
+    return Executable(module, list(feed_specs), var_ops, rng_ops, len(fetch_tensors), commits, label)
 
 
 def translate_error(e: Exception, exe: Executable) -> errors.OpError:

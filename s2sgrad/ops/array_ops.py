@@ -224,26 +224,26 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: int | None = 
 
 def sum_to(g: Tensor, like: Tensor, name: str | None = None) -> Tensor:
     """``g`` summed over the axes along which ``like`` was broadcast."""
-    return record1("SumToShape", [g, like], None, name or "SumToShape")
+    return record1("SumToShape", [convert_to_tensor(g), like], None, name or "SumToShape")
 
 
 def broadcast_like(x: Tensor, like: Tensor, name: str | None = None) -> Tensor:
     """``x`` broadcast against ``like``'s shape."""
-    return record1("BroadcastLike", [x, like], None, name or "BroadcastLike")
+    return record1("BroadcastLike", [convert_to_tensor(x), like], None, name or "BroadcastLike")
 
 
 def broadcast_reduced(g: Tensor, like: Tensor, axis: Any, keepdims: bool, name: str | None = None) -> Tensor:
     """A reduction's result ``g`` spread back over the reduced input ``like``."""
-    return record1("BroadcastReduced", [g, like], {"axis": axis, "keepdims": keepdims}, name or "BroadcastReduced")
+    return record1("BroadcastReduced", [convert_to_tensor(g), like], {"axis": axis, "keepdims": keepdims}, name or "BroadcastReduced")
 
 
 def scatter_into_zeros(g: Tensor, like: Tensor, index: tuple, indices: Sequence[Tensor]) -> Tensor:
-    """Zeros shaped like ``like`` with ``g`` written at ``like[index]``."""
-    return record1("ScatterIntoZeros", [g, like, *indices], {"index": index}, "StridedSliceGrad")
+    """Zeros shaped like ``like`` with ``g`` written at ``like[index]`` (``g`` may be IndexedSlices)."""
+    return record1("ScatterIntoZeros", [convert_to_tensor(g), like, *indices], {"index": index}, "StridedSliceGrad")
 
 
 def strided_slice(x: Tensor, index: tuple, indices: Sequence[Tensor], name: str | None = None) -> Tensor:
-    return record1("StridedSlice", [x, *indices], {"index": index}, name or "strided_slice")
+    return record1("StridedSlice", [convert_to_tensor(x), *indices], {"index": index}, name or "strided_slice")
 
 
 def gather(params: Any, indices: Any, validate_indices: Any = None, name: str | None = None,

@@ -1,0 +1,142 @@
+"""A call's arguments as leaves: arrays and Python floats are traced, the rest is static.
+
+Each argument is flattened through tuples, lists and dicts into leaves:
+
+- ``array``: a NumPy array or scalar, traced as a placeholder of its dtype and shape;
+- ``weak``: a Python float or complex, traced as a weak float64/complex128 scalar;
+- ``traced``: a value already traced by an enclosing trace (nested ``grad``);
+- ``static``: anything else (Python ints, bools, None, strings...), a constant of the trace.
+
+The signature key (structure, dtypes, shapes, static values) selects the compiled code.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import inspect
+import re
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from .traced import Traced
+
+__all__ = ["Leaf", "Argument", "Binder", "signature_key", "rebuild", "call_with"]
+
+
+@dataclasses.dataclass
+class Leaf:
+    name: str            # the placeholder name: the argument's name, plus the path inside containers
+    kind: str            # 'array' | 'weak' | 'traced' | 'static'
+    value: Any
+    dtype: np.dtype | None = None
+    shape: tuple = ()
+
+    def key(self) -> tuple:
+        if self.kind == "static":
+            try:
+                hash(self.value)
+            except TypeError:
+                raise TypeError(f"argument {self.name!r} is a {type(self.value).__name__}, which is neither an "
+                                f"array nor hashable: s2sgrad keys compiled code on non-array arguments") from None
+            return ("static", type(self.value), self.value)
+        return (self.kind, self.dtype.str, self.shape)
+
+
+@dataclasses.dataclass
+class Argument:
+    """One argument of the call (an element of ``*args`` or ``**kwargs`` counts as one)."""
+
+    name: str
+    position: int | None   # index among positional arguments, None for keyword-only ones
+    kind: str              # 'positional' | 'keyword'
+    tree: Any
+    leaves: list[Leaf]
+
+
+_NAME = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+@functools.lru_cache(maxsize=1024)
+def _leaf_name(path: str) -> str:
+    return _NAME.sub("_", path).lstrip("_.-") or "arg"
+
+
+def _flatten(value: Any, path: str, leaves: list[Leaf]) -> Any:
+    """Append the leaves of ``value`` and return its structure (``None`` for a leaf)."""
+    if isinstance(value, (tuple, list)) and not isinstance(value, Traced):
+        children = [_flatten(v, f"{path}_{i}", leaves) for i, v in enumerate(value)]
+        return (type(value), tuple(children))
+    if isinstance(value, dict):
+        children = [_flatten(v, f"{path}_{k}", leaves) for k, v in value.items()]
+        return (dict, tuple(value), tuple(children))
+    leaves.append(_leaf(value, _leaf_name(path)))
+    return None
+
+
+def _leaf(value: Any, name: str) -> Leaf:
+    if isinstance(value, Traced):
+        return Leaf(name, "traced", value, value.dtype, value.shape)
+    if isinstance(value, (np.ndarray, np.generic)):
+        return Leaf(name, "array", value, value.dtype, np.shape(value))
+    if isinstance(value, (float, complex)):
+        return Leaf(name, "weak", value, np.asarray(value).dtype, ())
+    return Leaf(name, "static", value)
+
+
+def rebuild(tree: Any, leaves: Any) -> Any:
+    """The inverse of flattening: ``leaves`` is an iterator over the new leaf values."""
+    if tree is None:
+        return next(leaves)
+    if tree[0] is dict:
+        return {k: rebuild(child, leaves) for k, child in zip(tree[1], tree[2])}
+    kind, children = tree
+    items = [rebuild(child, leaves) for child in children]
+    if kind in (tuple, list):
+        return kind(items)
+    return kind(*items) if hasattr(kind, "_fields") else kind(items)
+
+
+class Binder:
+    """Binds a call's arguments to ``f``'s signature: in signature order, defaults applied.
+    A call that passes exactly the positional parameters skips ``inspect``'s general binding."""
+
+    def __init__(self, signature: inspect.Signature) -> None:
+        self.signature = signature
+        params = list(signature.parameters.values())
+        simple = all(p.kind is p.POSITIONAL_OR_KEYWORD or p.kind is p.POSITIONAL_ONLY for p in params)
+        self.names = [p.name for p in params] if simple else None
+
+    def __call__(self, args: Sequence[Any], kwargs: dict) -> list[Argument]:
+        if self.names is not None and not kwargs and len(args) == len(self.names):
+            return [_argument(name, value, i) for i, (name, value) in enumerate(zip(self.names, args))]
+        bound = self.signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        out: list[Argument] = []
+        for p in self.signature.parameters.values():
+            value = bound.arguments[p.name]
+            if p.kind is p.VAR_POSITIONAL:
+                for i, v in enumerate(value):
+                    out.append(_argument(f"{p.name}_{i}", v, len(out)))
+            elif p.kind is p.VAR_KEYWORD:
+                out += [_argument(k, v, None) for k, v in value.items()]
+            else:
+                out.append(_argument(p.name, value, None if p.kind is p.KEYWORD_ONLY else len(out)))
+        return out
+
+
+def _argument(name: str, value: Any, position: int | None) -> Argument:
+    leaves: list[Leaf] = []
+    tree = _flatten(value, name, leaves)
+    return Argument(name, position, "keyword" if position is None else "positional", tree, leaves)
+
+
+def signature_key(arguments: Sequence[Argument]) -> tuple:
+    return tuple((arg.name, arg.tree, tuple(leaf.key() for leaf in arg.leaves)) for arg in arguments)
+
+
+def call_with(f: Callable, arguments: Sequence[Argument], values: Sequence[Any]) -> Any:
+    """Call ``f`` with each argument replaced by the matching entry of ``values``."""
+    positional = [v for arg, v in zip(arguments, values) if arg.kind == "positional"]
+    keywords = {arg.name: v for arg, v in zip(arguments, values) if arg.kind == "keyword"}
+    return f(*positional, **keywords)

@@ -1,0 +1,261 @@
+"""``x[key]`` and ``x[key] = v`` on traced values, with NumPy's rules.
+
+Basic indexing (ints, slices, None, ...) becomes one StridedSlice, written as the same
+subscript in the generated code, so negative indices and out-of-range slices behave as
+in NumPy. Integer arrays (and constant boolean masks) are advanced indices: one gather,
+placed where NumPy places the broadcast index dimensions. Assignment is functional: the
+array gets a new value (a select between the old value and the scattered update); it is
+refused where NumPy's answer would depend on memory shared with views.
+"""
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+from ..ops import array_ops as a
+from ..ops.convert import constant
+from ..ops.overloads import getitem as basic_getitem
+from .convert import as_tensor, as_traced, cast
+from .reductions import normalize_axes
+from .registry import implements, unsupported, user_line
+from .shaping import broadcast_tensor, view
+from .traced import Traced
+
+__all__ = ["getitem", "setitem", "assign_all"]
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
+def _item(v: Any) -> Any:
+    """One index item as None, Ellipsis, a slice, an int, a traced int scalar, or an index array."""
+    if isinstance(v, slice):
+        for bound in (v.start, v.stop, v.step):
+            if isinstance(bound, Traced):
+                operator.index(bound)  # a slice of traced length: TracedValueError at the user's line
+        return v
+    if v is None or v is Ellipsis or _is_int(v):
+        return int(v) if _is_int(v) else v
+    if isinstance(v, Traced):
+        if v.dtype.kind not in "iub":
+            raise IndexError("arrays used as indices must be of integer (or boolean) type")
+        if v.dtype.kind == "b":
+            raise unsupported("indexing with a boolean mask computed from traced values",
+                              "The result's shape would depend on the values; use np.where(mask, x, 0), or "
+                              "np.sum(np.where(mask, x, 0)) for masked sums.")
+        return v
+    if isinstance(v, (bool, np.bool_)):
+        raise unsupported("indexing with a Python bool")
+    arr = np.asarray(v)
+    if arr.size == 0 and arr.dtype.kind == "f":
+        arr = arr.astype(np.int64)
+    if arr.dtype.kind not in "iub":
+        raise IndexError("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or "
+                         "boolean arrays are valid indices")
+    return arr
+
+
+def _advanced(v: Any) -> bool:
+    return isinstance(v, np.ndarray) or (isinstance(v, Traced) and v.ndim > 0)
+
+
+def _expand(x: Traced, key: Any) -> list:
+    """The key as a list of items, each indexing one axis of ``x`` (or a ``None``): boolean masks
+    become one index array per masked axis, the ellipsis and missing trailing axes ``:``."""
+    items = []
+    for v in (key if isinstance(key, tuple) else (key,)):
+        v = _item(v)
+        if isinstance(v, np.ndarray) and v.dtype == np.bool_:
+            if v.ndim == 0:
+                raise unsupported("indexing with a 0-d boolean array")
+            items.extend(np.nonzero(v))
+        else:
+            items.append(v)
+    consumed = sum(1 for v in items if v is not None and v is not Ellipsis)
+    if consumed > x.ndim:
+        raise IndexError(f"too many indices for array: array is {x.ndim}-dimensional, but {consumed} were indexed")
+    ellipses = [i for i, v in enumerate(items) if v is Ellipsis]
+    if len(ellipses) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    fill = [slice(None)] * (x.ndim - consumed)
+    if ellipses:
+        return items[:ellipses[0]] + fill + items[ellipses[0] + 1:]
+    return items + fill
+
+
+def _axes_of(items: list) -> list:
+    """For each item, the input axis it indexes (None for ``None`` items)."""
+    axes, axis = [], 0
+    for v in items:
+        axes.append(None if v is None else axis)
+        axis += v is not None
+    return axes
+
+
+def _checked(index: np.ndarray, size: int, axis: int) -> np.ndarray:
+    bad = index[(index >= size) | (index < -size)]
+    if bad.size:
+        raise IndexError(f"index {int(bad.flat[0])} is out of bounds for axis {axis} with size {size}")
+    return np.where(index < 0, index + size, index).astype(np.int64)
+
+
+def _basic(x: Traced, items: list) -> Traced:
+    for v, axis in zip(items, _axes_of(items)):
+        if _is_int(v) and not -x.shape[axis] <= v < x.shape[axis]:
+            raise IndexError(f"index {v} is out of bounds for axis {axis} with size {x.shape[axis]}")
+    key = tuple(v.tensor if isinstance(v, Traced) else v for v in items)
+    if all(isinstance(v, slice) and v == slice(None) for v in key):
+        return view(x, x.tensor)
+    return view(x, basic_getitem(x.tensor, key))
+
+
+def getitem(x: Traced, key: Any) -> Traced:
+    """``x[key]`` with NumPy semantics."""
+    items = _expand(x, key)
+    adv = [k for k, v in enumerate(items) if _advanced(v)]
+    if not adv:
+        return _basic(x, items)
+    ints = [k for k, v in enumerate(items) if _is_int(v) or isinstance(v, Traced) and v.ndim == 0]
+    group = sorted(adv + ints)
+    if len(adv) == 1 and group == list(range(group[0], group[-1] + 1)):
+        return _single_array(x, items, adv[0])
+    return _multiple_arrays(x, items, group)
+
+
+def _single_array(x: Traced, items: list, k: int) -> Traced:
+    """One index array (next to any integer indices): a gather along the axis it lands on."""
+    index = items[k]
+    axis = _axes_of(items)[k]
+    rest = items[:k] + [slice(None)] + items[k + 1:]
+    y = _basic(x, rest)
+    out_axis = sum(1 for v in items[:k] if v is None or isinstance(v, slice))
+    if isinstance(index, np.ndarray):
+        index_tensor = constant(_checked(index, x.shape[axis], axis))
+    else:
+        index_tensor = index.tensor
+    return Traced(a.gather(y.tensor, index_tensor, axis=out_axis))
+
+
+def _multiple_arrays(x: Traced, items: list, group: list) -> Traced:
+    """Several advanced indices: merge their axes into one, gather by the linear index, and put
+    the broadcast index dimensions first, or in place when the indices are adjacent."""
+    axes = _axes_of(items)
+    y = _basic(x, [slice(None) if k in group else v for k, v in enumerate(items)])
+    sizes = [x.shape[axes[k]] for k in group]
+    indices = [items[k] for k in group]
+    shape = np.broadcast_shapes(*(np.shape(i) for i in indices))
+    if not any(isinstance(i, Traced) for i in indices):
+        linear: Any = constant(np.ravel_multi_index(
+            [np.broadcast_to(_checked(np.asarray(i), n, axes[k]), shape) for i, n, k in zip(indices, sizes, group)],
+            sizes))
+    else:
+        strides = np.cumprod([1] + sizes[:0:-1])[::-1].tolist()
+        terms = [np.where(i < 0, i + n, i) * s for i, n, s in zip(indices, sizes, strides)]
+        linear = as_tensor(sum(terms[1:], terms[0]), np.int64)
+    rest = [i for i in range(y.ndim) if i not in group]  # every item is one axis of y
+    perm = group + rest
+    moved = a.transpose(y.tensor, perm) if perm != sorted(perm) else y.tensor
+    merged = a.reshape(moved, [int(np.prod(sizes))] + [y.shape[i] for i in rest])
+    out = a.gather(merged, linear, axis=0)
+    first = group[0]
+    if group == list(range(group[0], group[-1] + 1)) and first > 0:
+        n = len(shape)
+        lead = sum(1 for i in rest if i < first)
+        perm = list(range(n, n + lead)) + list(range(n)) + list(range(n + lead, n + len(rest)))
+        out = a.transpose(out, perm)
+    return Traced(out)
+
+
+# -- assignment ----------------------------------------------------------------------------------------
+
+def _check_writable(x: Traced) -> None:
+    if x.base is not None:
+        raise NotImplementedError(
+            f"s2sgrad cannot trace an assignment into a view (at {user_line()}): in NumPy it would also change "
+            f"the array it was taken from. Assign into that array directly, or take a .copy() first.")
+    views = x.live_views()
+    if views:
+        raise NotImplementedError(
+            f"s2sgrad cannot trace an in-place change of an array while views of it are alive (at {user_line()}; "
+            f"a view was made at {views[0].tensor.op.where}): NumPy would change those views too. Make them "
+            f"copies (.copy()) or create them after the assignment.")
+
+
+def assign_all(x: Traced, result: Traced) -> None:
+    """``x op= y``: x takes the new value in place (NumPy's same-kind casting rule)."""
+    _check_writable(x)
+    if result.shape != x.shape:
+        raise ValueError(f"non-broadcastable output operand with shape {x.shape} doesn't match the broadcast "
+                         f"shape {result.shape}")
+    if not x.weak and not np.can_cast(result.dtype, x.dtype, "same_kind"):
+        raise TypeError(f"Cannot cast ufunc output from {result.dtype!r} to {x.dtype!r} with casting rule "
+                        f"'same_kind' (at {user_line()})")
+    x.tensor = result.tensor if x.weak else cast(result.tensor, x.dtype)
+    x.weak = x.weak and result.weak
+
+
+def setitem(x: Traced, key: Any, value: Any) -> None:
+    """``x[key] = value``: x gets a new value with ``value`` written at ``key``."""
+    _check_writable(x)
+    if isinstance(key, Traced) and key.dtype == np.bool_:
+        if key.shape != x.shape or np.ndim(value) != 0:
+            raise unsupported("assignment through a traced boolean mask unless the mask has the array's shape "
+                              "and the value is a scalar", "Use x = np.where(mask, value, x).")
+        x.tensor = a.where(key.tensor, as_tensor(value, x.dtype), x.tensor)
+        x.weak = False
+        return
+    items = _expand(x, key)
+    if any(isinstance(v, Traced) for v in items):
+        raise unsupported("assignment at a position given by a traced value",
+                          "Use np.where with a comparison against np.arange(n) to select the position.")
+    static_key = tuple(items)
+    position = np.full(x.shape, -1, dtype=np.int64)
+    region = position[static_key].shape
+    position[static_key] = np.arange(int(np.prod(region, dtype=np.int64))).reshape(region)
+    update = broadcast_tensor(as_tensor(value, x.dtype), region)
+    if not any(_advanced(v) for v in items):
+        placed = a.scatter_into_zeros(update, x.tensor, static_key, [])
+    else:
+        placed = a.gather(a.reshape(update, [-1]), constant(np.maximum(position, 0)))
+    mask = position >= 0
+    x.tensor = broadcast_tensor(placed, x.shape) if mask.all() else a.where(constant(mask), placed, x.tensor)
+    x.weak = False
+
+
+# -- take / take_along_axis -----------------------------------------------------------------------------
+
+@implements(np.take)
+def _take(a_: Any, indices: Any, axis: Any = None, out: Any = None, mode: str = "raise") -> Traced:
+    x = as_traced(a_)
+    if out is not None:
+        raise unsupported("numpy.take(..., out=...)")
+    if axis is None:
+        x, axis = np.ravel(x), 0
+    (ax,) = normalize_axes(axis, x.ndim)
+    if isinstance(indices, Traced):
+        if mode != "raise":
+            raise unsupported(f"numpy.take(..., mode={mode!r}) with traced indices")
+        return Traced(a.gather(x.tensor, indices.tensor, axis=ax))
+    index = np.take(np.arange(x.shape[ax]), indices, mode=mode)
+    return Traced(a.gather(x.tensor, constant(index.astype(np.int64)), axis=ax))
+
+
+@implements(np.take_along_axis)
+def _take_along_axis(arr: Any, indices: Any, axis: Any = -1) -> Traced:
+    """One gather from the flattened array at linear positions (computed in the graph for
+    traced indices, such as an argmax)."""
+    x = as_traced(arr)
+    if axis is None:
+        x, axis = np.ravel(x), 0
+    (ax,) = normalize_axes(axis, x.ndim)
+    positions = np.arange(x.size, dtype=np.int64).reshape(x.shape)
+    flat = a.reshape(x.tensor, [-1])
+    if not isinstance(indices, Traced):
+        return Traced(a.gather(flat, constant(np.take_along_axis(positions, np.asarray(indices), ax))))
+    base = np.take_along_axis(positions, np.zeros(indices.shape, dtype=np.int64), ax)
+    n, stride = x.shape[ax], int(np.prod(x.shape[ax + 1:], dtype=np.int64))
+    linear = base + np.where(indices < 0, indices + n, indices) * stride
+    return Traced(a.gather(flat, as_tensor(linear, np.int64)))

@@ -1,0 +1,261 @@
+"""Traced values: NumPy-looking arrays that record graph ops while a plain NumPy function runs.
+
+A ``Traced`` wraps a graph Tensor of a private Graph (the active ``Trace``). NumPy hands
+every ufunc call to ``__array_ufunc__`` and every other public function to
+``__array_function__``; both look the function up in ``registry`` and record the
+equivalent graph ops. Shapes are concrete (each signature is traced separately), so
+``x.shape``, ``len(x)`` and loops over ``range(n)`` are ordinary Python. Anything that would
+need a value, such as ``if x > 0:``, raises ``TracedValueError`` at the user's line.
+"""
+from __future__ import annotations
+
+import contextlib
+import threading
+import weakref
+from typing import Any, Iterator
+
+import numpy as np
+
+from ..graph import Graph, Tensor
+from .registry import FUNCTIONS, unsupported, user_line
+
+__all__ = ["Trace", "Traced", "TracedValueError", "current_trace"]
+
+
+class TracedValueError(TypeError):
+    """A traced value was used where Python needs its concrete value (``if``, ``float()``...)."""
+
+
+class Trace:
+    """One run of a user function: the private Graph it records into and its captured arrays."""
+
+    def __init__(self, graph: Graph | None = None) -> None:
+        self.graph = graph if graph is not None else Graph()
+        self._arrays: dict[tuple, tuple[Any, Tensor]] = {}
+
+    def captured(self, value: np.ndarray, dtype: np.dtype, make: Any) -> Tensor:
+        """One Const per captured array (and dtype), however often the function reads it."""
+        key = (id(value), dtype.str)
+        hit = self._arrays.get(key)
+        if hit is None or hit[0] is not value:
+            hit = self._arrays[key] = (value, make())
+        return hit[1]
+
+    @contextlib.contextmanager
+    def active(self) -> Iterator[Trace]:
+        _stack().append(self)
+        try:
+            with self.graph.as_default():
+                yield self
+        finally:
+            _stack().pop()
+
+
+class _Local(threading.local):
+    def __init__(self) -> None:
+        self.traces: list[Trace] = []
+
+
+_local = _Local()
+
+
+def _stack() -> list[Trace]:
+    return _local.traces
+
+
+def current_trace() -> Trace:
+    if not _local.traces:
+        raise RuntimeError("no s2sgrad trace is active: traced values only live while a function is traced")
+    return _local.traces[-1]
+
+
+def _value_error(what: str, hint: str) -> TracedValueError:
+    return TracedValueError(
+        f"{what} at {user_line()}: while s2sgrad traces the function, arrays have shapes but no values. "
+        f"{hint}")
+
+
+_BOOL_HINT = ("Python control flow (`if`, `while`, `and`/`or`, `assert`) cannot depend on array values; use "
+              "np.where(condition, a, b) to choose elementwise, or np.maximum/np.minimum/np.clip. Branching "
+              "on shapes and on Python numbers is fine.")
+_NUMBER_HINT = ("Keep the value as an array (np.float64 arithmetic works on traced arrays), or pass the number "
+                "as a Python int/float argument that is not differentiated.")
+
+
+class Traced:
+    """An array being traced: ``.shape``, ``.dtype``, operators and NumPy functions record ops.
+
+    ``weak`` marks values that came from Python floats/ints: like Python scalars in NumPy 2,
+    they adopt the dtype of the arrays they meet. ``base`` is the array this one is a view of
+    (for the in-place assignment checks in ``indexing``).
+    """
+
+    __slots__ = ("tensor", "weak", "base", "_views", "__weakref__")
+    __hash__ = None  # type: ignore[assignment] - like ndarray: elementwise ==, so not hashable
+
+    def __init__(self, tensor: Tensor, weak: bool = False, base: Traced | None = None) -> None:
+        self.tensor = tensor
+        self.weak = weak
+        self.base = base
+        self._views: list[weakref.ref] = []
+        if base is not None:
+            base._views.append(weakref.ref(self))
+
+    # -- metadata (static: known while tracing) ---------------------------------------------------
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(self.tensor.shape.dims)
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self.tensor.dtype.np
+
+    @property
+    def ndim(self) -> int:
+        return len(self.tensor.shape.dims)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    @property
+    def itemsize(self) -> int:
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * self.itemsize
+
+    @property
+    def T(self) -> Traced:  # noqa: N802 - NumPy's name
+        return FUNCTIONS[np.transpose](self)
+
+    @property
+    def real(self) -> Traced:
+        if self.dtype.kind == "c":
+            raise unsupported("ndarray.real of a complex array")
+        return self
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of unsized object")
+        return self.shape[0]
+
+    def __iter__(self) -> Iterator[Traced]:
+        if not self.shape:
+            raise TypeError("iteration over a 0-d array")
+        return (self[i] for i in range(self.shape[0]))
+
+    def __repr__(self) -> str:
+        op = self.tensor.op
+        return f"Traced(shape={self.shape}, dtype={self.dtype}, op={op.type!r} at {op.where})"
+
+    def live_views(self) -> list[Traced]:
+        views = [v for v in (r() for r in self._views) if v is not None]
+        self._views = [weakref.ref(v) for v in views]
+        return views
+
+    # -- NumPy's dispatch protocols -----------------------------------------------------------------
+    def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        from .ufuncs import apply
+        return apply(ufunc, method, inputs, kwargs)
+
+    def __array_function__(self, func: Any, types: Any, args: tuple, kwargs: dict) -> Any:
+        impl = FUNCTIONS.get(func)
+        if impl is None:
+            raise unsupported(func)
+        return impl(*args, **kwargs)
+
+    # -- places that need a concrete value ----------------------------------------------------------
+    def __bool__(self) -> bool:
+        raise _value_error("The truth value of a traced array is unknown", _BOOL_HINT)
+
+    def __float__(self) -> float:
+        raise _value_error("A traced array was converted to a Python float (float(x), math.* functions, or "
+                           "storing it into an element of a NumPy array such as one made by np.zeros)", _NUMBER_HINT)
+
+    def __int__(self) -> int:
+        raise _value_error("int() of a traced array", _NUMBER_HINT)
+
+    def __complex__(self) -> complex:
+        raise _value_error("complex() of a traced array", _NUMBER_HINT)
+
+    def __index__(self) -> int:
+        raise _value_error("A traced array was used as a Python index or size (range(), list index, shape)",
+                           _NUMBER_HINT)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        raise _value_error(
+            "A traced array cannot become a concrete NumPy array (np.asarray/np.array/np.float64(...), or "
+            "storing it into an array made by np.zeros/np.empty)",
+            "Pass arrays through unchanged, build arrays from traced parts with np.stack/np.concatenate, and "
+            "create arrays you assign into with np.zeros_like(x) (a traced array).")
+
+    def item(self, *args: Any) -> Any:
+        raise _value_error(".item() of a traced array", _NUMBER_HINT)
+
+    def tolist(self) -> Any:
+        raise _value_error(".tolist() of a traced array", _NUMBER_HINT)
+
+    # -- indexing -------------------------------------------------------------------------------------
+    def __getitem__(self, key: Any) -> Traced:
+        from .indexing import getitem
+        return getitem(self, key)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        from .indexing import setitem
+        setitem(self, key, value)
+
+    # -- ndarray methods: the same implementations as the NumPy functions ---------------------------
+    def _call(self, func: Any, *args: Any, **kwargs: Any) -> Any:
+        return FUNCTIONS[func](self, *args, **kwargs)
+
+    def reshape(self, *shape: Any, order: str = "C") -> Traced:
+        return self._call(np.reshape, shape[0] if len(shape) == 1 else shape, order=order)
+
+    def transpose(self, *axes: Any) -> Traced:
+        return self._call(np.transpose, axes[0] if len(axes) == 1 else (axes or None))
+
+    def astype(self, dtype: Any, order: str = "K", casting: str = "unsafe", subok: bool = True,
+               copy: bool = True) -> Traced:
+        from .convert import cast_traced
+        return cast_traced(self, np.dtype(dtype))
+
+    def copy(self, order: str = "C") -> Traced:
+        return Traced(self.tensor, self.weak)
+
+    def flatten(self, order: str = "C") -> Traced:
+        return self._call(np.reshape, -1, order=order).copy()
+
+    def conj(self) -> Traced:
+        return self.real
+
+    conjugate = conj
+
+    def __round__(self, ndigits: int | None = None) -> Traced:
+        return FUNCTIONS[np.round](self, ndigits or 0)
+
+    def __getattr__(self, name: str) -> Any:
+        if not name.startswith("__") and hasattr(np.ndarray, name):
+            raise unsupported(f"ndarray.{name}")
+        raise AttributeError(f"'Traced' object has no attribute {name!r}")
+
+    def __copy__(self) -> Traced:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict) -> Traced:
+        return self.copy()
+
+
+def _method(func: Any) -> Any:
+    def method(self: Traced, *args: Any, **kwargs: Any) -> Any:
+        return FUNCTIONS[func](self, *args, **kwargs)
+    method.__name__ = func.__name__
+    method.__doc__ = f"Like ``ndarray.{func.__name__}``."
+    return method
+
+
+for _func in (np.sum, np.mean, np.prod, np.std, np.var, np.any, np.all, np.argmax, np.argmin, np.cumsum,
+              np.cumprod, np.ravel, np.swapaxes, np.squeeze, np.clip, np.dot, np.round, np.trace, np.diagonal,
+              np.repeat, np.take, np.max, np.min):
+    setattr(Traced, _func.__name__, _method(_func))

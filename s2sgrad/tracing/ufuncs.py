@@ -1,0 +1,253 @@
+"""NumPy ufuncs and Python operators on traced values.
+
+NumPy itself resolves the loop dtypes (``ufunc.resolve_dtypes``, weak Python scalars
+included); operands are cast to them and one rule per ufunc records the graph ops.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+import numpy as np
+
+from ..ops import array_ops as a
+from ..ops import math_ops as m
+from ..ops.convert import constant
+from .convert import as_tensor, cast, is_weak, promotion_key
+from .registry import FUNCTIONS, UFUNCS, ufunc_rule, unsupported, user_line
+from .traced import Traced
+
+__all__ = ["apply", "call"]
+
+
+def apply(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> Any:
+    """``Traced.__array_ufunc__``: calls, reductions (``np.add.reduce``), scans and ``outer``."""
+    if method == "__call__":
+        return call(ufunc, inputs, kwargs)
+    if method == "reduce" and ufunc in _REDUCTIONS and len(inputs) == 1:
+        kwargs.setdefault("axis", 0)
+        return FUNCTIONS[_REDUCTIONS[ufunc]](inputs[0], **kwargs)
+    if method == "accumulate" and ufunc in _SCANS and len(inputs) == 1:
+        kwargs.setdefault("axis", 0)
+        return FUNCTIONS[_SCANS[ufunc]](inputs[0], **kwargs)
+    if method == "outer" and len(inputs) == 2:
+        x, y = inputs
+        x = FUNCTIONS[np.reshape](x, np.shape(x) + (1,) * np.ndim(y))
+        return call(ufunc, (x, y), kwargs)
+    raise unsupported(f"numpy.{ufunc.__name__}.{method}")
+
+
+def call(ufunc: np.ufunc, inputs: tuple, kwargs: dict, operator: bool = False) -> Traced:
+    """Record ``ufunc(*inputs)``; results of Python operators on weak values stay weak."""
+    rule = UFUNCS.get(ufunc)
+    if rule is None or ufunc.nout != 1:
+        raise unsupported(ufunc)
+    dtype = _check_kwargs(ufunc, kwargs)
+    keys = tuple(promotion_key(v) for v in inputs)
+    options = {} if dtype is None else {"signature": (None,) * ufunc.nin + (np.dtype(dtype),)}
+    try:
+        loop = ufunc.resolve_dtypes(keys + (None,), **options)
+    except TypeError as e:
+        raise TypeError(f"numpy.{ufunc.__name__} at {user_line()}: {e}") from None
+    tensors = [as_tensor(v, dt) for v, dt in zip(inputs, loop)]
+    result = cast(rule(*tensors), loop[-1])
+    return Traced(result, weak=operator and all(is_weak(v) for v in inputs))
+
+
+def _check_kwargs(ufunc: np.ufunc, kwargs: dict) -> Any:
+    out = kwargs.pop("out", None)
+    if out is not None and out != (None,):
+        raise unsupported(f"numpy.{ufunc.__name__}(..., out=...)", "Assign the result instead.")
+    where = kwargs.pop("where", True)
+    if where is not True:
+        raise unsupported(f"numpy.{ufunc.__name__}(..., where=...)", "Use np.where on the result instead.")
+    dtype = kwargs.pop("dtype", None)
+    for ignored in ("casting", "order", "subok"):
+        kwargs.pop(ignored, None)
+    if kwargs:
+        raise unsupported(f"numpy.{ufunc.__name__}(..., {', '.join(kwargs)}=...)")
+    return dtype
+
+
+# -- rules: tensors arrive in the loop dtypes ---------------------------------------------------------
+
+def _const_like(x: Any, value: float) -> Any:
+    return constant(value, x.dtype)
+
+
+def _is_float(x: Any) -> bool:
+    return x.dtype.is_floating or x.dtype.is_complex
+
+
+def _bool(x: Any) -> Any:
+    return x if x.dtype.is_bool else m.not_equal(x, _const_like(x, 0))
+
+
+_DIRECT: dict[np.ufunc, Callable] = {
+    np.negative: m.negative, np.absolute: m.abs, np.fabs: m.abs, np.sign: m.sign, np.square: m.square,
+    np.sqrt: m.sqrt, np.exp: m.exp, np.expm1: m.expm1, np.log: m.log, np.log1p: m.log1p, np.sin: m.sin,
+    np.cos: m.cos, np.tan: m.tan, np.arcsin: m.asin, np.arccos: m.acos, np.arctan: m.atan, np.sinh: m.sinh,
+    np.cosh: m.cosh, np.tanh: m.tanh, np.reciprocal: m.reciprocal,
+    np.add: m.add, np.subtract: m.subtract, np.multiply: m.multiply, np.true_divide: m.realdiv,
+    np.floor_divide: m.floordiv, np.remainder: m.mod, np.power: m.pow, np.float_power: m.pow,
+    np.maximum: m.maximum, np.minimum: m.minimum, np.arctan2: m.atan2,
+    np.equal: m.equal, np.not_equal: m.not_equal, np.less: m.less, np.less_equal: m.less_equal,
+    np.greater: m.greater, np.greater_equal: m.greater_equal,
+    np.logical_and: m.logical_and, np.logical_or: m.logical_or, np.logical_xor: m.logical_xor,
+}
+for _u, _rule in _DIRECT.items():
+    UFUNCS[_u] = _rule
+
+
+@ufunc_rule(np.positive, np.conjugate)
+def _identity(x: Any) -> Any:
+    return x
+
+
+@ufunc_rule(np.logical_not)
+def _logical_not(x: Any) -> Any:
+    return m.logical_not(_bool(x))
+
+
+def _integers_unchanged(rule: Callable) -> Callable:
+    return lambda x: rule(x) if _is_float(x) else x
+
+
+UFUNCS[np.floor] = _integers_unchanged(m.floor)
+UFUNCS[np.ceil] = _integers_unchanged(m.ceil)
+UFUNCS[np.rint] = _integers_unchanged(m.round)
+UFUNCS[np.trunc] = _integers_unchanged(lambda x: a.where(x < 0.0, m.ceil(x), m.floor(x)))
+
+
+def _float_test(rule: Callable, for_integers: Callable) -> Callable:
+    """isnan/isinf/isfinite: integers are never nan or inf."""
+    return lambda x: rule(x) if _is_float(x) else for_integers(x, x)
+
+
+UFUNCS[np.isnan] = _float_test(m.is_nan, m.not_equal)
+UFUNCS[np.isinf] = _float_test(m.is_inf, m.not_equal)
+UFUNCS[np.isfinite] = _float_test(m.is_finite, m.equal)
+
+
+def _bool_only(name: str, rule: Callable) -> Callable:
+    def bitwise(*xs: Any) -> Any:
+        if not all(x.dtype.is_bool for x in xs):
+            raise unsupported(f"numpy.{name} on integers", "Bitwise integer operations are not differentiable.")
+        return rule(*xs)
+    return bitwise
+
+
+UFUNCS[np.bitwise_and] = _bool_only("bitwise_and", m.logical_and)
+UFUNCS[np.bitwise_or] = _bool_only("bitwise_or", m.logical_or)
+UFUNCS[np.bitwise_xor] = _bool_only("bitwise_xor", m.logical_xor)
+UFUNCS[np.invert] = _bool_only("invert", m.logical_not)
+
+
+@ufunc_rule(np.exp2)
+def _exp2(x: Any) -> Any:
+    return m.pow(_const_like(x, 2.0), x)
+
+
+def _log_base(base: float) -> Callable:
+    return lambda x: m.realdiv(m.log(x), _const_like(x, math.log(base)))
+
+
+UFUNCS[np.log2] = _log_base(2.0)
+UFUNCS[np.log10] = _log_base(10.0)
+
+
+def _scaled(factor: float) -> Callable:
+    return lambda x: m.multiply(x, _const_like(x, factor))
+
+
+UFUNCS[np.deg2rad] = UFUNCS[np.radians] = _scaled(math.pi / 180)
+UFUNCS[np.rad2deg] = UFUNCS[np.degrees] = _scaled(180 / math.pi)
+
+
+@ufunc_rule(np.cbrt)
+def _cbrt(x: Any) -> Any:
+    return m.sign(x) * m.pow(m.abs(x), _const_like(x, 1 / 3))
+
+
+@ufunc_rule(np.arcsinh)
+def _arcsinh(x: Any) -> Any:
+    """Odd extension of a formula that is accurate for x >= 0 (no cancellation, no 0 * inf)."""
+    s = a.where(x < 0.0, _const_like(x, -1.0), _const_like(x, 1.0))
+    u = s * x
+    return s * m.log1p(u + m.square(u) / (1.0 + m.sqrt(1.0 + m.square(u))))
+
+
+@ufunc_rule(np.arccosh)
+def _arccosh(x: Any) -> Any:
+    return m.log(x + m.sqrt(m.square(x) - 1.0))
+
+
+@ufunc_rule(np.arctanh)
+def _arctanh(x: Any) -> Any:
+    return 0.5 * m.log1p(2.0 * x / (1.0 - x))
+
+
+@ufunc_rule(np.hypot)
+def _hypot(x: Any, y: Any) -> Any:
+    return m.sqrt(m.square(x) + m.square(y))
+
+
+def _logaddexp(exp: Callable, log: Callable) -> Callable:
+    """``top + log(exp(x - top) + exp(y - top))`` with ``top`` held constant: exact gradients, no overflow."""
+    def rule(x: Any, y: Any) -> Any:
+        top = a.stop_gradient(m.maximum(x, y))
+        return top + log(exp(x - top) + exp(y - top))
+    return rule
+
+
+UFUNCS[np.logaddexp] = _logaddexp(m.exp, m.log)
+UFUNCS[np.logaddexp2] = _logaddexp(_exp2, _log_base(2.0))
+
+
+_REDUCTIONS = {np.add: np.sum, np.multiply: np.prod, np.maximum: np.max, np.minimum: np.min,
+               np.logical_and: np.all, np.logical_or: np.any}
+_SCANS = {np.add: np.cumsum, np.multiply: np.cumprod}
+
+
+# -- Python operators ------------------------------------------------------------------------------
+
+_OPERANDS = (Traced, np.ndarray, np.generic, bool, int, float, complex, list, tuple)
+_OPERATORS = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "truediv": np.true_divide,
+              "floordiv": np.floor_divide, "mod": np.remainder, "pow": np.power, "matmul": np.matmul,
+              "and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}
+_COMPARISONS = {"lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal,
+                "eq": np.equal, "ne": np.not_equal}
+
+
+def _binary(u: np.ufunc, reverse: bool = False) -> Callable:
+    def operator(self: Traced, other: Any) -> Any:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
+        return call(u, (other, self) if reverse else (self, other), {}, operator=True)
+    return operator
+
+
+def _inplace(u: np.ufunc) -> Callable:
+    def operator(self: Traced, other: Any) -> Any:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
+        from .indexing import assign_all
+        assign_all(self, call(u, (self, other), {}, operator=True))
+        return self
+    return operator
+
+
+def _unary(u: np.ufunc) -> Callable:
+    return lambda self: call(u, (self,), {}, operator=True)
+
+
+for _name, _u in _OPERATORS.items():
+    setattr(Traced, f"__{_name}__", _binary(_u))
+    setattr(Traced, f"__r{_name}__", _binary(_u, reverse=True))
+    setattr(Traced, f"__i{_name}__", _inplace(_u))
+for _name, _u in _COMPARISONS.items():
+    setattr(Traced, f"__{_name}__", _binary(_u))
+Traced.__neg__ = _unary(np.negative)
+Traced.__pos__ = _unary(np.positive)
+Traced.__abs__ = _unary(np.absolute)
+Traced.__invert__ = _unary(np.invert)

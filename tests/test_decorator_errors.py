@@ -1,0 +1,160 @@
+"""What the decorator says when a function cannot be traced: typed errors that name the
+NumPy function or construct, the user's file:line and what to do instead."""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+import s2sgrad
+from s2sgrad.tracing import TracedValueError
+
+HERE = os.path.basename(__file__)
+
+
+def line_of(f, offset=1):
+    return f"{HERE}:{f.__code__.co_firstlineno + offset}"
+
+
+def branch_on_value(x):
+    if np.sum(x) > 0:
+        return np.sum(x)
+    return -np.sum(x)
+
+
+def loop_on_value(x):
+    while x.max() < 10:
+        x = x * 2
+    return np.sum(x)
+
+
+def index_with_value(x):
+    n = x.sum()
+    return np.sum(x[:n])
+
+
+def test_control_flow_on_values_names_the_line_and_suggests_where():
+    with pytest.raises(TracedValueError, match=rf"{line_of(branch_on_value)}: `if np.sum\(x\) > 0:`.*np\.where"):
+        s2sgrad.grad(branch_on_value)(np.ones(3))
+    with pytest.raises(TracedValueError, match=rf"{line_of(loop_on_value)}: `while x.max\(\) < 10:`"):
+        s2sgrad.grad(loop_on_value)(np.ones(3))
+    with pytest.raises(TracedValueError, match=rf"index or size.*{line_of(index_with_value, 2)}"):
+        s2sgrad.grad(index_with_value)(np.ones(3))
+    assert issubclass(TracedValueError, TypeError)
+
+
+def test_python_conversions_of_values_are_errors():
+    with pytest.raises(TracedValueError, match="Python float"):
+        s2sgrad.grad(lambda x: float(np.sum(x)))(np.ones(2))
+    with pytest.raises(TracedValueError, match="np.asarray.*np.stack"):
+        s2sgrad.grad(lambda x: np.sum(np.asarray(x)))(np.ones(2))
+    with pytest.raises(TracedValueError, match=r"\.item\(\)"):
+        s2sgrad.grad(lambda x: np.sum(x).item())(np.ones(2))
+
+
+def store_into_numpy_array(x):
+    out = np.zeros(3)
+    out[0] = x[0]
+    return np.sum(out)
+
+
+def test_storing_into_a_numpy_array_explains_zeros_like():
+    with pytest.raises(ValueError) as info:
+        s2sgrad.grad(store_into_numpy_array)(np.ones(3))
+    assert isinstance(info.value.__cause__, TracedValueError)
+    assert line_of(store_into_numpy_array, 2) in str(info.value.__cause__)
+
+
+def sorts(x):
+    return np.sum(np.sort(x) * x)
+
+
+@pytest.mark.parametrize("f, name", [
+    (sorts, "numpy.sort"),
+    (lambda x: np.sum(np.linalg.inv(x)), "numpy.linalg.inv"),
+    (lambda x: np.sum(np.median(x)), "numpy.median"),
+    (lambda x: np.sum(np.add(x, x, out=x)), r"numpy.add\(..., out=...\)"),
+    (lambda x: np.sum(np.where(x > 0)), "numpy.where\\(condition\\) with one argument"),
+    (lambda x: np.sum(x[x > 0]), "indexing with a boolean mask computed from traced values.*np.where"),
+    (lambda x: np.sum(np.subtract.accumulate(x)), "numpy.subtract.accumulate"),
+])
+def test_unsupported_numpy_is_not_implemented_and_named(f, name):
+    with pytest.raises(NotImplementedError, match=f"s2sgrad cannot trace {name}"):
+        s2sgrad.grad(f)(np.eye(2))
+
+
+def test_unsupported_error_names_the_users_line():
+    with pytest.raises(NotImplementedError, match=rf"\(at {line_of(sorts)}: `return np.sum\(np.sort\(x\) \* x\)`\)"):
+        s2sgrad.grad(sorts)(np.ones(3))
+    assert "numpy.sort" not in s2sgrad.tracing.supported() and "numpy.einsum" in s2sgrad.tracing.supported()
+
+
+def assign_into_view(x):
+    y = x.copy()
+    row = y[0]
+    row[1] = 5.0
+    return np.sum(y)
+
+
+def assign_with_live_view(x):
+    y = x.copy()
+    row = y[0]
+    y[0, 1] = 5.0
+    return np.sum(row)
+
+
+def assign_after_views_died(x):
+    y = x.copy()
+    total = np.sum(y[0]) + np.sum(y.T)
+    y[0, 1] = 5.0
+    return total + np.sum(y)
+
+
+def test_assignments_that_would_depend_on_shared_memory_are_refused():
+    with pytest.raises(NotImplementedError, match="into a view"):
+        s2sgrad.grad(assign_into_view)(np.ones((2, 2)))
+    with pytest.raises(NotImplementedError, match=rf"views of it are alive.*made at {line_of(assign_with_live_view, 2)}"):
+        s2sgrad.grad(assign_with_live_view)(np.ones((2, 2)))
+    np.testing.assert_allclose(s2sgrad.grad(assign_after_views_died)(np.ones((2, 2))), [[3, 2], [2, 2]])
+
+
+def test_in_place_operators_follow_numpys_casting():
+    def f(x, counts):
+        counts += x
+        return np.sum(x)
+
+    with pytest.raises(TypeError, match="same_kind"):
+        s2sgrad.grad(f)(np.ones(2), np.arange(2))
+
+
+leaked = []
+
+
+def leaks(x):
+    leaked.append(x)
+    return np.sum(x)
+
+
+def uses_leaked(x):
+    return np.sum(x * leaked[0])
+
+
+def test_escaped_traced_values_are_detected():
+    s2sgrad.grad(leaks)(np.ones(2))
+    with pytest.raises(RuntimeError, match="another trace.*escape"):
+        s2sgrad.grad(uses_leaked)(np.ones(2))
+
+
+@pytest.mark.parametrize("f, error, message", [
+    (lambda x: np.sum(x.reshape(4)), ValueError, "cannot reshape array of size 3 into shape"),
+    (lambda x: x[3], IndexError, "index 3 is out of bounds for axis 0 with size 3"),
+    (lambda x: x[0, 0], IndexError, "too many indices for array"),
+    (lambda x: np.sum(x @ np.ones(2)), ValueError, "matmul: .*mismatch"),
+    (lambda x: np.sum(x, axis=1), np.exceptions.AxisError, "axis 1 is out of bounds"),
+    (lambda x: np.sum(x[np.array([0, 5])]), IndexError, "index 5 is out of bounds"),
+    (lambda x: np.sum(np.stack([x, x[:2]])), ValueError, "same shape"),
+])
+def test_numpy_errors_keep_numpys_types(f, error, message):
+    with pytest.raises(error, match=message):
+        s2sgrad.grad(f)(np.ones(3))
