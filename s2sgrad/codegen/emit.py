@@ -19,6 +19,7 @@ import numpy as np
 
 from ..primitives.core import broadcast_shape, literal, np_attr, shortest_float
 from .names import INTERNAL_NAMES, Namer, value_name
+from .printer import print_statement
 from .program import Instr, Program, Value
 
 __all__ = ["Module", "emit_module", "DEL_MIN_ELEMENTS", "INLINE_CONST_ELEMENTS", "MAX_FUSED_OPS"]
@@ -206,7 +207,7 @@ class _Emitter:
             if i in dying:
                 body.append(("del " + ", ".join(sorted(self.name_of(v) for v in dying[i])), None))
         self._resolve(final[-1])
-        body.append((ast.unparse(ret), None))
+        body.append((print_statement(ret), None))
 
         lines = ast.unparse(ast.Module([ast.Expr(ast.Constant(title))], [])).split("\n")
         lines += ["import numpy as np", ""]
@@ -230,7 +231,7 @@ class _Emitter:
         else:
             target = ast.Tuple([ast.Name(self.name_of(o) if id(o) in self.uses or id(o) in self.keep else "_",
                                          _STORE) for o in ins.outs], _STORE)
-        return _with_comment(ast.unparse(ast.Assign([target], stmt.expr, None, lineno=0)), _op_comment(ins))
+        return _with_comment(print_statement(ast.Assign([target], stmt.expr, None, lineno=0)), _op_comment(ins))
 
     def _resolve(self, stmt: _Statement) -> None:
         """Give placeholder names their final identifiers (in statement order, so numbering reads well)."""

@@ -1,0 +1,70 @@
+"""The statement printer gives exactly ``ast.unparse``'s text: on every statement the code
+generator writes for the op corpus, and on random expression trees of the printed subset."""
+import ast
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from optable import all_cases, build
+from s2sgrad.codegen.build import build_module
+from s2sgrad.codegen.lower import needed_ops
+from s2sgrad.codegen.printer import print_statement
+
+
+def _statements(source: str) -> list:
+    tree = ast.parse(source)
+    run = next(node for node in tree.body if isinstance(node, ast.FunctionDef))
+    return [s for s in run.body if isinstance(s, (ast.Assign, ast.Return))]
+
+
+def test_every_generated_statement_prints_as_ast_unparse():
+    checked = 0
+    for case in all_cases():
+        for static in (True, False):
+            graph, holders, out = build(case, static)
+            outs = out if isinstance(out, (list, tuple)) else [out]
+            specs = {h: (h.dtype, tuple(a.shape) if static else None) for h, a in zip(holders, case.arrays())}
+            module, _, _ = build_module(needed_ops(outs, [], set(holders)), outs, specs, lambda v: None)
+            for stmt in _statements(module.source):
+                assert print_statement(stmt) == ast.unparse(stmt), case.id
+                checked += 1
+    assert checked > 1000
+
+
+_NAMES = st.sampled_from(["x", "y", "np", "rt", "g_w"]).map(lambda n: ast.Name(n, ast.Load()))
+_CONSTANTS = st.one_of(st.integers(-3, 3), st.floats(allow_nan=True, allow_infinity=True, width=32),
+                       st.booleans(), st.none(), st.text(max_size=3), st.just(Ellipsis),
+                       st.complex_numbers(max_magnitude=2, allow_nan=False)).map(ast.Constant)
+_BINOPS = [ast.Add, ast.Sub, ast.Mult, ast.MatMult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.BitAnd,
+           ast.BitOr, ast.BitXor, ast.LShift, ast.RShift]
+_CMPOPS = [ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Is, ast.IsNot, ast.In, ast.NotIn]
+
+
+def _compound(children):
+    binop = st.builds(lambda l, op, r: ast.BinOp(l, op(), r), children, st.sampled_from(_BINOPS), children)
+    unary = st.builds(lambda op, v: ast.UnaryOp(op(), v), st.sampled_from([ast.USub, ast.UAdd, ast.Invert, ast.Not]),
+                      children)
+    compare = st.builds(lambda l, ops, rs: ast.Compare(l, [o() for o in ops], rs[:len(ops)] or [l]),
+                        children, st.lists(st.sampled_from(_CMPOPS), min_size=1, max_size=2),
+                        st.lists(children, min_size=2, max_size=2))
+    call = st.builds(lambda f, args, kw: ast.Call(f, args, [ast.keyword("axis", kw)]), children,
+                     st.lists(children, max_size=2), children)
+    attribute = st.builds(lambda v: ast.Attribute(v, "T", ast.Load()), children)
+    index = st.one_of(children, st.builds(lambda a, b: ast.Slice(a, b, None), children, children),
+                      st.builds(lambda e: ast.Tuple(e, ast.Load()), st.lists(children, max_size=3)))
+    subscript = st.builds(lambda v, i: ast.Subscript(v, i, ast.Load()), children, index)
+    tuple_ = st.builds(lambda e: ast.Tuple(e, ast.Load()), st.lists(children, max_size=3))
+    list_ = st.builds(lambda e: ast.List(e, ast.Load()), st.lists(children, max_size=3))
+    return st.one_of(binop, unary, compare, call, attribute, subscript, tuple_, list_)
+
+
+_EXPRESSIONS = st.recursive(st.one_of(_NAMES, _CONSTANTS), _compound, max_leaves=12)
+
+
+@given(_EXPRESSIONS, st.booleans())
+def test_random_trees_print_as_ast_unparse(expr, as_return):
+    if as_return:
+        stmt = ast.Return(expr)
+    else:
+        stmt = ast.Assign([ast.Name("out", ast.Store())], expr, None, lineno=0)
+    assert print_statement(stmt) == ast.unparse(stmt)
