@@ -6,6 +6,7 @@ creation order is a topological order: no pass ever needs to sort.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import re
 import sys
@@ -131,7 +132,10 @@ class Operation:
         self.location = location
         self.grad_of: Operation | None = grad_of  # the forward op whose gradient rule made this op
         self.id = -1
-        self.outputs = tuple(Tensor(self, i, dt, shape) for i, (dt, shape) in enumerate(specs))
+        if len(specs) == 1:
+            self.outputs = (Tensor(self, 0, specs[0][0], specs[0][1]),)
+        else:
+            self.outputs = tuple([Tensor(self, i, dt, shape) for i, (dt, shape) in enumerate(specs)])
 
     def get_attr(self, name: str) -> Any:
         try:
@@ -193,8 +197,7 @@ class Graph:
     def create_op(self, op_type: str, inputs: Sequence[Tensor], attrs: dict | None = None,
                   name: str | None = None) -> Operation:
         """Append an op of primitive ``op_type``; infers output dtypes and shapes or raises."""
-        from .primitives import lookup
-        prim = lookup(op_type)
+        prim = _primitive(op_type)
         attrs = {} if attrs is None else attrs
         inputs = tuple(inputs)
         for t in inputs:
@@ -204,7 +207,7 @@ class Graph:
                 raise ValueError(f"Tensor {t.name} must be from the same graph as the {op_type} op being created.")
         if self._finalized:
             raise RuntimeError("Graph is finalized and cannot be modified.")
-        if name and not name.endswith("/") and not _VALID_NAME.match(name):
+        if name and not name.endswith("/") and not _valid_name(name):
             raise ValueError(f"'{name}' is not a valid node name")
         with self._lock:
             exact = name[:-1] if name and name.endswith("/") else None
@@ -223,7 +226,9 @@ class Graph:
             override = self._gradient_override_map.get(op_type)
             if override is not None:
                 attrs = {**attrs, "_gradient_op_type": override}
-            control = tuple(op for op in self._local.control if all(op is not t.op for t in inputs))
+            control = self._local.control
+            if control:
+                control = tuple(op for op in control if all(op is not t.op for t in inputs))
             op = Operation(self, full_name, op_type, inputs, attrs, specs, control, user_location(),
                            self._local.grad_of)
             op.id = len(self._ops)
@@ -391,6 +396,23 @@ class Graph:
     def __str__(self) -> str:
         from .ir import format_ops
         return format_ops(self._ops)
+
+
+@functools.lru_cache(maxsize=4096)
+def _valid_name(name: str) -> bool:
+    return _VALID_NAME.match(name) is not None
+
+
+def _primitive(op_type: str) -> Any:
+    """The primitive for ``op_type`` (imported on first use: the table imports the op layer)."""
+    global _lookup
+    if _lookup is None:
+        from .primitives import lookup
+        _lookup = lookup
+    return _lookup(op_type)
+
+
+_lookup = None
 
 
 def _shape_text(shape: TensorShape) -> str:

@@ -311,10 +311,16 @@ def _can_be_scalar(v: Value, ins: Instr) -> bool:
     if not ins.prim.ufunc or v.dtype.name == "string" or not v.is_uniform():
         return False
     others = [a for a in ins.args if a is not v]
-    if not any(a.const is None and a.dtype is v.dtype for a in others):
-        return False
     out = ins.outs[0].shape.dims
-    if any(a.shape.dims == out for a in others):
+    typed = covers = False
+    for a in others:
+        if a.const is None and a.dtype is v.dtype:
+            typed = True
+        if a.shape.dims == out:
+            covers = True
+    if not typed:
+        return False
+    if covers:
         return True
     try:
         return broadcast_shape(*(a.shape for a in others)) == ins.outs[0].shape

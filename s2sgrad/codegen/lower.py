@@ -73,7 +73,8 @@ def lower(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feeds: dict
         prog.params.append(v)
 
     for op in ops:
-        if op.outputs and all(t in values for t in op.outputs):
+        outputs = op.outputs
+        if outputs and outputs[0] in values and (len(outputs) == 1 or all(t in values for t in outputs)):
             continue  # fed (or a variable read)
         _lower_op(op, values, prog, rng_params)
     prog.outputs = [values[t] for t in fetch_tensors]

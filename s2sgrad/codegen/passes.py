@@ -130,8 +130,11 @@ def _fold(ins: Instr) -> list[Value] | None:
     if source is not None and ins.args[source].const is not None and ins.args[source].is_uniform() \
             and ins.outs[0].shape.is_fully_defined():
         return [uniform(ins.outs[0], ins.args[source].scalar())]
-    if ins.prim.emit is None or not ins.args or any(a.const is None and a.kind != "shape" for a in ins.args):
+    if ins.prim.emit is None or not ins.args:
         return None
+    for a in ins.args:
+        if a.const is None and a.kind != "shape":
+            return None
     if any(o.size is None or o.size > FOLD_LIMIT for o in ins.outs):
         return None
     names = [f"_a{i}" for i in range(len(ins.args))]
