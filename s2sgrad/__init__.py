@@ -43,3 +43,4 @@ from . import train
 
 newaxis = None
 __version__ = "0.1.0"
+from .export import export

@@ -24,8 +24,10 @@ GENERATED_PREFIX = "<s2sgrad:"
 GENERATED_MODULE = "s2sgrad.generated"
 _counter = itertools.count()
 
-# Called as ``listener(label, source, constants)`` for every module compiled (``s2sgrad dump``).
-compile_listeners: list[Callable[[str, str, dict], None]] = []
+# Called as ``listener(label, source, constants, origin)`` for every module compiled (``s2sgrad dump``);
+# ``origin`` is the caller's ``origin`` argument (the Executable being built, or None). The Executable
+# is not fully initialized yet: listeners should keep it and read its attributes later.
+compile_listeners: list[Callable[[str, str, dict, Any], None]] = []
 
 # NumPy floating-point warnings (overflow, invalid, divide) raised by generated code are
 # values, not news: silence them there, at no cost per run. ``show_numpy_warnings`` undoes it.
@@ -38,15 +40,16 @@ def show_numpy_warnings(enabled: bool = True) -> None:
     warnings.filterwarnings(action, category=RuntimeWarning, module=re.escape(GENERATED_MODULE))
 
 
-def load_source(source: str, constants: dict[str, Any], label: str = "run") -> Callable:
-    """Compile ``source`` and return its ``run`` function (with ``.source`` and ``.filename``)."""
+def load_source(source: str, constants: dict[str, Any], label: str = "run", origin: Any = None) -> Callable:
+    """Compile ``source`` and return its ``run`` function (with ``.source`` and ``.filename``);
+    ``origin`` (the Executable that owns the module, if any) is passed on to ``compile_listeners``."""
     digest = hashlib.sha1(source.encode("utf-8")).hexdigest()[:10]
     filename = f"{GENERATED_PREFIX}{label}-{digest}-{next(_counter)}>"
     lines = source.splitlines(keepends=True)
     linecache.cache[filename] = (len(source), None, lines, filename)
     code = compile(source, filename, "exec")
     for listener in list(compile_listeners):
-        listener(label, source, constants)
+        listener(label, source, constants, origin)
     namespace: dict[str, Any] = {"__name__": GENERATED_MODULE, "np": np, "rt": runtime,
                                  "_constants": dict(constants)}
     exec(code, namespace)  # noqa: S102 - our own generated code, built from ast nodes

@@ -1,0 +1,181 @@
+"""``s2sgrad.export``: ship a compiled step as a standalone module that needs only NumPy.
+
+Graph mode: ``export(fetches, path, feed_dict, session)`` writes the module that
+``session.run(fetches, feed_dict)`` would execute, with the session's current variable
+values and random-generator states, so ``Step()(**feeds)`` in the exported file returns
+exactly what that ``run`` would. A decorated function (``s2sgrad.grad(f)``) exports the same
+way from example arguments: ``export(gf, path, args=(x, w))``.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Any, Sequence
+
+import numpy as np
+
+from . import errors
+from .codegen.build import Executable, build_module
+from .codegen.emit import Module
+from .codegen.lower import needed_ops
+from .fetches import FetchStructure
+from .graph import Graph, Operation, Tensor
+from .inspection import _graph_for
+from .ops.indexed_slices import IndexedSlices
+from .session import Session, convert_feed, get_default_session
+from .standalone import ExportSpec, Input, run_parameters, write_standalone
+
+__all__ = ["export", "CallRecorder", "executable_spec"]
+
+
+def export(fetches: Any, path: str, feed_dict: dict | None = None, session: Session | None = None, *,
+           args: Sequence[Any] = ()) -> list[str]:
+    """Write ``path`` (plus ``<stem>.npz`` for arrays): a module computing ``fetches`` with NumPy only.
+
+    ``fetches`` and ``feed_dict`` are as in ``session.run`` (the code is specialized to the fed
+    shapes); variable values and random states are taken from ``session`` (default: the default
+    session) without changing it. For a decorated function pass it as ``fetches`` and its example
+    arguments as ``args``. Returns the paths written.
+
+    >>> # s2sgrad.export([train_op, loss], "train_step.py", {x: xs, y: ys}, session=sess)
+    >>> # then, without s2sgrad: from train_step import Step; Step()(xs, ys)
+    """
+    if hasattr(fetches, "executable"):
+        spec = _function_spec(fetches, args)
+    else:
+        spec = _session_spec(fetches, feed_dict or {}, session if session is not None else get_default_session())
+    return write_standalone(spec, path)
+
+
+# -- graph mode ----------------------------------------------------------------------------------
+
+def _session_spec(fetches: Any, feed_dict: dict, session: Session | None) -> ExportSpec:
+    graph = session.graph if session is not None else _graph_for(fetches, None)
+    structure = FetchStructure(graph, fetches)
+    feeds: dict[Tensor, Any] = {}
+    for key, value in feed_dict.items():
+        t = graph.as_graph_element(key)
+        if not isinstance(t, Tensor):
+            raise TypeError(f"feed_dict key {key!r} is not a tensor")
+        feeds[t] = convert_feed(value, t)
+    specs = {t: (t.dtype, np.shape(v)) for t, v in feeds.items()}
+    ops = needed_ops(structure.tensors, structure.ops, set(feeds))
+    variable_spec = session._variable_spec if session is not None else _static_variable_spec
+    module, _, _ = build_module(ops, structure.tensors, specs, variable_spec)
+    values = [_session_input(p, feeds, session) for p in module.params]
+    index = {t: i for i, t in enumerate(structure.tensors)}
+    fetched = ", ".join(t.name for t in structure.tensors) or "no tensors"
+    return executable_spec(module, len(structure.tensors), values, origin=f"a Session run fetching {fetched}",
+                           result=_structure(graph, fetches, index))
+
+
+def _static_variable_spec(var_op: Operation) -> tuple:
+    t = var_op.outputs[0]
+    return t.dtype, t.shape.dims
+
+
+def _session_input(param: Any, feeds: dict, session: Session | None) -> Any:
+    """The value ``session.run`` would pass for ``param`` (feeds, stored variables, generator states)."""
+    if param.kind == "feed":
+        return feeds[param.source]
+    op = param.source
+    if session is None:
+        raise ValueError(f"export needs a session holding the value of {op.name}: pass session= or call "
+                         f"export inside `with tf.Session() as sess:`")
+    if param.kind == "rng":
+        return session._rng(op).bit_generator.state
+    if op not in session._store:
+        raise errors.FailedPreconditionError(None, op, f"Attempting to use uninitialized value {op.name}  "
+                                                       f"[variable created at {op.where}]")
+    return session._store[op]
+
+
+def _structure(graph: Graph, fetch: Any, index: dict) -> ast.expr:
+    """An expression over ``fetched`` (the flat fetched values) rebuilding the fetch structure."""
+    load = ast.Load()
+    if isinstance(fetch, IndexedSlices):
+        parts = [fetch.values, fetch.indices] + ([fetch.dense_shape] if fetch.dense_shape is not None else [])
+        return ast.Tuple([_structure(graph, p, index) for p in parts], load)
+    if isinstance(fetch, dict):
+        keys = []
+        for key in fetch:
+            if not isinstance(key, (str, int, float, bool)) and key is not None:
+                raise TypeError(f"cannot export a fetch dict with key {key!r}: keys must be str, int, float or bool")
+            keys.append(ast.Constant(key))
+        return ast.Dict(keys, [_structure(graph, v, index) for v in fetch.values()])
+    if isinstance(fetch, (list, tuple)):
+        items = [_structure(graph, f, index) for f in fetch]
+        return ast.List(items, load) if isinstance(fetch, list) else ast.Tuple(items, load)
+    element = graph.as_graph_element(fetch)
+    if isinstance(element, Operation):
+        return ast.Constant(None)
+    return ast.Subscript(ast.Name("fetched", load), ast.Constant(index[element]), load)
+
+
+# -- compiled executables (dump -o, decorated functions) -----------------------------------------
+
+class CallRecorder:
+    """Records the arguments of an Executable's first call, copied so later runs cannot change them."""
+
+    def __init__(self, exe: Executable) -> None:
+        self.args: list | None = None
+        self._exe, self._previous = exe, exe.__dict__.get("call")
+        call = exe.call
+
+        def recording_call(args: list) -> list:
+            if self.args is None:
+                self.args = [_snapshot(a) for a in args]
+            return call(args)
+
+        exe.call = recording_call  # type: ignore[method-assign]
+
+    def stop(self) -> None:
+        """Stop recording: the executable's ``call`` is what it was before."""
+        if self._previous is None:
+            del self._exe.call
+        else:
+            self._exe.call = self._previous
+
+
+def _snapshot(value: Any) -> Any:
+    if isinstance(value, np.random.Generator):
+        return value.bit_generator.state
+    return np.array(value) if isinstance(value, np.ndarray) else value
+
+
+def executable_spec(module: Module, n_fetches: int, values: list | None, origin: str,
+                    result: ast.expr | None = None) -> ExportSpec:
+    """The export of ``module``: ``values`` are its run() arguments (generators as their states)."""
+    names = run_parameters(module.source)
+    values = values if values is not None else [None] * len(names)
+    inputs = []
+    for name, param, value in zip(names, module.params, values, strict=True):
+        label = param.source.name
+        if param.kind == "feed":
+            inputs.append(Input(name, "feed", label, param.dtype.np, tuple(param.shape.dims), value))
+        else:
+            inputs.append(Input(name, param.kind, label, value=value))
+    return ExportSpec(module.source, module.constants, set(module.helpers), inputs, n_fetches,
+                      scalar_outputs=[i for i, rank in enumerate(module.output_ranks) if rank == 0],
+                      copy_outputs=list(module.copy_outputs), assigns=[op.name for op in module.commit_ops],
+                      result=result, origin=origin)
+
+
+def _function_spec(fn: Any, args: Sequence[Any]) -> ExportSpec:
+    """A decorated function at ``args``: record the arguments its executable is called with."""
+    exe = fn.executable(*args)
+    recorder = CallRecorder(exe)
+    try:
+        fn(*args)
+    finally:
+        recorder.stop()
+    if recorder.args is None:
+        raise RuntimeError(f"export could not observe a call of {getattr(fn, '__name__', fn)!r}'s compiled code")
+    fetched = ast.Name("fetched", ast.Load())
+    result = ast.Subscript(fetched, ast.Constant(0), ast.Load()) if exe.n_fetches == 1 else ast.Call(
+        ast.Name("tuple", ast.Load()), [fetched], [])
+    name = getattr(fn, "__name__", "a decorated function")
+    return executable_spec(exe.module, exe.n_fetches, recorder.args, origin=f"{name}{_shapes(args)}", result=result)
+
+
+def _shapes(args: Sequence[Any]) -> str:
+    return "(" + ", ".join(f"{np.asarray(a).dtype.name}{list(np.shape(a))}" for a in args) + ")"
