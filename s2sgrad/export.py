@@ -51,6 +51,7 @@ def export(fetches: Any, path: str, feed_dict: dict | None = None, session: Sess
 def _session_spec(fetches: Any, feed_dict: dict, session: Session | None) -> ExportSpec:
     graph = session.graph if session is not None else _graph_for(fetches, None)
     structure = FetchStructure(graph, fetches)
+    result = _structure(graph, fetches, {t: i for i, t in enumerate(structure.tensors)})
     feeds: dict[Tensor, Any] = {}
     for key, value in feed_dict.items():
         t = graph.as_graph_element(key)
@@ -62,10 +63,9 @@ def _session_spec(fetches: Any, feed_dict: dict, session: Session | None) -> Exp
     variable_spec = session._variable_spec if session is not None else _static_variable_spec
     module, _, _ = build_module(ops, structure.tensors, specs, variable_spec)
     values = [_session_input(p, feeds, session) for p in module.params]
-    index = {t: i for i, t in enumerate(structure.tensors)}
     fetched = ", ".join(t.name for t in structure.tensors) or "no tensors"
     return executable_spec(module, len(structure.tensors), values, origin=f"a Session run fetching {fetched}",
-                           result=_structure(graph, fetches, index))
+                           result=result)
 
 
 def _static_variable_spec(var_op: Operation) -> tuple:
@@ -150,14 +150,17 @@ def executable_spec(module: Module, n_fetches: int, values: list | None, origin:
     inputs = []
     for name, param, value in zip(names, module.params, values, strict=True):
         label = param.source.name
-        if param.kind == "feed":
-            inputs.append(Input(name, "feed", label, param.dtype.np, tuple(param.shape.dims), value))
+        if param.kind == "rng":
+            inputs.append(Input(name, "rng", label, value=value))
         else:
-            inputs.append(Input(name, param.kind, label, value=value))
+            inputs.append(Input(name, param.kind, label, param.dtype.np, tuple(param.shape.dims), value))
+    variables = {i.label: (i.dtype, i.shape) for i in inputs if i.kind == "var"}
+    for op in module.commit_ops:
+        variables.setdefault(op.name, (op.outputs[0].dtype.np, None))
     return ExportSpec(module.source, module.constants, set(module.helpers), inputs, n_fetches,
                       scalar_outputs=[i for i, rank in enumerate(module.output_ranks) if rank == 0],
                       copy_outputs=list(module.copy_outputs), assigns=[op.name for op in module.commit_ops],
-                      result=result, origin=origin)
+                      variables=variables, result=result, origin=origin)
 
 
 def _function_spec(fn: Any, args: Sequence[Any]) -> ExportSpec:

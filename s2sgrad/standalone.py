@@ -48,6 +48,7 @@ class ExportSpec:
     scalar_outputs: list[int]          # returned values that are rank 0 (NumPy scalars, as Session.run)
     copy_outputs: list[int]            # returned values that may alias state: copied
     assigns: list[str]                 # variable names of the new values returned after the fetches
+    variables: dict                    # every variable read or assigned: name -> (dtype, shape or None)
     result: ast.expr | None = None     # rebuilds the fetch structure from ``fetched``; None: a list
     origin: str = "s2sgrad"            # one line saying what this was exported from
 
@@ -144,7 +145,8 @@ def _tables(spec: ExportSpec) -> str:
     rng_index = {id(i): n for n, i in enumerate(rngs)}
     params = [(i.kind, rng_index[id(i)] if i.kind == "rng" else i.label if i.kind == "var" else i.name)
               for i in spec.inputs]
-    variables = list(dict.fromkeys([i.label for i in spec.inputs if i.kind == "var"] + spec.assigns))
+    variables = [ast.Tuple([literal(name), literal(np.dtype(dtype)), literal(shape)], ast.Load())
+                 for name, (dtype, shape) in spec.variables.items()]
     result = spec.result if spec.result is not None else ast.Name("fetched", ast.Load())
     lines = [
         "# What Step passes to run(): ('feed', name) | ('var', variable name) | ('rng', generator index).",
@@ -152,7 +154,8 @@ def _tables(spec: ExportSpec) -> str:
         "# The feeds: (name, tensor name, dtype, shape run() is specialized to).",
         assign("FEEDS", ast.Tuple([ast.Tuple([literal(i.name), literal(i.label), literal(np.dtype(i.dtype)),
                                               literal(tuple(i.shape))], ast.Load()) for i in feeds], ast.Load())),
-        assign("VARIABLES", literal(tuple(variables))),
+        "# The variables: (name, dtype, shape run() is specialized to, or None when run() only assigns it).",
+        assign("VARIABLES", ast.Tuple(variables, ast.Load())),
         assign("ASSIGNS", literal(tuple(spec.assigns))),
         assign("RANDOM_STATES", _literal(tuple(i.value for i in rngs))),
         assign("N_FETCHES", literal(spec.n_fetches)),
@@ -228,15 +231,17 @@ class Step:
     """
 
     def __init__(self, variables=None):
-        saved = {name: _SAVED.get('variables/' + name) for name in VARIABLES}
-        self.variables = {name: _state(value) for name, value in saved.items() if value is not None}
-        for name, value in (variables or {}).items():
-            if name not in VARIABLES:
-                raise KeyError(f'unknown variable {name!r}; this module has {list(VARIABLES)}')
-            self.variables[name] = _state(np.asarray(value))
+        given = dict(variables or {})
+        self.variables = {}
+        for name, dtype, shape in VARIABLES:
+            value = given.pop(name) if name in given else _SAVED.get('variables/' + name)
+            if value is not None:
+                self.variables[name] = _convert(f'variable {name!r}', value, dtype, shape)
+        if given:
+            raise KeyError(f'unknown variables {sorted(given)}; this module has {[v[0] for v in VARIABLES]}')
         self.generators = [_generator(state) for state in RANDOM_STATES]
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, /, *args, **kwargs):  # "/": a feed may be called self
         feeds = _bind(args, kwargs)
         inputs = []
         for kind, key in PARAMS:
@@ -267,14 +272,17 @@ def _bind(args, kwargs):
     missing = [name for name in names if name not in given]
     if missing:
         raise TypeError(f'missing feeds: {missing}')
-    feeds = {}
-    for name, tensor, dtype, shape in FEEDS:
-        value = np.asarray(given[name], dtype=dtype)
-        if value.shape != shape:
-            raise ValueError(f'feed {name!r} ({tensor}): this code is specialized to shape {shape}, '
-                             f'got {value.shape}; export again for other shapes')
-        feeds[name] = _state(value)
-    return feeds
+    return {name: _convert(f'feed {name!r} ({tensor})', given[name], dtype, shape)
+            for name, tensor, dtype, shape in FEEDS}
+
+
+def _convert(what, value, dtype, shape):
+    """``value`` as an array of ``dtype``, checked against the ``shape`` the code is specialized to."""
+    value = np.asarray(value, dtype=dtype)
+    if shape is not None and value.shape != shape:
+        raise ValueError(f'{what}: this code is specialized to shape {shape}, got {value.shape}; '
+                         'export again for other shapes')
+    return _state(value)
 
 
 def _state(value):
