@@ -145,22 +145,24 @@ def _tables(spec: ExportSpec) -> str:
     rng_index = {id(i): n for n, i in enumerate(rngs)}
     params = [(i.kind, rng_index[id(i)] if i.kind == "rng" else i.label if i.kind == "var" else i.name)
               for i in spec.inputs]
-    variables = [ast.Tuple([literal(name), literal(np.dtype(dtype)), literal(shape)], ast.Load())
-                 for name, (dtype, shape) in spec.variables.items()]
+    feed_table = tuple((i.name, i.label, np.dtype(i.dtype), tuple(i.shape)) for i in feeds)
+    variables = tuple((name, np.dtype(dtype), shape) for name, (dtype, shape) in spec.variables.items())
     result = spec.result if spec.result is not None else ast.Name("fetched", ast.Load())
     lines = [
         "# What Step passes to run(): ('feed', name) | ('var', variable name) | ('rng', generator index).",
-        assign("PARAMS", literal(tuple(params))),
+        assign("PARAMS", _literal(tuple(params))),
         "# The feeds: (name, tensor name, dtype, shape run() is specialized to).",
-        assign("FEEDS", ast.Tuple([ast.Tuple([literal(i.name), literal(i.label), literal(np.dtype(i.dtype)),
-                                              literal(tuple(i.shape))], ast.Load()) for i in feeds], ast.Load())),
+        assign("FEEDS", _literal(feed_table)),
         "# The variables: (name, dtype, shape run() is specialized to, or None when run() only assigns it).",
-        assign("VARIABLES", ast.Tuple(variables, ast.Load())),
-        assign("ASSIGNS", literal(tuple(spec.assigns))),
-        assign("RANDOM_STATES", _literal(tuple(i.value for i in rngs))),
+        assign("VARIABLES", _literal(variables)),
+        "# run() returns N_FETCHES fetched values, then the new values of the variables in ASSIGNS.",
         assign("N_FETCHES", literal(spec.n_fetches)),
+        assign("ASSIGNS", literal(tuple(spec.assigns))),
+        "# Returned values of rank 0 (given as NumPy scalars, like Session.run) and that may alias state (copied).",
         assign("SCALAR_OUTPUTS", literal(tuple(spec.scalar_outputs))),
         assign("COPY_OUTPUTS", literal(tuple(spec.copy_outputs))),
+        "# The random generators' states (NumPy bit_generator.state), one per ('rng', i) parameter.",
+        assign("RANDOM_STATES", _literal(tuple(i.value for i in rngs))),
     ]
     lines += ["", "", "def _fetched(fetched):", '    """The fetched values in the structure of the fetches."""',
               f"    return {_unparse(result)}"]
