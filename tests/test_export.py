@@ -69,6 +69,17 @@ def training_model():
 FEEDS = {"x": np.arange(12, dtype=np.float32).reshape(4, 3) / 10, "y": np.array([0.5, -1, 2, 0], np.float32)}
 
 
+def export_step(directory, name="step"):
+    """Export ``[train, loss]`` of a fresh training model; returns the session's run right after."""
+    tf.reset_default_graph()
+    x, y, train, loss, _ = training_model()
+    feed = {x: FEEDS["x"], y: FEEDS["y"]}
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        tf.export([train, loss], str(directory / f"{name}.py"), feed)
+        return sess.run([train, loss], feed)
+
+
 def test_exported_training_step_reproduces_session_runs_without_s2sgrad(tmp_path):
     x, y, train, loss, pred = training_model()
     fetches = {"train": train, "values": [loss, (pred, loss)]}
@@ -85,11 +96,7 @@ def test_exported_training_step_reproduces_session_runs_without_s2sgrad(tmp_path
 
 
 def test_main_replays_the_exported_run(tmp_path):
-    x, y, train, loss, _ = training_model()
-    with tf.Session() as sess:
-        sess.run(tf.global_variables_initializer())
-        tf.export([train, loss], str(tmp_path / "step.py"), {x: FEEDS["x"], y: FEEDS["y"]})
-        expected = sess.run([train, loss], {x: FEEDS["x"], y: FEEDS["y"]})
+    expected = export_step(tmp_path)
     assert run_without_s2sgrad(tmp_path, main="step.py") == f"{expected!r}\n"
 
 
@@ -150,10 +157,7 @@ def test_names_that_could_collide_with_the_wrapper(tmp_path):
 
 
 def test_exported_files_import_only_numpy_and_the_standard_library(tmp_path):
-    x, y, train, loss, _ = training_model()
-    with tf.Session() as sess:
-        sess.run(tf.global_variables_initializer())
-        tf.export([train, loss], str(tmp_path / "step.py"), {x: FEEDS["x"], y: FEEDS["y"]})
+    export_step(tmp_path)
     tree = ast.parse((tmp_path / "step.py").read_text())
     imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
                 for alias in node.names}
@@ -161,22 +165,16 @@ def test_exported_files_import_only_numpy_and_the_standard_library(tmp_path):
 
 
 def test_export_is_deterministic(tmp_path):
-    x, y, train, loss, _ = training_model()
     texts = []
-    with tf.Session() as sess:
-        sess.run(tf.global_variables_initializer())
-        for name in ("a", "b"):
-            tf.export([train, loss], str(tmp_path / f"{name}.py"), {x: FEEDS["x"], y: FEEDS["y"]})
-            texts.append((tmp_path / f"{name}.py").read_text().replace("'b.npz'", "'a.npz'").replace(
-                "from b import", "from a import"))
+    for name in ("a", "b"):
+        export_step(tmp_path, name)
+        texts.append((tmp_path / f"{name}.py").read_text().replace("'b.npz'", "'a.npz'").replace(
+            "from b import", "from a import"))
     assert texts[0] == texts[1]
 
 
 def test_step_checks_its_feeds_and_variables(tmp_path):
-    x, y, train, loss, _ = training_model()
-    with tf.Session() as sess:
-        sess.run(tf.global_variables_initializer())
-        tf.export([train, loss], str(tmp_path / "step.py"), {x: FEEDS["x"], y: FEEDS["y"]})
+    export_step(tmp_path)
     module = load(tmp_path / "step.py")
     step = module.Step()
     with pytest.raises(ValueError, match=r"feed 'x' \(x:0\): this code is specialized to shape \(4, 3\), got \(2, 3\)"):
