@@ -31,8 +31,8 @@ class Input:
     name: str          # the parameter's identifier in ``run``
     kind: str          # 'feed' | 'var' | 'rng'
     label: str         # the fed tensor's, variable's or random op's graph name
-    dtype: Any = None  # feeds: the NumPy dtype ``run`` was specialized to
-    shape: Any = None  # feeds: the shape ``run`` was specialized to
+    dtype: Any = None  # feeds and variables: the NumPy dtype ``run`` was specialized to
+    shape: Any = None  # feeds and variables: the shape ``run`` was specialized to
     value: Any = None  # example feed / variable value / generator state (a dict), None if unknown
 
 
@@ -75,12 +75,14 @@ def write_standalone(spec: ExportSpec, path: str) -> list[str]:
     return [path, stem + ".npz"]
 
 
-def module_text(spec: ExportSpec, data_file: str | None, module_name: str = "step") -> str:
-    """The standalone module's text; its arrays are read from ``data_file`` beside it."""
+def module_text(spec: ExportSpec, data_file: str | None, module_name: str) -> str:
+    """The text of standalone module ``module_name``; its arrays are read from ``data_file`` beside it."""
     tree = ast.parse(spec.source)
     title = ast.get_docstring(tree, clean=False) or ""
-    body_start = tree.body[1].lineno if tree.body and title else 1
-    body = [line for line in spec.source.splitlines()[body_start - 1:] if line != "import numpy as np"]
+    moved = {n.lineno for n in tree.body if isinstance(n, ast.Import)}  # our imports come first
+    start = tree.body[1].lineno if title else 1                          # after the docstring
+    body = [line for number, line in enumerate(spec.source.splitlines(), start=1)
+            if number >= start and number not in moved]
     docstring = _unparse(ast.Module([ast.Expr(ast.Constant(_docstring(spec, title, module_name)))], []))
     imports = "import os as _os\n\nimport numpy as np" if data_file else "import numpy as np"
     parts = [f"{docstring}\n{imports}", _data_loader(data_file)]
@@ -92,16 +94,17 @@ def module_text(spec: ExportSpec, data_file: str | None, module_name: str = "ste
 
 def _docstring(spec: ExportSpec, title: str, module_name: str) -> str:
     names = ", ".join(i.name for i in spec.inputs if i.kind == "feed")
-    returns = "in the structure of the original fetches" if spec.result is not None else "as a list"
+    returns = "in the structure of the fetches" if spec.result is not None else "as a list"
     lines = [f"Exported by s2sgrad from {spec.origin}. Needs NumPy only.", "",
              f"    from {module_name} import Step",
              "    step = Step()          # variables and random generators as saved with this file",
              f"    result = step({names})", "",
-             "``step(...)`` takes the feeds by position or keyword, converts them to their dtype and checks",
-             f"their shapes (the code is specialized to them); it returns the fetched values {returns}",
-             "and stores the new values of assigned variables in ``step.variables`` (by variable name).",
-             "``run(...)`` below is the generated function itself: it takes the parameters listed here",
-             "positionally and returns the fetched values, then the new values of the assigned variables.",
+             "``step(...)`` takes the feeds by position or keyword, converts them to their dtype and",
+             "checks their shapes (the code is specialized to them). It returns the fetched values",
+             f"{returns}, and keeps the new values of assigned variables in",
+             "``step.variables``.",
+             "``run(...)`` below is the generated function itself: it takes the parameters listed",
+             "here positionally and returns the fetched values, then the new variable values.",
              "``python <this file>`` replays the run it was exported from and prints the result.", "",
              "run() parameters:"]
     lines += [f"    {i.name}: {_describe(i)}" for i in spec.inputs]
@@ -109,9 +112,9 @@ def _docstring(spec: ExportSpec, title: str, module_name: str) -> str:
 
 
 def _describe(i: Input) -> str:
-    if i.kind == "feed":
-        return f"feed {i.label} {np.dtype(i.dtype).name}{list(i.shape)}"
-    return f"variable {i.label}" if i.kind == "var" else f"random generator of {i.label}"
+    if i.kind == "rng":
+        return f"random generator of {i.label}"
+    return f"{'feed' if i.kind == 'feed' else 'variable'} {i.label} {np.dtype(i.dtype).name}{list(i.shape)}"
 
 
 def _arrays(spec: ExportSpec) -> dict[str, np.ndarray]:
@@ -171,29 +174,30 @@ def _tables(spec: ExportSpec) -> str:
 
 def runtime_source(names: list[str]) -> str:
     """A ``_runtime()`` factory holding the source of the helpers ``names`` (and what they use)."""
-    tree = ast.parse(inspect.getsource(runtime))
     text = inspect.getsource(runtime)
-    defs = {}
+    tree = ast.parse(text)
+    defs: dict[str, ast.stmt] = {}
+    imports: dict[str, ast.stmt] = {}
     for node in tree.body:
-        targets = [node.name] if isinstance(node, ast.FunctionDef) else [
-            t.id for t in getattr(node, "targets", []) if isinstance(t, ast.Name)]
-        for name in targets:
-            if name != "__all__":
-                defs[name] = node
+        if isinstance(node, ast.Import):
+            imports.update({alias.asname or alias.name: node for alias in node.names})
+        elif isinstance(node, ast.FunctionDef):
+            defs[node.name] = node
+        elif isinstance(node, ast.Assign):
+            defs.update({t.id: node for t in node.targets if isinstance(t, ast.Name) and t.id != "__all__"})
     needed: list[ast.stmt] = []
     todo = list(names)
     while todo:
         node = defs[todo.pop()]
-        if node in needed:
-            continue
-        needed.append(node)
-        todo += [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in defs]
+        if node not in needed:
+            needed.append(node)
+            todo += [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in defs]
     needed.sort(key=lambda n: n.lineno)
     used = {n.id for node in needed for n in ast.walk(node) if isinstance(n, ast.Name)}
     lines = ["def _runtime():",
              '    """s2sgrad\'s runtime helpers that this module calls (from s2sgrad/codegen/runtime.py)."""',
              "    import types"]
-    lines += ["    import math"] if "math" in used else []
+    lines += [f"    {ast.unparse(node)}" for name, node in imports.items() if name in used and name != "np"]
     for node in needed:
         segment = ast.get_source_segment(text, node, padded=True)
         lines += [""] + ["    " + line if line else "" for line in segment.splitlines()]
