@@ -9,6 +9,7 @@ way from example arguments: ``export(gf, path, args=(x, w))``.
 from __future__ import annotations
 
 import ast
+import os
 from typing import Any, Sequence
 
 import numpy as np
@@ -19,7 +20,7 @@ from .codegen.emit import Module
 from .codegen.lower import needed_ops
 from .fetches import FetchStructure
 from .graph import Graph, Operation, Tensor
-from .inspection import _graph_for
+from .inspection import _graph_for, _static_variable_spec
 from .ops.indexed_slices import IndexedSlices
 from .session import Session, convert_feed, get_default_session
 from .standalone import ExportSpec, Input, run_parameters, write_standalone
@@ -27,7 +28,7 @@ from .standalone import ExportSpec, Input, run_parameters, write_standalone
 __all__ = ["export", "CallRecorder", "executable_spec"]
 
 
-def export(fetches: Any, path: str, feed_dict: dict | None = None, session: Session | None = None, *,
+def export(fetches: Any, path: str | os.PathLike, feed_dict: dict | None = None, session: Session | None = None, *,
            args: Sequence[Any] = ()) -> list[str]:
     """Write ``path`` (plus ``<stem>.npz`` for arrays): a module computing ``fetches`` with NumPy only.
 
@@ -40,10 +41,15 @@ def export(fetches: Any, path: str, feed_dict: dict | None = None, session: Sess
     >>> # then, without s2sgrad: from train_step import Step; Step()(xs, ys)
     """
     if hasattr(fetches, "executable"):
+        if feed_dict is not None or session is not None:
+            raise TypeError("export of a decorated function takes its example arguments as args=, "
+                            "not feed_dict or session")
         spec = _function_spec(fetches, args)
     else:
+        if args:
+            raise TypeError("args= is for decorated functions; for graph fetches pass feed_dict")
         spec = _session_spec(fetches, feed_dict or {}, session if session is not None else get_default_session())
-    return write_standalone(spec, path)
+    return write_standalone(spec, os.fspath(path))
 
 
 # -- graph mode ----------------------------------------------------------------------------------
@@ -66,11 +72,6 @@ def _session_spec(fetches: Any, feed_dict: dict, session: Session | None) -> Exp
     fetched = ", ".join(t.name for t in structure.tensors) or "no tensors"
     return executable_spec(module, len(structure.tensors), values, origin=f"a Session run fetching {fetched}",
                            result=result)
-
-
-def _static_variable_spec(var_op: Operation) -> tuple:
-    t = var_op.outputs[0]
-    return t.dtype, t.shape.dims
 
 
 def _session_input(param: Any, feeds: dict, session: Session | None) -> Any:

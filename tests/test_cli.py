@@ -1,4 +1,5 @@
 """``s2sgrad`` / ``python -m s2sgrad``: every subcommand end to end, in a subprocess."""
+import importlib
 import os
 import re
 import shutil
@@ -8,8 +9,8 @@ import textwrap
 
 import pytest
 
-from conftest import checkout_env
-from s2sgrad.cli import build_parser
+from conftest import ROOT, checkout_env
+from s2sgrad.cli import build_parser, main
 from standalone_runner import run_without_s2sgrad
 
 TRAINING = textwrap.dedent('''
@@ -65,6 +66,13 @@ def test_help(args, tmp_path):
     assert result.stdout.startswith("usage: s2sgrad")
     if args != ["--help"]:
         assert "--help" in result.stdout and args[0] in result.stdout.splitlines()[0]
+
+
+def test_console_script_is_the_same_entry_point():
+    tomllib = pytest.importorskip("tomllib")
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
+        module, function = tomllib.load(f)["project"]["scripts"]["s2sgrad"].split(":")
+    assert getattr(importlib.import_module(module), function) is main
 
 
 def test_version(tmp_path):

@@ -206,6 +206,8 @@ def test_export_errors():
             tf.export(loss, "unused.py", feed)
         with pytest.raises(tf.errors.InvalidArgumentError, match="must feed a value for placeholder tensor 'y'"):
             tf.export(loss, "unused.py", {x: FEEDS["x"]})
+        with pytest.raises(TypeError, match="args= is for decorated functions"):
+            tf.export(loss, "unused.py", feed, args=(1,))
         with pytest.raises(TypeError, match="keys must be str"):
             tf.export({(1, 2): loss}, "unused.py", feed)
         with pytest.raises(TypeError, match="cannot export constants/.*object"):
