@@ -15,7 +15,7 @@ import runpy
 import sys
 import threading
 import traceback
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -35,12 +35,12 @@ _HEADER_COLOR, _RESET = "\033[1;36m", "\033[0m"
 class _Compiled:
     """One distinct compiled module and what dump knows about it."""
 
-    def __init__(self, label: str, source: str, constants: dict, origin: Any, record: bool) -> None:
+    def __init__(self, label: str, source: str, constants: dict, origin: Any) -> None:
         self.label = label
         self.source = source
         self.constants = constants
         self.exe = origin if isinstance(origin, Executable) else None
-        self.recorder = CallRecorder(self.exe) if record and self.exe is not None else None
+        self.recorder = CallRecorder()
         self.times = 1
 
     def header(self, index: int) -> str:
@@ -50,11 +50,13 @@ class _Compiled:
 
 
 class _Collector:
-    """The compile listener: distinct modules (same source and constants) in first-compile order."""
+    """The compile listener: distinct modules (same source and constants) in first-compile order.
+    As a run wrapper it records the first call of each distinct module (for ``-o``)."""
 
     def __init__(self, record: bool) -> None:
-        self.record = record
         self.modules: dict[str, _Compiled] = {}
+        self._record = record
+        self._new: dict[int, _Compiled] = {}     # origin id -> module, between listener and wrapper
         self._lock = threading.Lock()
 
     def __call__(self, label: str, source: str, constants: dict, origin: Any = None) -> None:
@@ -64,7 +66,14 @@ class _Collector:
             if seen is not None:
                 seen.times += 1
             else:
-                self.modules[key] = _Compiled(label, source, constants, origin, self.record)
+                self.modules[key] = _Compiled(label, source, constants, origin)
+                if self._record:
+                    self._new[id(origin)] = self.modules[key]
+
+    def wrap(self, run: Callable, origin: Any) -> Callable:
+        with self._lock:
+            new = self._new.pop(id(origin), None)
+        return run if new is None else new.recorder.wrap(run)
 
 
 def _module_key(source: str, constants: dict) -> str:
@@ -115,11 +124,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 def dump(ns: argparse.Namespace) -> int:
     """Run the script, then print and write what it compiled; returns the script's exit status."""
     collector = _Collector(record=ns.output is not None)
-    compiler.compile_listeners.append(collector)
+    hooks = [(compiler.compile_listeners, collector)]
+    if ns.output is not None:
+        hooks.append((compiler.run_wrappers, collector.wrap))
+    for hook, function in hooks:
+        hook.append(function)
     try:
         status = _run_script(ns.script, ns.args)
     finally:
-        compiler.compile_listeners.remove(collector)
+        for hook, function in hooks:
+            hook.remove(function)
     modules = list(collector.modules.values())
     if status != 0:
         print(f"s2sgrad dump: {ns.script} exited with status {status}; showing the {len(modules)} module(s) "
@@ -155,8 +169,8 @@ def _write_modules(modules: list[_Compiled], directory: str, script: str) -> dic
                   file=sys.stderr)
             continue
         path = os.path.join(directory, f"{identifier(m.label)}_{index}.py")
-        args = m.recorder.args if m.recorder is not None else None
-        spec = executable_spec(m.exe.module, m.exe.n_fetches, args, origin=f"module {index} ({m.label}) of {script}")
+        spec = executable_spec(m.exe.module, m.exe.n_fetches, m.recorder.args,
+                               origin=f"module {index} ({m.label}) of {script}")
         write_standalone(spec, path)
         paths[index] = path
     return paths

@@ -18,7 +18,7 @@ import numpy as np
 
 from .codegen import runtime
 
-__all__ = ["load_source", "GENERATED_PREFIX", "GENERATED_MODULE", "compile_listeners"]
+__all__ = ["load_source", "GENERATED_PREFIX", "GENERATED_MODULE", "compile_listeners", "run_wrappers"]
 
 GENERATED_PREFIX = "<s2sgrad:"
 GENERATED_MODULE = "s2sgrad.generated"
@@ -28,6 +28,9 @@ _counter = itertools.count()
 # ``origin`` is the caller's ``origin`` argument (the Executable being built, or None). The Executable
 # is not fully initialized yet: listeners should keep it and read its attributes later.
 compile_listeners: list[Callable[[str, str, dict, Any], None]] = []
+# Called as ``wrap(run, origin)`` with every compiled ``run`` function; each returns the function to
+# use in its place (``s2sgrad dump -o`` records the arguments of a module's first call this way).
+run_wrappers: list[Callable[[Callable, Any], Callable]] = []
 
 # NumPy floating-point warnings (overflow, invalid, divide) raised by generated code are
 # values, not news: silence them there, at no cost per run. ``show_numpy_warnings`` undoes it.
@@ -42,7 +45,8 @@ def show_numpy_warnings(enabled: bool = True) -> None:
 
 def load_source(source: str, constants: dict[str, Any], label: str = "run", origin: Any = None) -> Callable:
     """Compile ``source`` and return its ``run`` function (with ``.source`` and ``.filename``);
-    ``origin`` (the Executable that owns the module, if any) is passed on to ``compile_listeners``."""
+    ``origin`` (the Executable that owns the module, if any) is passed on to ``compile_listeners``
+    and ``run_wrappers``."""
     digest = hashlib.sha1(source.encode("utf-8")).hexdigest()[:10]
     filename = f"{GENERATED_PREFIX}{label}-{digest}-{next(_counter)}>"
     lines = source.splitlines(keepends=True)
@@ -54,6 +58,8 @@ def load_source(source: str, constants: dict[str, Any], label: str = "run", orig
                                  "_constants": dict(constants)}
     exec(code, namespace)  # noqa: S102 - our own generated code, built from ast nodes
     fn = namespace["run"]
+    for wrap in list(run_wrappers):
+        fn = wrap(fn, origin)
     fn.source = source
     fn.filename = filename
     weakref.finalize(fn, linecache.cache.pop, filename, None)

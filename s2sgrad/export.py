@@ -9,13 +9,14 @@ way from example arguments: ``export(gf, path, args=(x, w))``.
 from __future__ import annotations
 
 import ast
+import functools
 import os
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from . import errors
-from .codegen.build import Executable, build_module
+from .codegen.build import build_module
 from .codegen.emit import Module
 from .codegen.lower import needed_ops
 from .fetches import FetchStructure
@@ -115,26 +116,19 @@ def _structure(graph: Graph, fetch: Any, index: dict) -> ast.expr:
 # -- compiled executables (dump -o, decorated functions) -----------------------------------------
 
 class CallRecorder:
-    """Records the arguments of an Executable's first call, copied so later runs cannot change them."""
+    """Records the arguments of the first call of a compiled ``run``, copied so that later runs
+    cannot change them (random generators are recorded as their states)."""
 
-    def __init__(self, exe: Executable) -> None:
+    def __init__(self) -> None:
         self.args: list | None = None
-        self._exe, self._previous = exe, exe.__dict__.get("call")
-        call = exe.call
 
-        def recording_call(args: list) -> list:
+    def wrap(self, run: Callable) -> Callable:
+        @functools.wraps(run)
+        def recording_run(*args: Any) -> Any:
             if self.args is None:
                 self.args = [_snapshot(a) for a in args]
-            return call(args)
-
-        exe.call = recording_call  # type: ignore[method-assign]
-
-    def stop(self) -> None:
-        """Stop recording: the executable's ``call`` is what it was before."""
-        if self._previous is None:
-            del self._exe.call
-        else:
-            self._exe.call = self._previous
+            return run(*args)
+        return recording_run
 
 
 def _snapshot(value: Any) -> Any:
@@ -167,11 +161,12 @@ def executable_spec(module: Module, n_fetches: int, values: list | None, origin:
 def _function_spec(fn: Any, args: Sequence[Any]) -> ExportSpec:
     """A decorated function at ``args``: record the arguments its executable is called with."""
     exe = fn.executable(*args)
-    recorder = CallRecorder(exe)
+    recorder, run = CallRecorder(), exe.fn
+    exe.fn = recorder.wrap(run)
     try:
         fn(*args)
     finally:
-        recorder.stop()
+        exe.fn = run
     if recorder.args is None:
         raise RuntimeError(f"export could not observe a call of {getattr(fn, '__name__', fn)!r}'s compiled code")
     fetched = ast.Name("fetched", ast.Load())

@@ -44,10 +44,10 @@ class Executable:
     """A compiled module plus how to call it and post-process its results."""
 
     def __init__(self, module: Module, fed: Sequence[Tensor], var_ops: list, rng_ops: list,
-                 n_fetches: int, commit_ops: list, ops: Sequence[Operation] = ()) -> None:
+                 n_fetches: int, commit_ops: list) -> None:
         self.module = module
         self.source = module.source
-        self.ops = ops  # the graph slice this module computes (for IR and graph dumps)
+        self.ops: Sequence[Operation] = ()  # the graph slice it computes (set by build_executable)
         self.fn = load_source(module.source, module.constants, origin=self)
         positions = {t: i for i, t in enumerate(fed)}
         params = module.params
@@ -81,7 +81,9 @@ def build_executable(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], 
                      variable_spec: Callable[[Operation], tuple]) -> Executable:
     module, var_ops, rng_ops = build_module(ops, fetch_tensors, feed_specs, variable_spec)
     commits = list(module.commit_ops)
-    return Executable(module, list(feed_specs), var_ops, rng_ops, len(fetch_tensors), commits, ops)
+    exe = Executable(module, list(feed_specs), var_ops, rng_ops, len(fetch_tensors), commits)
+    exe.ops = ops
+    return exe
 
 
 def _translate(e: Exception, exe: Executable) -> errors.OpError:
