@@ -159,21 +159,47 @@ def executable_spec(module: Module, n_fetches: int, values: list | None, origin:
 
 
 def _function_spec(fn: Any, args: Sequence[Any]) -> ExportSpec:
-    """A decorated function at ``args``: record the arguments its executable is called with."""
+    """A decorated function at ``args``: call it once, recording what its executable is given and
+    returns, then describe its result's structure in terms of those returned values."""
     exe = fn.executable(*args)
-    recorder, run = CallRecorder(), exe.fn
-    exe.fn = recorder.wrap(run)
+    recorder, run, call = CallRecorder(), exe.fn, exe.call
+    returned: list = []
+
+    def recording_call(inputs: list) -> Any:
+        outs = call(inputs)
+        returned.append(outs)
+        return outs
+
+    exe.fn, exe.call = recorder.wrap(run), recording_call
     try:
-        fn(*args)
+        result = fn(*args)
     finally:
         exe.fn = run
-    if recorder.args is None:
-        raise RuntimeError(f"export could not observe a call of {getattr(fn, '__name__', fn)!r}'s compiled code")
-    fetched = ast.Name("fetched", ast.Load())
-    result = ast.Subscript(fetched, ast.Constant(0), ast.Load()) if exe.n_fetches == 1 else ast.Call(
-        ast.Name("tuple", ast.Load()), [fetched], [])
-    name = getattr(fn, "__name__", "a decorated function")
-    return executable_spec(exe.module, exe.n_fetches, recorder.args, origin=f"{name}{_shapes(args)}", result=result)
+        del exe.call  # back to the class's method
+    name = getattr(fn, "__name__", "the function")
+    if recorder.args is None or len(returned) != 1:
+        raise RuntimeError(f"export could not observe one call of {name}'s compiled code")
+    spec_result = _result_structure(result, list(returned[0]), name)
+    return executable_spec(exe.module, exe.n_fetches, recorder.args, origin=f"{name}{_shapes(args)}",
+                           result=spec_result)
+
+
+def _result_structure(value: Any, outs: list, name: str) -> ast.expr:
+    """An expression over ``fetched`` that rebuilds ``value`` (tuples, lists, dicts, None) from
+    the module's returned values ``outs``, matched by identity."""
+    load = ast.Load()
+    if value is None:
+        return ast.Constant(None)
+    for i, out in enumerate(outs):
+        if value is out:
+            return ast.Subscript(ast.Name("fetched", load), ast.Constant(i), load)
+    if isinstance(value, (tuple, list)):
+        items = [_result_structure(v, outs, name) for v in value]
+        return ast.List(items, load) if isinstance(value, list) else ast.Tuple(items, load)
+    if isinstance(value, dict) and all(isinstance(k, (str, int)) for k in value):
+        return ast.Dict([ast.Constant(k) for k in value], [_result_structure(v, outs, name) for v in value.values()])
+    raise TypeError(f"cannot export {name}: its result holds a {type(value).__name__} that its compiled code "
+                    f"did not return")
 
 
 def _shapes(args: Sequence[Any]) -> str:

@@ -300,7 +300,10 @@ class StandInGradient:
         return self.cache[key]
 
     def __call__(self, w, x):
-        return self.executable(w, x).call([np.asarray(w, np.float64), np.asarray(x, np.float64)])[0]
+        g, = self.executable(w, x).call([np.asarray(w, np.float64), np.asarray(x, np.float64)])
+        return g if self.package is None else self.package(g)
+
+    package = None
 
 
 def test_export_of_a_decorated_function_through_its_executable(tmp_path):
@@ -315,3 +318,17 @@ def test_export_of_a_decorated_function_through_its_executable(tmp_path):
     assert "loss_grad(float64[3, 2], float64[4, 3])" in (tmp_path / "loss_grad.py").read_text()
     with pytest.raises(TypeError, match="takes its example arguments as args="):
         tf.export(gf, tmp_path / "other.py", feed_dict={})
+
+
+def test_export_of_a_decorated_function_keeps_its_result_structure(tmp_path):
+    gf = StandInGradient()
+    gf.package = lambda g: {"grads": (g, None), "again": [g]}
+    w, x = np.ones((3, 2)), np.ones((4, 3))
+    tf.export(gf, tmp_path / "structured.py", args=(w, x))
+    code = ("import numpy as np\nfrom structured import Step\n"
+            "print(repr(Step()(np.ones((3, 2)), np.ones((4, 3)))))\n")
+    printed = run_without_s2sgrad(tmp_path, code=code)
+    assert printed == repr(gf(w, x)) + "\n"
+    gf.package = lambda g: (g, g.copy())     # a value the compiled code did not return
+    with pytest.raises(TypeError, match="its result holds a ndarray that its compiled code did not return"):
+        tf.export(gf, tmp_path / "bad.py", args=(w, x))
