@@ -205,9 +205,10 @@ def _exit_status(code: Any) -> int:
 
 
 def _print_script_traceback(e: BaseException, path: str) -> None:
-    """The traceback from the script's first frame on (dump's own frames are left out)."""
+    """The traceback from the script's first frame on (dump's own frames are left out; a
+    syntax error in the script has no such frame and is printed as Python prints it)."""
     script = os.path.abspath(path)
     tb = e.__traceback__
     while tb is not None and os.path.abspath(tb.tb_frame.f_code.co_filename) != script:
         tb = tb.tb_next
-    traceback.print_exception(type(e), e, tb if tb is not None else e.__traceback__, file=sys.stderr)
+    traceback.print_exception(type(e), e, tb, file=sys.stderr)

@@ -204,6 +204,14 @@ def test_dump_after_the_script_raises_or_exits(ending, status, message, tmp_path
         assert "exited with status 1" in result.stderr
 
 
+def test_dump_of_a_script_with_a_syntax_error(tmp_path):
+    (tmp_path / "s.py").write_text("x = (\n")
+    result = run_cli("dump", "s.py", cwd=tmp_path)
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.startswith('  File "s.py", line 1') and "SyntaxError" in result.stderr
+    assert "runpy" not in result.stderr
+
+
 def test_dump_of_a_script_that_compiles_nothing(tmp_path):
     (tmp_path / "s.py").write_text("print('hi')\n")
     result = run_cli("dump", "s.py", cwd=tmp_path)
