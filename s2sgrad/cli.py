@@ -1,6 +1,6 @@
 """The ``s2sgrad`` command: ``s2sgrad dump SCRIPT.py [args...]`` shows the code a program compiles.
 
-``dump`` runs the script as ``__main__`` with a listener on ``compiler.compile_listeners``;
+``dump`` runs the script as ``__main__`` with a hook in ``compiler.compile_hooks``;
 when the script ends (normally, by ``sys.exit`` or by an exception) it prints every distinct
 module that was compiled, in compile order, and optionally writes DOT and standalone files.
 The script's own standard output goes to standard error, so standard output is the dump.
@@ -50,30 +50,23 @@ class _Compiled:
 
 
 class _Collector:
-    """The compile listener: distinct modules (same source and constants) in first-compile order.
-    As a run wrapper it records the first call of each distinct module (for ``-o``)."""
+    """The compile hook: distinct modules (same source and constants) in first-compile order;
+    with ``record``, each one's ``run`` is wrapped to record its first call (for ``-o``)."""
 
     def __init__(self, record: bool) -> None:
         self.modules: dict[str, _Compiled] = {}
         self._record = record
-        self._new: dict[int, _Compiled] = {}     # origin id -> module, between listener and wrapper
         self._lock = threading.Lock()
 
-    def __call__(self, label: str, source: str, constants: dict, origin: Any = None) -> None:
-        key = _module_key(source, constants)
+    def __call__(self, run: Callable, label: str, constants: dict, origin: Any) -> Callable:
+        key = _module_key(run.source, constants)
         with self._lock:
             seen = self.modules.get(key)
             if seen is not None:
                 seen.times += 1
-            else:
-                self.modules[key] = _Compiled(label, source, constants, origin)
-                if self._record:
-                    self._new[id(origin)] = self.modules[key]
-
-    def wrap(self, run: Callable, origin: Any) -> Callable:
-        with self._lock:
-            new = self._new.pop(id(origin), None)
-        return run if new is None else new.recorder.wrap(run)
+                return run
+            new = self.modules[key] = _Compiled(label, run.source, constants, origin)
+        return new.recorder.wrap(run) if self._record else run
 
 
 def _module_key(source: str, constants: dict) -> str:
@@ -124,16 +117,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 def dump(ns: argparse.Namespace) -> int:
     """Run the script, then print and write what it compiled; returns the script's exit status."""
     collector = _Collector(record=ns.output is not None)
-    hooks = [(compiler.compile_listeners, collector)]
-    if ns.output is not None:
-        hooks.append((compiler.run_wrappers, collector.wrap))
-    for hook, function in hooks:
-        hook.append(function)
+    compiler.compile_hooks.append(collector)
     try:
         status = _run_script(ns.script, ns.args)
     finally:
-        for hook, function in hooks:
-            hook.remove(function)
+        compiler.compile_hooks.remove(collector)
     modules = list(collector.modules.values())
     if status != 0:
         print(f"s2sgrad dump: {ns.script} exited with status {status}; showing the {len(modules)} module(s) "
