@@ -11,9 +11,9 @@ from .graph import (Graph, Operation, Tensor, control_dependencies, get_default_
                     reset_default_graph)
 from .shapes import TensorShape
 from .ops import overloads as _overloads  # noqa: F401 - operators on Tensor
-from .ops.array_ops import (concat, expand_dims, fill, gather, identity, ones, ones_like, rank, reshape, shape,
-                            size, split, squeeze, stack, stop_gradient, transpose, unsorted_segment_sum,
-                            unstack, where, zeros, zeros_like)
+from .ops.array_ops import (concat, expand_dims, fill, gather, identity, identity_n, ones, ones_like, rank,
+                            reshape, shape, size, split, squeeze, stack, stop_gradient, transpose,
+                            unsorted_segment_sum, unstack, where, where_v2, zeros, zeros_like)
 from .ops.control_flow import group, no_op, tuple
 from .ops.convert import constant, convert_to_tensor
 from .ops.creation import eye, linspace, placeholder, placeholder_with_default, range
@@ -21,42 +21,37 @@ from .ops.indexed_slices import IndexedSlices, IndexedSlicesValue
 from .ops.initializers import (constant_initializer, glorot_normal_initializer, glorot_uniform_initializer,
                                ones_initializer, random_normal_initializer, random_uniform_initializer,
                                truncated_normal_initializer, variance_scaling_initializer, zeros_initializer)
+from .ops.indexing_ops import boolean_mask, gather_nd, one_hot, scatter_nd, slice
+from .ops.layout_ops import broadcast_to, pad, reverse, reverse_v2, tile
+from .ops.linalg_ops import einsum, tensordot
 from .ops.math_ops import (abs, acos, add, add_n, asin, atan, atan2, cast, ceil, clip_by_value, cos, cosh, div,
-                           divide, equal, erf, exp, expm1, floor, floordiv, greater, greater_equal, is_finite,
+                           div_no_nan, divide, equal, erf, exp, expm1, floor, floor_div, floordiv, floormod,
+                           greater, greater_equal, is_finite,
                            is_inf, is_nan, less, less_equal, log, log1p, logical_and, logical_not, logical_or,
                            logical_xor, matmul, maximum, minimum, mod, multiply, negative, not_equal, pow,
                            realdiv, reciprocal, round, rsqrt, scalar_mul, sigmoid, sign, sin, sinh, sqrt, square,
                            squared_difference, subtract, tan, tanh, to_double, to_float, to_int32, to_int64,
                            truediv)
 from .ops.random_ops import random_normal, random_uniform, set_random_seed, truncated_normal
-from .ops.reduce_ops import (argmax, argmin, cumprod, cumsum, reduce_all, reduce_any, reduce_logsumexp,
-                             reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum)
+from .ops.reduce_ops import (argmax, argmin, count_nonzero, cumprod, cumsum, reduce_all, reduce_any,
+                             reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum)
 from .ops.variables import (AUTO_REUSE, Variable, assign, assign_add, assign_sub, get_variable,
                             get_variable_scope, global_variables, global_variables_initializer,
                             initialize_all_variables, local_variables, local_variables_initializer,
                             trainable_variables, variable_scope, variables_initializer)
 from .backprop import (AggregationMethod, NoGradient, NotDifferentiable, RegisterGradient, UnconnectedGradients,
                         gradients, hessians)
-from .session import InteractiveSession, Session, get_default_session
-from .inspection import ir, source
-from . import train
-
 from .custom_gradient import custom_gradient
-from .ops.array_ops import identity_n
-from . import losses, nn
+from .session import InteractiveSession, Session, get_default_session
+from . import linalg, losses, math, nn, train
+from .linalg import matrix_transpose
+
+# s2sgrad's own: see the generated code, differentiate plain NumPy functions, ship the result
+from .inspection import ir, source
+from .tracing import grad, hessian, jacobian, value_and_grad
+from .explain import explain
+from .export import export
+
 
 newaxis = None
 __version__ = "0.1.0"
-from . import math, linalg
-from .ops.array_ops import where_v2
-from .ops.indexing_ops import boolean_mask, gather_nd, one_hot, scatter_nd, slice
-from .ops.layout_ops import broadcast_to, pad, reverse, reverse_v2, tile
-from .ops.linalg_ops import einsum, tensordot
-from .ops.math_ops import div_no_nan
-from .ops.reduce_ops import count_nonzero
-from .ops.math_ops import floor_div, floormod
-from .linalg import matrix_transpose
-
-# The decorator front door (plain NumPy functions) and "why is my gradient None?"
-from .tracing import grad, hessian, jacobian, value_and_grad
-from .explain import explain

@@ -18,15 +18,19 @@ import numpy as np
 
 from .codegen import runtime
 
-__all__ = ["load_source", "GENERATED_PREFIX", "GENERATED_MODULE", "compile_listeners", "quiet_numpy_warnings",
-           "show_numpy_warnings"]
+__all__ = ["load_source", "GENERATED_PREFIX", "GENERATED_MODULE", "compile_listeners", "compile_hooks",
+           "quiet_numpy_warnings", "show_numpy_warnings"]
 
 GENERATED_PREFIX = "<s2sgrad:"
 GENERATED_MODULE = "s2sgrad.generated"
 _counter = itertools.count()
 
-# Called as ``listener(label, source, constants)`` for every module compiled (``s2sgrad dump``).
+# Called as ``listener(label, source, constants)`` for every module compiled.
 compile_listeners: list[Callable[[str, str, dict], None]] = []
+# Called as ``hook(run, label, constants, origin)`` with every compiled ``run`` function (its
+# ``.source`` already set; ``origin`` is the Executable being built, or None); each returns the
+# function to use as ``run``, usually ``run`` itself (``s2sgrad dump -o`` wraps it to record a call).
+compile_hooks: list[Callable[[Callable, str, dict, Any], Callable]] = []
 
 # NumPy floating-point warnings (overflow, invalid, divide) raised by generated code are
 # values, not news: a warnings filter silences them there, at no cost inside the run
@@ -60,8 +64,9 @@ def show_numpy_warnings(enabled: bool = True) -> None:
     quiet_numpy_warnings()
 
 
-def load_source(source: str, constants: dict[str, Any], label: str = "run") -> Callable:
-    """Compile ``source`` and return its ``run`` function (with ``.source`` and ``.filename``)."""
+def load_source(source: str, constants: dict[str, Any], label: str = "run", origin: Any = None) -> Callable:
+    """Compile ``source`` and return its ``run`` function (with ``.source`` and ``.filename``);
+    ``origin`` (the Executable that owns the module, if any) is passed on to ``compile_hooks``."""
     digest = hashlib.sha1(source.encode("utf-8")).hexdigest()[:10]
     filename = f"{GENERATED_PREFIX}{label}-{digest}-{next(_counter)}>"
     lines = source.splitlines(keepends=True)
@@ -76,5 +81,7 @@ def load_source(source: str, constants: dict[str, Any], label: str = "run") -> C
     fn = namespace["run"]
     fn.source = source
     fn.filename = filename
+    for hook in list(compile_hooks):
+        fn = hook(fn, label, constants, origin)
     weakref.finalize(fn, linecache.cache.pop, filename, None)
     return fn

@@ -58,7 +58,8 @@ class Executable:
         self.module = module
         self.source = module.source
         self.label = label
-        self.fn = load_source(module.source, module.constants, label)
+        self.ops: Sequence[Operation] = ()  # the graph slice it computes (set by build_executable)
+        self.fn = load_source(module.source, module.constants, label, origin=self)
         positions = {t: i for i, t in enumerate(fed)}
         params = module.params
         self.feed_positions = [positions[p.source] for p in params if p.kind == "feed"]
@@ -106,7 +107,9 @@ def build_executable(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], 
     """Compile the slice ``ops``; ``label`` names the module (its filename and ``s2sgrad dump`` header)."""
     module, var_ops, rng_ops = build_module(ops, fetch_tensors, feed_specs, variable_spec, label)
     commits = list(module.commit_ops)
-    return Executable(module, list(feed_specs), var_ops, rng_ops, len(fetch_tensors), commits, label)
+    exe = Executable(module, list(feed_specs), var_ops, rng_ops, len(fetch_tensors), commits, label)
+    exe.ops = ops
+    return exe
 
 
 def translate_error(e: Exception, exe: Executable) -> errors.OpError:

@@ -1,0 +1,202 @@
+"""The ``s2sgrad`` command: ``s2sgrad dump SCRIPT.py [args...]`` shows the code a program compiles.
+
+``dump`` runs the script as ``__main__`` with a hook in ``compiler.compile_hooks``;
+when the script ends (normally, by ``sys.exit`` or by an exception) it prints every distinct
+module that was compiled, in compile order, and optionally writes DOT and standalone files.
+The script's own standard output goes to standard error, so standard output is the dump.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import os
+import runpy
+import sys
+import threading
+import traceback
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from . import __version__, compiler
+from .codegen.build import Executable
+from .codegen.names import identifier
+from .dot import to_dot
+from .export import CallRecorder, executable_spec
+from .ir import format_ops
+from .standalone import write_standalone
+
+__all__ = ["main", "build_parser"]
+
+_HEADER_COLOR, _RESET = "\033[1;36m", "\033[0m"
+
+
+class _Compiled:
+    """One distinct compiled module and what dump knows about it."""
+
+    def __init__(self, label: str, source: str, constants: dict, origin: Any) -> None:
+        self.label = label
+        self.source = source
+        self.constants = constants
+        self.exe = origin if isinstance(origin, Executable) else None
+        self.recorder = CallRecorder()
+        self.times = 1
+
+    def header(self, index: int) -> str:
+        digest = hashlib.sha1(self.source.encode("utf-8")).hexdigest()[:10]
+        times = f", compiled {self.times} times" if self.times > 1 else ""
+        return f"#### s2sgrad module {index}: {self.label} (sha1 {digest}{times})"
+
+
+class _Collector:
+    """The compile hook: distinct modules (same source and constants) in first-compile order;
+    with ``record``, each one's ``run`` is wrapped to record its first call (for ``-o``)."""
+
+    def __init__(self, record: bool) -> None:
+        self.modules: dict[str, _Compiled] = {}
+        self._record = record
+        self._lock = threading.Lock()
+
+    def __call__(self, run: Callable, label: str, constants: dict, origin: Any) -> Callable:
+        key = _module_key(run.source, constants)
+        with self._lock:
+            seen = self.modules.get(key)
+            if seen is not None:
+                seen.times += 1
+                return run
+            new = self.modules[key] = _Compiled(label, run.source, constants, origin)
+        return new.recorder.wrap(run) if self._record else run
+
+
+def _module_key(source: str, constants: dict) -> str:
+    h = hashlib.sha1(source.encode("utf-8"))
+    for name in sorted(constants):
+        value = np.asarray(constants[name])
+        h.update(f"{name}:{value.dtype.str}:{value.shape}".encode())
+        h.update(repr(value.tolist()).encode() if value.dtype == object else np.ascontiguousarray(value).tobytes())
+    return h.hexdigest()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="s2sgrad", description="s2sgrad: a source-to-source gradient compiler. "
+                                    "Run a subcommand with --help for its options.")
+    parser.add_argument("--version", action="version", version=f"s2sgrad {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    dump = commands.add_parser(
+        "dump", help="run a script and print the code s2sgrad compiled for it",
+        description="Run SCRIPT as __main__ (sys.argv = [SCRIPT, *ARGS]) and print, for every distinct module "
+                    "it made s2sgrad compile, a header and the generated source (or the IR). The script's "
+                    "own standard output goes to standard error. Exit status: the script's (1 if it raised).",
+        epilog="Options go before SCRIPT; everything after SCRIPT is passed to the script.")
+    dump.add_argument("--ir", action="store_true", help="print the IR of each module's graph slice instead "
+                                                        "of the generated source")
+    dump.add_argument("--dot", metavar="FILE", help="also write the graph slices as Graphviz DOT to FILE")
+    dump.add_argument("-o", "--output", metavar="DIR", help="also write each module to DIR as a standalone "
+                                                            ".py file (NumPy only) with its data in a .npz")
+    dump.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                      help="colour the headers: auto (default) when standard output is a terminal and "
+                           "NO_COLOR is unset")
+    dump.add_argument("script", metavar="SCRIPT", help="the Python script to run")
+    dump.add_argument("args", metavar="ARGS", nargs=argparse.REMAINDER, help="arguments for the script")
+    dump.set_defaults(parser=dump)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``s2sgrad`` console script and ``python -m s2sgrad``."""
+    ns = build_parser().parse_args(argv)
+    if not os.path.isfile(ns.script):
+        ns.parser.error(f"can't open file {ns.script!r}: no such file")
+    if ns.output is not None and os.path.exists(ns.output) and not os.path.isdir(ns.output):
+        ns.parser.error(f"-o {ns.output!r} exists and is not a directory")
+    return dump(ns)
+
+
+def dump(ns: argparse.Namespace) -> int:
+    """Run the script, then print and write what it compiled; returns the script's exit status."""
+    collector = _Collector(record=ns.output is not None)
+    compiler.compile_hooks.append(collector)
+    try:
+        status = _run_script(ns.script, ns.args)
+    finally:
+        compiler.compile_hooks.remove(collector)
+    modules = list(collector.modules.values())
+    if status != 0:
+        print(f"s2sgrad dump: {ns.script} exited with status {status}; showing the {len(modules)} module(s) "
+              f"compiled before that", file=sys.stderr)
+    elif not modules:
+        print(f"s2sgrad dump: {ns.script} made s2sgrad compile nothing", file=sys.stderr)
+    color = ns.color == "always" or (ns.color == "auto" and sys.stdout.isatty() and "NO_COLOR" not in os.environ)
+    paths = _write_modules(modules, ns.output, os.path.basename(ns.script)) if ns.output else {}
+    for index, m in enumerate(modules, start=1):
+        header = m.header(index) + (f" -> {paths[index]}" if index in paths else "")
+        print(f"{_HEADER_COLOR}{header}{_RESET}" if color else header)
+        print(_ir_text(m) if ns.ir else m.source, end="" if ns.ir else "\n")
+    if ns.dot:
+        sections = [(f"module {i}: {m.label}", m.exe.ops) for i, m in enumerate(modules, start=1) if m.exe]
+        with open(ns.dot, "w", encoding="utf-8") as f:
+            f.write(to_dot(sections))
+    sys.stdout.flush()
+    return status
+
+
+def _ir_text(m: _Compiled) -> str:
+    if m.exe is None:
+        return "# (no graph slice: this module was compiled outside an Executable)\n"
+    return format_ops(m.exe.ops) + "\n"
+
+
+def _write_modules(modules: list[_Compiled], directory: str, script: str) -> dict[int, str]:
+    os.makedirs(directory, exist_ok=True)
+    paths = {}
+    for index, m in enumerate(modules, start=1):
+        if m.exe is None:
+            print(f"s2sgrad dump: module {index} ({m.label}) was compiled outside an Executable; not written",
+                  file=sys.stderr)
+            continue
+        path = os.path.join(directory, f"{identifier(m.label)}_{index}.py")
+        spec = executable_spec(m.exe.module, m.exe.n_fetches, m.recorder.args,
+                               origin=f"module {index} ({m.label}) of {script}")
+        write_standalone(spec, path)
+        paths[index] = path
+    return paths
+
+
+def _run_script(path: str, args: Sequence[str]) -> int:
+    """Run ``path`` as ``__main__`` like ``python path args...``; returns its exit status."""
+    saved_argv, saved_path = sys.argv, list(sys.path)
+    sys.argv = [path, *args]
+    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            runpy.run_path(path, run_name="__main__")
+    except SystemExit as e:
+        return _exit_status(e.code)
+    except BaseException as e:  # noqa: BLE001 - the script's error is reported like Python reports it
+        _print_script_traceback(e, path)
+        return 130 if isinstance(e, KeyboardInterrupt) else 1
+    finally:
+        sys.argv, sys.path[:] = saved_argv, saved_path
+    return 0
+
+
+def _exit_status(code: Any) -> int:
+    """What ``sys.exit(code)`` makes the process exit with."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)
+    return 1
+
+
+def _print_script_traceback(e: BaseException, path: str) -> None:
+    """The traceback from the script's first frame on (dump's own frames are left out; a
+    syntax error in the script has no such frame and is printed as Python prints it)."""
+    script = os.path.abspath(path)
+    tb = e.__traceback__
+    while tb is not None and os.path.abspath(tb.tb_frame.f_code.co_filename) != script:
+        tb = tb.tb_next
+    traceback.print_exception(type(e), e, tb, file=sys.stderr)

@@ -1,0 +1,206 @@
+"""``s2sgrad.export``: ship a compiled step as a standalone module that needs only NumPy.
+
+Graph mode: ``export(fetches, path, feed_dict, session)`` writes the module that
+``session.run(fetches, feed_dict)`` would execute, with the session's current variable
+values and random-generator states, so ``Step()(**feeds)`` in the exported file returns
+exactly what that ``run`` would. A decorated function (``s2sgrad.grad(f)``) exports the same
+way from example arguments: ``export(gf, path, args=(x, w))``.
+"""
+from __future__ import annotations
+
+import ast
+import functools
+import os
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from . import errors
+from .codegen.build import build_module
+from .codegen.emit import Module
+from .codegen.lower import needed_ops
+from .fetches import FetchStructure
+from .graph import Graph, Operation, Tensor
+from .inspection import _graph_for, _static_variable_spec
+from .ops.indexed_slices import IndexedSlices
+from .session import Session, convert_feed, get_default_session
+from .standalone import ExportSpec, Input, run_parameters, write_standalone
+
+__all__ = ["export", "CallRecorder", "executable_spec"]
+
+
+def export(fetches: Any, path: str | os.PathLike, feed_dict: dict | None = None, session: Session | None = None, *,
+           args: Sequence[Any] = ()) -> list[str]:
+    """Write ``path`` (plus ``<stem>.npz`` for arrays): a module computing ``fetches`` with NumPy only.
+
+    ``fetches`` and ``feed_dict`` are as in ``session.run`` (the code is specialized to the fed
+    shapes); variable values and random states are taken from ``session`` (default: the default
+    session) without changing it. For a decorated function pass it as ``fetches`` and its example
+    arguments as ``args``. Returns the paths written.
+
+    >>> # s2sgrad.export([train_op, loss], "train_step.py", {x: xs, y: ys}, session=sess)
+    >>> # then, without s2sgrad: from train_step import Step; Step()(xs, ys)
+    """
+    if hasattr(fetches, "executable"):
+        if feed_dict is not None or session is not None:
+            raise TypeError("export of a decorated function takes its example arguments as args=, "
+                            "not feed_dict or session")
+        spec = _function_spec(fetches, args)
+    else:
+        if args:
+            raise TypeError("args= is for decorated functions; for graph fetches pass feed_dict")
+        spec = _session_spec(fetches, feed_dict or {}, session if session is not None else get_default_session())
+    return write_standalone(spec, os.fspath(path))
+
+
+# -- graph mode ----------------------------------------------------------------------------------
+
+def _session_spec(fetches: Any, feed_dict: dict, session: Session | None) -> ExportSpec:
+    graph = session.graph if session is not None else _graph_for(fetches, None)
+    structure = FetchStructure(graph, fetches)
+    result = _structure(graph, fetches, {t: i for i, t in enumerate(structure.tensors)})
+    feeds: dict[Tensor, Any] = {}
+    for key, value in feed_dict.items():
+        t = graph.as_graph_element(key)
+        if not isinstance(t, Tensor):
+            raise TypeError(f"feed_dict key {key!r} is not a tensor")
+        feeds[t] = convert_feed(value, t)
+    specs = {t: (t.dtype, np.shape(v)) for t, v in feeds.items()}
+    ops = needed_ops(structure.tensors, structure.ops, set(feeds))
+    variable_spec = session._variable_spec if session is not None else _static_variable_spec
+    module, _, _ = build_module(ops, structure.tensors, specs, variable_spec)
+    values = [_session_input(p, feeds, session) for p in module.params]
+    fetched = ", ".join(t.name for t in structure.tensors) or "no tensors"
+    return executable_spec(module, len(structure.tensors), values, origin=f"a Session run fetching {fetched}",
+                           result=result)
+
+
+def _session_input(param: Any, feeds: dict, session: Session | None) -> Any:
+    """The value ``session.run`` would pass for ``param`` (feeds, stored variables, generator states)."""
+    if param.kind == "feed":
+        return feeds[param.source]
+    op = param.source
+    if session is None:
+        raise ValueError(f"export needs a session holding the value of {op.name}: pass session= or call "
+                         f"export inside `with tf.Session() as sess:`")
+    if param.kind == "rng":
+        return session._rng(op).bit_generator.state
+    if op not in session._store:
+        raise errors.FailedPreconditionError(None, op, f"Attempting to use uninitialized value {op.name}  "
+                                                       f"[variable created at {op.where}]")
+    return session._store[op]
+
+
+def _structure(graph: Graph, fetch: Any, index: dict) -> ast.expr:
+    """An expression over ``fetched`` (the flat fetched values) rebuilding the fetch structure."""
+    load = ast.Load()
+    if isinstance(fetch, IndexedSlices):
+        parts = [fetch.values, fetch.indices] + ([fetch.dense_shape] if fetch.dense_shape is not None else [])
+        return ast.Tuple([_structure(graph, p, index) for p in parts], load)
+    if isinstance(fetch, dict):
+        keys = []
+        for key in fetch:
+            if not isinstance(key, (str, int, float, bool)) and key is not None:
+                raise TypeError(f"cannot export a fetch dict with key {key!r}: keys must be str, int, float or bool")
+            keys.append(ast.Constant(key))
+        return ast.Dict(keys, [_structure(graph, v, index) for v in fetch.values()])
+    if isinstance(fetch, (list, tuple)):
+        items = [_structure(graph, f, index) for f in fetch]
+        return ast.List(items, load) if isinstance(fetch, list) else ast.Tuple(items, load)
+    element = graph.as_graph_element(fetch)
+    if isinstance(element, Operation):
+        return ast.Constant(None)
+    return ast.Subscript(ast.Name("fetched", load), ast.Constant(index[element]), load)
+
+
+# -- compiled executables (dump -o, decorated functions) -----------------------------------------
+
+class CallRecorder:
+    """Records the arguments of the first call of a compiled ``run``, copied so that later runs
+    cannot change them (random generators are recorded as their states)."""
+
+    def __init__(self) -> None:
+        self.args: list | None = None
+
+    def wrap(self, run: Callable) -> Callable:
+        @functools.wraps(run)
+        def recording_run(*args: Any) -> Any:
+            if self.args is None:
+                self.args = [_snapshot(a) for a in args]
+            return run(*args)
+        return recording_run
+
+
+def _snapshot(value: Any) -> Any:
+    if isinstance(value, np.random.Generator):
+        return value.bit_generator.state
+    return np.array(value) if isinstance(value, np.ndarray) else value
+
+
+def executable_spec(module: Module, n_fetches: int, values: list | None, origin: str,
+                    result: ast.expr | None = None) -> ExportSpec:
+    """The export of ``module``: ``values`` are its run() arguments (generators as their states)."""
+    names = run_parameters(module.source)
+    values = values if values is not None else [None] * len(names)
+    inputs = []
+    for name, param, value in zip(names, module.params, values, strict=True):
+        label = param.source.name
+        if param.kind == "rng":
+            inputs.append(Input(name, "rng", label, value=value))
+        else:
+            inputs.append(Input(name, param.kind, label, param.dtype.np, tuple(param.shape.dims), value))
+    variables = {i.label: (i.dtype, i.shape) for i in inputs if i.kind == "var"}
+    for op in module.commit_ops:
+        variables.setdefault(op.name, (op.outputs[0].dtype.np, None))
+    return ExportSpec(module.source, module.constants, set(module.helpers), inputs, n_fetches,
+                      scalar_outputs=[i for i, rank in enumerate(module.output_ranks) if rank == 0],
+                      copy_outputs=list(module.copy_outputs), assigns=[op.name for op in module.commit_ops],
+                      variables=variables, result=result, origin=origin)
+
+
+def _function_spec(fn: Any, args: Sequence[Any]) -> ExportSpec:
+    """A decorated function at ``args``: call it once, recording what its executable is given and
+    returns, then describe its result's structure in terms of those returned values."""
+    exe = fn.executable(*args)
+    recorder, run, call = CallRecorder(), exe.fn, exe.call
+    returned: list = []
+
+    def recording_call(inputs: list) -> Any:
+        outs = call(inputs)
+        returned.append(outs)
+        return outs
+
+    exe.fn, exe.call = recorder.wrap(run), recording_call
+    try:
+        result = fn(*args)
+    finally:
+        exe.fn = run
+        del exe.call  # back to the class's method
+    name = getattr(fn, "__name__", "the function")
+    if recorder.args is None or len(returned) != 1:
+        raise RuntimeError(f"export could not observe one call of {name}'s compiled code")
+    spec_result = _result_structure(result, list(returned[0]), name)
+    return executable_spec(exe.module, exe.n_fetches, recorder.args, origin=f"{name}{_shapes(args)}",
+                           result=spec_result)
+
+
+def _result_structure(value: Any, outs: list, name: str) -> ast.expr:
+    """An expression over ``fetched`` that rebuilds ``value`` (tuples, lists, dicts, None) from
+    the module's returned values ``outs``, matched by identity."""
+    load = ast.Load()
+    if value is None:
+        return ast.Constant(None)
+    for i, out in enumerate(outs):
+        if value is out:
+            return ast.Subscript(ast.Name("fetched", load), ast.Constant(i), load)
+    if isinstance(value, (tuple, list)):
+        items = [_result_structure(v, outs, name) for v in value]
+        return ast.List(items, load) if isinstance(value, list) else ast.Tuple(items, load)
+    if isinstance(value, dict) and all(isinstance(k, (str, int)) for k in value):
+        return ast.Dict([ast.Constant(k) for k in value], [_result_structure(v, outs, name) for v in value.values()])
+    raise TypeError(f"cannot export {name}: its result holds a {type(value).__name__} that its compiled code "
+                    f"did not return")
+
+
+def _shapes(args: Sequence[Any]) -> str:
+    return "(" + ", ".join(f"{np.asarray(a).dtype.name}{list(np.shape(a))}" for a in args) + ")"

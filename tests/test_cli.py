@@ -1,0 +1,236 @@
+"""``s2sgrad`` / ``python -m s2sgrad``: every subcommand end to end, in a subprocess."""
+import importlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from conftest import ROOT, checkout_env
+from s2sgrad.cli import build_parser, main
+from standalone_runner import run_without_s2sgrad
+
+TRAINING = textwrap.dedent('''
+    import sys
+    import numpy as np
+    import s2sgrad as tf
+
+    x = tf.placeholder(tf.float32, shape=[None, 2], name="x")
+    y = tf.placeholder(tf.float32, shape=[None], name="y")
+    w = tf.Variable(np.array([0.5, -0.25], np.float32), name="w")
+    loss = tf.reduce_mean(tf.square(tf.reduce_sum(x * w, axis=1) - y), name="loss")
+    train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    xs = np.array([[1.0, 2.0], [3.0, -1.0], [0.5, 0.5]], np.float32)
+    ys = np.array([1.0, 2.0, 0.0], np.float32)
+    print("argv", sys.argv[1:])
+    for _ in range(2):   # a second Session compiles the same modules again: dump shows them once
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            print("first", sess.run([train, loss], {x: xs, y: ys}))
+            print("second", sess.run([train, loss], {x: xs, y: ys}))
+            with open("step_source.txt", "w") as f:
+                f.write(sess.source([train, loss], {x: xs, y: ys}))
+            with open("step_ir.txt", "w") as f:
+                f.write(tf.ir([train, loss], [x, y]))
+''')
+
+HEADER = re.compile(r"^#### s2sgrad module (\d+): (\S+) \(sha1 [0-9a-f]{10}(, compiled (\d+) times)?\)( -> .*)?$",
+                    re.MULTILINE)
+
+
+def run_cli(*args, cwd, **kwargs):
+    return subprocess.run([sys.executable, "-m", "s2sgrad", *args], capture_output=True, text=True, timeout=120,
+                          env=checkout_env(), cwd=cwd, **kwargs)
+
+
+@pytest.fixture
+def script(tmp_path):
+    path = tmp_path / "train.py"
+    path.write_text(TRAINING)
+    return path
+
+
+def _subcommands():
+    parser = build_parser()
+    actions = [a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction"]
+    return sorted(actions[0].choices)
+
+
+@pytest.mark.parametrize("args", [["--help"]] + [[name, "--help"] for name in _subcommands()])
+def test_help(args, tmp_path):
+    result = run_cli(*args, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("usage: s2sgrad")
+    if args != ["--help"]:
+        assert "--help" in result.stdout and args[0] in result.stdout.splitlines()[0]
+
+
+def test_console_script_is_the_same_entry_point():
+    tomllib = pytest.importorskip("tomllib")
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
+        module, function = tomllib.load(f)["project"]["scripts"]["s2sgrad"].split(":")
+    assert getattr(importlib.import_module(module), function) is main
+
+
+def test_version(tmp_path):
+    import s2sgrad
+    result = run_cli("--version", cwd=tmp_path)
+    assert result.returncode == 0 and result.stdout.strip() == f"s2sgrad {s2sgrad.__version__}"
+
+
+def test_dump_prints_each_distinct_module_once_with_the_source_that_ran(script, tmp_path):
+    result = run_cli("dump", str(script), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    headers = HEADER.findall(result.stdout)
+    assert [int(h[0]) for h in headers] == [1, 2]           # initializer, training step
+    assert all(h[1] == "run" and h[3] == "2" for h in headers)  # each compiled by both sessions
+    step_source = (tmp_path / "step_source.txt").read_text()
+    assert step_source in result.stdout
+    assert result.stdout.index(step_source) > result.stdout.index("#### s2sgrad module 2")
+
+
+def test_dump_sends_script_stdout_to_stderr_and_passes_arguments(script, tmp_path):
+    result = run_cli("dump", str(script), "--ir", "-o", "x", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "argv ['--ir', '-o', 'x']" in result.stderr      # options after SCRIPT belong to the script
+    assert "first [None, np.float32(" in result.stderr
+    assert "argv" not in result.stdout and "def run(" in result.stdout   # not --ir: the script's argument
+    assert not (tmp_path / "x").exists()
+
+
+def test_dump_output_is_deterministic_and_colour_free_when_piped(script, tmp_path):
+    first = run_cli("dump", str(script), cwd=tmp_path)
+    second = run_cli("dump", str(script), cwd=tmp_path)
+    assert first.returncode == second.returncode == 0
+    assert first.stdout == second.stdout
+    assert "\033[" not in first.stdout
+    coloured = run_cli("dump", "--color", "always", str(script), cwd=tmp_path)
+    assert "\033[1;36m#### s2sgrad module 1" in coloured.stdout
+    assert re.sub(r"\033\[[0-9;]*m", "", coloured.stdout) == first.stdout
+
+
+def test_dump_ir(script, tmp_path):
+    result = run_cli("dump", "--ir", str(script), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "def run(" not in result.stdout
+    assert (tmp_path / "step_ir.txt").read_text() in result.stdout
+    assert len(HEADER.findall(result.stdout)) == 2
+    assert run_cli("dump", "--ir", str(script), cwd=tmp_path).stdout == result.stdout
+
+
+def test_dump_dot(script, tmp_path):
+    result = run_cli("dump", "--dot", "graph.dot", str(script), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    text = (tmp_path / "graph.dot").read_text()
+    assert text.startswith("digraph s2sgrad {") and text.rstrip().endswith("}")
+    assert text.count("subgraph cluster_") == 2
+    assert re.search(r'm2_op\d+ \[label="Mul\\nmul"', text)
+    assert re.search(r'm2_op\d+ -> m2_op\d+ \[label="f32\[\?,2\]"\];', text)
+    assert re.search(r'm2_op\d+ \[label="Placeholder\\nx", shape=ellipse, style=dashed', text)  # fed: outside
+    if shutil.which("dot"):
+        check = subprocess.run(["dot", "-Tsvg", "graph.dot"], cwd=tmp_path, capture_output=True, timeout=60)
+        assert check.returncode == 0, check.stderr
+
+
+def test_dump_output_dir_writes_modules_that_replay_the_first_run(script, tmp_path):
+    result = run_cli("dump", "-o", "out", str(script), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert [h[4] for h in HEADER.findall(result.stdout)] == [" -> out/run_1.py", " -> out/run_2.py"]
+    assert sorted(os.listdir(tmp_path / "out")) == ["run_1.py", "run_2.npz", "run_2.py"]
+    first_loss = re.search(r"first \[None, (np\.float32\([^)]*\))\]", result.stderr).group(1)
+    replay = run_without_s2sgrad(tmp_path / "out", main="run_2.py")
+    assert replay == f"[{first_loss}]\n"
+    again = run_without_s2sgrad(tmp_path / "out", code="from run_2 import Step\n"
+                                                       "import numpy as np\n"
+                                                       "step = Step()\n"
+                                                       "xs = [[1.0, 2.0], [3.0, -1.0], [0.5, 0.5]]\n"
+                                                       "step(xs, [1.0, 2.0, 0.0])\n"
+                                                       "print(step(x=xs, y=[1.0, 2.0, 0.0]))\n")
+    second_loss = re.search(r"second \[None, (np\.float32\([^)]*\))\]", result.stderr).group(1)
+    assert again == f"[{second_loss}]\n"
+
+
+WEIRD = textwrap.dedent('''
+    import numpy as np
+    import s2sgrad as tf
+    x = tf.placeholder(tf.float32, shape=[2], name='in\\\\put>')
+    w = tf.Variable(np.ones(2, np.float32), name='w\\\\')
+    y = tf.reduce_sum(x * w, name='lo.ss')
+    with tf.Session() as s:
+        s.run(tf.global_variables_initializer())
+        print(s.run([y] + tf.gradients(y, [x, w]), {x: [1., 2.]}))
+''')
+
+
+def test_dump_escapes_user_strings_in_dot_and_exported_files(tmp_path):
+    path = tmp_path / 'we"ird\\na me.py'
+    path.write_text(WEIRD)
+    result = run_cli("dump", "--dot", "g.dot", "-o", "out", path.name, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    text = (tmp_path / "g.dot").read_text()
+    assert 'label="Placeholder\\nin\\\\put>"' in text
+    assert 'tooltip="we\\"ird\\\\na me.py:4"' in text
+    for line in text.splitlines()[4:-1]:   # every statement: quoted strings are closed, then ';' or a brace
+        unquoted = re.sub(r'"(?:[^"\\]|\\.)*"', "S", line)
+        assert '"' not in unquoted and re.fullmatch(r"\s*(subgraph cluster_\d+ \{|\}|[^{}]*;)", unquoted), line
+    if shutil.which("dot"):
+        assert subprocess.run(["dot", "-Tsvg", "g.dot"], cwd=tmp_path, capture_output=True).returncode == 0
+    assert run_without_s2sgrad(tmp_path / "out", main="run_2.py") == result.stderr.splitlines()[-1] + "\n"
+
+
+SCRIPT_ENDINGS = [
+    ("raise ValueError('boom')", 1, "ValueError: boom"),
+    ("sys.exit(3)", 3, None),
+    ("sys.exit('bye')", 1, "bye"),
+    ("sys.exit()", 0, None),
+]
+
+
+@pytest.mark.parametrize("ending, status, message", SCRIPT_ENDINGS)
+def test_dump_after_the_script_raises_or_exits(ending, status, message, tmp_path):
+    (tmp_path / "s.py").write_text("import sys\nimport s2sgrad as tf\n"
+                                   "print(tf.Session().run(tf.constant(2.0) * 3.0))\n" + ending + "\n")
+    result = run_cli("dump", "s.py", cwd=tmp_path)
+    assert result.returncode == status
+    assert len(HEADER.findall(result.stdout)) == 1     # what compiled before the end is still shown
+    if message:
+        assert message in result.stderr
+    if ending.startswith("raise"):
+        assert 'File "s.py", line 4, in <module>' in result.stderr
+        assert "runpy" not in result.stderr and "cli.py" not in result.stderr
+        assert "exited with status 1" in result.stderr
+
+
+def test_dump_of_a_script_with_a_syntax_error(tmp_path):
+    (tmp_path / "s.py").write_text("x = (\n")
+    result = run_cli("dump", "s.py", cwd=tmp_path)
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.startswith('  File "s.py", line 1') and "SyntaxError" in result.stderr
+    assert "runpy" not in result.stderr
+
+
+def test_dump_of_a_script_that_compiles_nothing(tmp_path):
+    (tmp_path / "s.py").write_text("print('hi')\n")
+    result = run_cli("dump", "s.py", cwd=tmp_path)
+    assert result.returncode == 0 and result.stdout == ""
+    assert "hi" in result.stderr and "compile nothing" in result.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (["dump", "missing.py"], "can't open file 'missing.py'"),
+    (["dump"], "the following arguments are required: SCRIPT"),
+    ([], "the following arguments are required: COMMAND"),
+    (["frobnicate"], "invalid choice: 'frobnicate'"),
+    (["dump", "--color", "sometimes", "s.py"], "invalid choice: 'sometimes'"),
+    (["dump", "--bogus", "s.py"], "unrecognized arguments"),
+    (["dump", "-o", "s.py", "s.py"], "-o 's.py' exists and is not a directory"),
+])
+def test_bad_arguments_exit_2_with_a_message(args, message, tmp_path):
+    (tmp_path / "s.py").write_text("")
+    result = run_cli(*args, cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert message in result.stderr and "usage: s2sgrad" in result.stderr
