@@ -250,3 +250,11 @@ def test_wrt_naming_one_argument_twice(data):
         s2sgrad.grad(loss, wrt=(0, "w"))(*data)
     with pytest.raises(TypeError, match="expects a function"):
         s2sgrad.grad(3)
+
+
+def test_numpy_ufuncs_can_be_differentiated_directly():
+    """A ufunc's signature has keyword-only defaults (dtype=, signature=) NumPy refuses to get back."""
+    x = np.array([0.1, 0.2])
+    np.testing.assert_allclose(s2sgrad.grad(np.sin)(0.5), np.cos(0.5))
+    np.testing.assert_allclose(s2sgrad.jacobian(np.sin)(x), np.diag(np.cos(x)))
+    assert s2sgrad.grad(np.tanh)(np.float32(0.3)).dtype == np.float32

@@ -111,9 +111,12 @@ class Binder:
         if self.names is not None and not kwargs and len(args) == len(self.names):
             return [_argument(name, value, i) for i, (name, value) in enumerate(zip(self.names, args))]
         bound = self.signature.bind(*args, **kwargs)
+        passed = set(bound.arguments)
         bound.apply_defaults()
         out: list[Argument] = []
         for p in self.signature.parameters.values():
+            if p.kind is p.KEYWORD_ONLY and p.name not in passed:
+                continue  # the function applies its own default (some, like a ufunc's dtype=, can't be passed)
             value = bound.arguments[p.name]
             if p.kind is p.VAR_POSITIONAL:
                 for i, v in enumerate(value):
