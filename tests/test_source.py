@@ -44,7 +44,7 @@ def run(x, bias):
     tanh = np.tanh(x + bias)                  # Tanh  prog.py:3
     g_add = x * (1 - tanh * tanh)             # grad of Tanh  prog.py:3
     g_bias = np.sum(g_add, axis=0)            # grad of AddV2  prog.py:3
-    g_x = tanh + g_add                        # grad of Placeholder  prog.py:1
+    g_x = tanh + g_add                        # sum of gradients of x  prog.py:1
     return (g_x, g_bias)
 """
 

@@ -356,6 +356,8 @@ def _op_comment(ins: Instr) -> str:
     forward = op.grad_of
     if forward is None:
         return f"{op.type}  {location_text(op)}"
+    if op.type == "AddN":  # tf.gradients summing several contributions to one tensor
+        return f"sum of gradients of {comment_text(forward.name)}  {location_text(forward)}"
     return f"grad of {forward.type}  {location_text(forward)}"
 
 
