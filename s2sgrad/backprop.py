@@ -11,6 +11,7 @@ import enum
 from collections import deque
 from typing import Any, Callable
 
+from .gcpause import gc_paused
 from .graph import Operation, Tensor
 from .ops import array_ops as a
 from .ops import math_ops as m
@@ -138,7 +139,7 @@ def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients",
     elif not isinstance(grad_ys, (list, tuple)):
         grad_ys = [grad_ys]
     graph = graph_of(ys + xs + stops)
-    with graph.as_default(), graph.name_scope(name or "gradients"):
+    with gc_paused(), graph.as_default(), graph.name_scope(name or "gradients"):
         if len(grad_ys) != len(ys):
             raise ValueError(f"Length mismatch. Passed {len(grad_ys)} grad_ys for {len(ys)} ys")
         first_new_op = graph.version

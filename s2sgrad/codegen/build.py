@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import errors
 from ..compiler import GENERATED_PREFIX, load_source
+from ..gcpause import gc_paused
 from ..graph import Operation, Tensor
 from ..primitives import lookup
 from .emit import Module, emit_module
@@ -22,9 +23,11 @@ def build_module(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feed
     """Lower, optimize and emit the slice ``ops``; returns (module, variable ops, random ops)."""
     var_ops = [op for op in ops if op.type == "VariableV2" and op.outputs[0] not in feed_specs]
     rng_ops = [op for op in ops if not lookup(op.type).pure]
-    prog = lower(ops, fetch_tensors, feed_specs, {v: variable_spec(v) for v in var_ops}, rng_ops)
-    optimize(prog)
-    return emit_module(prog, _title(fetch_tensors, feed_specs, prog, label)), var_ops, rng_ops
+    with gc_paused():
+        prog = lower(ops, fetch_tensors, feed_specs, {v: variable_spec(v) for v in var_ops}, rng_ops)
+        optimize(prog)
+        module = emit_module(prog, _title(fetch_tensors, feed_specs, prog, label))
+    return module, var_ops, rng_ops
 
 
 def _title(fetch_tensors: Sequence[Tensor], feed_specs: dict, prog: Any, label: str) -> str:
