@@ -68,6 +68,13 @@ def _seed_session(tf, fetches_of):
     return step
 
 
+def _stepper(tf, fetches, feeds):
+    """A step running ``fetches`` with fixed ``feeds`` in a fresh, initialised session."""
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())
+    return lambda: sess.run(fetches, feeds)
+
+
 def _train(tf, loss, params, lr=1e-4):
     return [tf.train.GradientDescentOptimizer(lr).minimize(loss), loss]
 
@@ -193,10 +200,7 @@ def _mlp_session(tf, fetches_of):
     h2 = tf.nn.relu(tf.matmul(h1, V[2]) + V[3])
     logits = tf.matmul(h2, V[4]) + V[5]
     loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits_v2(labels=y, logits=logits))
-    fetches = fetches_of(tf, loss, V)
-    sess = tf.Session()
-    sess.run(tf.global_variables_initializer())
-    return lambda: sess.run(fetches, {x: X, y: Y})
+    return _stepper(tf, fetches_of(tf, loss, V), {x: X, y: Y})
 
 
 def mlp_s2sgrad() -> Callable:
@@ -281,10 +285,7 @@ def _logreg_session(tf, fetches_of):
     b = tf.Variable(np.float64(0.0))
     z = tf.matmul(xp, tf.reshape(w, [100, 1]))[:, 0] + b
     loss = tf.reduce_mean(tf.nn.sigmoid_cross_entropy_with_logits(labels=yp, logits=z))
-    fetches = fetches_of(tf, loss, [w, b])
-    sess = tf.Session()
-    sess.run(tf.global_variables_initializer())
-    return lambda: sess.run(fetches, {xp: X, yp: y})
+    return _stepper(tf, fetches_of(tf, loss, [w, b]), {xp: X, yp: y})
 
 
 def logreg_s2sgrad() -> Callable:
@@ -341,10 +342,7 @@ def _rnn_session(tf, fetches_of):
     for t in range(xs.shape[0]):
         h = tf.tanh(tf.matmul(xp[t], Wx) + tf.matmul(h, Wh))
     loss = tf.reduce_sum(h * h) / 2
-    fetches = fetches_of(tf, loss, [Wx, Wh])
-    sess = tf.Session()
-    sess.run(tf.global_variables_initializer())
-    return lambda: sess.run(fetches, {xp: xs})
+    return _stepper(tf, fetches_of(tf, loss, [Wx, Wh]), {xp: xs})
 
 
 def rnn_s2sgrad() -> Callable:
