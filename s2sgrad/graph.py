@@ -204,8 +204,8 @@ class Graph:
                 raise ValueError(f"Tensor {t.name} must be from the same graph as the {op_type} op being created.")
         if self._finalized:
             raise RuntimeError("Graph is finalized and cannot be modified.")
-        if name and not name.endswith("/") and not _VALID_NAME.match(name):
-            raise ValueError(f"'{name}' is not a valid node name")
+        if name is not None and (type(name) is not str or name and not _VALID_NAME.match(name)):
+            raise _invalid_name(name, "node")
         with self._lock:
             exact = name[:-1] if name and name.endswith("/") else None
             try:
@@ -257,13 +257,13 @@ class Graph:
     def name_scope(self, name: str | None) -> Iterator[str]:
         """Push a name scope; ``'a/'`` re-enters an existing scope, None/'' resets to the root."""
         old = self._local.scope
+        if name is not None and (type(name) is not str or not _VALID_SCOPE.match(name)):
+            raise _invalid_name(name, "scope")
         if not name:
             new = ""
         elif name.endswith("/"):
             new = name[:-1]
         else:
-            if not _VALID_SCOPE.match(name):
-                raise ValueError(f"'{name}' is not a valid scope name")
             new = self.unique_name(name)
         self._local.scope = new
         try:
@@ -391,6 +391,14 @@ class Graph:
     def __str__(self) -> str:
         from .ir import format_ops
         return format_ops(self._ops)
+
+
+def _invalid_name(name: Any, kind: str) -> Exception:
+    """TypeError for a name that is not a string, ValueError for characters TF does not allow."""
+    if not isinstance(name, str):
+        return TypeError(f"A {kind} name must be a string, got {name!r} of type {type(name).__name__}")
+    allowed = "letters, digits and . _ - > \\ /" + (", not starting with _ - > \\ /" if kind == "node" else "")
+    return ValueError(f"{name!r} is not a valid {kind} name (use {allowed})")
 
 
 def _shape_text(shape: TensorShape) -> str:
