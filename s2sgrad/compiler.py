@@ -63,7 +63,8 @@ def show_numpy_warnings(enabled: bool = True) -> None:
 def load_source(source: str, constants: dict[str, Any], label: str = "run") -> Callable:
     """Compile ``source`` and return its ``run`` function (with ``.source`` and ``.filename``)."""
     digest = hashlib.sha1(source.encode("utf-8")).hexdigest()[:10]
-    filename = f"{GENERATED_PREFIX}{label}-{digest}-{next(_counter)}>"
+    printable = "".join(c if c.isprintable() else "?" for c in label)  # compile() refuses NUL in file names
+    filename = f"{GENERATED_PREFIX}{printable}-{digest}-{next(_counter)}>"
     lines = source.splitlines(keepends=True)
     linecache.cache[filename] = (len(source), None, lines, filename)
     code = compile(source, filename, "exec")

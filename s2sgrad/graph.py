@@ -205,7 +205,7 @@ class Graph:
         if self._finalized:
             raise RuntimeError("Graph is finalized and cannot be modified.")
         if name is not None and (type(name) is not str or name and not _VALID_NAME.match(name)):
-            raise _invalid_name(name, "node")
+            raise _invalid_name(name, "node", first_char=True)
         with self._lock:
             exact = name[:-1] if name and name.endswith("/") else None
             try:
@@ -257,8 +257,9 @@ class Graph:
     def name_scope(self, name: str | None) -> Iterator[str]:
         """Push a name scope; ``'a/'`` re-enters an existing scope, None/'' resets to the root."""
         old = self._local.scope
-        if name is not None and (type(name) is not str or not _VALID_SCOPE.match(name)):
-            raise _invalid_name(name, "scope")
+        pattern = _VALID_SCOPE if old else _VALID_NAME  # as TF: a top-level scope is spelled like an op
+        if name is not None and (type(name) is not str or name and not pattern.match(name)):
+            raise _invalid_name(name, "scope", first_char=not old)
         if not name:
             new = ""
         elif name.endswith("/"):
@@ -393,12 +394,12 @@ class Graph:
         return format_ops(self._ops)
 
 
-def _invalid_name(name: Any, kind: str) -> Exception:
+def _invalid_name(name: Any, kind: str, first_char: bool) -> Exception:
     """TypeError for a name that is not a string, ValueError for characters TF does not allow."""
     if not isinstance(name, str):
         return TypeError(f"A {kind} name must be a string, got {name!r} of type {type(name).__name__}")
-    allowed = "letters, digits and . _ - > \\ /" + (", not starting with _ - > \\ /" if kind == "node" else "")
-    return ValueError(f"{name!r} is not a valid {kind} name (use {allowed})")
+    rule = "letters, digits and . _ - > \\ /" + (", starting with a letter, digit or ." if first_char else "")
+    return ValueError(f"{name!r} is not a valid {kind} name (use {rule})")
 
 
 def _shape_text(shape: TensorShape) -> str:
