@@ -283,6 +283,8 @@ class Graph:
             new: list[Operation] = []
         else:
             new = list(old)
+            if not isinstance(control_inputs, Iterable):
+                raise TypeError(f"control_inputs must be a list of Tensors or Operations, got {control_inputs!r}")
             for c in control_inputs:
                 op = _as_op(c)
                 if op.graph is not self:

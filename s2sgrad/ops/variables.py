@@ -283,6 +283,8 @@ def get_variable(name: str, shape: Any = None, dtype: Any = None, initializer: A
                  **kwargs: Any) -> Variable:
     """The variable ``scope/name``: created on first use, shared when the scope reuses."""
     from . import initializers
+    if not isinstance(name, str):
+        raise TypeError(f"get_variable: name must be a string, got {name!r}")
     scope = get_variable_scope()
     full = f"{scope.name}/{name}" if scope.name else name
     store = _store(get_default_graph())
@@ -303,7 +305,7 @@ def get_variable(name: str, shape: Any = None, dtype: Any = None, initializer: A
         value: Any = init
         dt = dtype
     else:
-        dt = _dt.as_dtype(dtype or _dt.float32)
+        dt = _dt.as_dtype(_dt.float32 if dtype is None else dtype)
         if shape is None:
             raise ValueError(f"Shape of a new variable ({full}) must be fully defined, but instead was None.")
         if init is None:

@@ -291,7 +291,10 @@ define("AddN", _add_n_infer, _emit_add_n, lambda op, g: [g] * len(op.inputs),
 
 
 def _cast_infer(inputs: Sequence[Any], attrs: dict) -> list:
-    return [(attrs["DstT"], inputs[0].shape)]
+    src, dst = inputs[0].dtype, attrs["DstT"]
+    if (src.name == "string") != (dst.name == "string"):
+        raise TypeError(f"Cast from {src.name} to {dst.name} is not supported")
+    return [(dst, inputs[0].shape)]
 
 
 def _cast_grad(op: Any, g: Any) -> list:
