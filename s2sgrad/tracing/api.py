@@ -17,6 +17,7 @@ import numpy as np
 
 from ..backprop import UnconnectedGradients, as_unconnected_gradients
 from ..codegen.build import Executable, build_executable, needed_ops
+from ..compiler import quiet_numpy_warnings
 from ..graph import Tensor, user_location
 from ..ir import format_ops
 from ..ops import array_ops as a
@@ -92,6 +93,7 @@ class _Program:
         self.has_value = fn._wants_value()
 
     def run(self, arguments: list[Argument]) -> tuple[Any, Any]:
+        quiet_numpy_warnings()
         values = [leaf.value for arg in arguments for leaf in arg.leaves if leaf.kind != "static"]
         feeds = []
         for v, dtype in zip(values, self.dtypes):
