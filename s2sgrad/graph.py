@@ -265,7 +265,8 @@ class Graph:
         elif name.endswith("/"):
             new = name[:-1]
         else:
-            new = self.unique_name(name)
+            with self._lock:  # two threads opening scope "a" get "a" and "a_1"
+                new = self.unique_name(name)
         self._local.scope = new
         try:
             yield new + "/" if new else ""

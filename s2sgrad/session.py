@@ -154,7 +154,7 @@ class Session:
         if rng is None:
             seed, seed2 = op.attrs["seed"], op.attrs["seed2"]
             seeds = None if seed is None else [seed % 2 ** 64, seed2 % 2 ** 64]  # TF seeds may be negative
-            rng = self._rngs[op] = np.random.default_rng(seeds)
+            rng = self._rngs.setdefault(op, np.random.default_rng(seeds))  # one generator, even under threads
         return rng
 
     def _load_variable(self, var_op: Operation, value: Any) -> None:
