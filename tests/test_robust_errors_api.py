@@ -123,3 +123,26 @@ def test_typical_mistakes_name_the_argument_and_what_was_expected(call, error, m
     with pytest.raises(error, match=message) as info:
         call()
     assert is_clear(info.value), describe(info.value)
+
+
+def _energy(x, y=1.0):
+    return np.sum(x * y)
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda g: g("abc"), TypeError, r"grad\(_energy\): cannot differentiate with respect to argument 'x' = 'abc'"),
+    (lambda g: g(None), TypeError, r"argument 'x' = None"),
+    (lambda g: g(np.arange(3)), TypeError, r"argument 'x' of dtype int64: gradients need floating-point arrays"),
+    (lambda g: g(np.ones(2) * 1j), TypeError, r"argument 'x' of dtype complex128"),
+    (lambda g: g(np.ones(2), y=[[1.0], [2.0, 3.0]]), (TypeError, ValueError), r"\S"),
+    (lambda g: g(np.ones(2), 1.0, 3), TypeError, r"too many positional arguments"),
+    (lambda g: tf.grad(_energy, wrt="z")(np.ones(2)), ValueError, r"wrt='z' names no argument of this call"),
+    (lambda g: tf.grad(_energy, wrt=1.5), TypeError, r"wrt takes argument positions"),
+    (lambda g: tf.grad(lambda x: x)(np.ones(2)), TypeError, r"must return a scalar, got an array of shape \(2,\)"),
+    (lambda g: tf.grad(lambda x: np.sum(np.sort(x)))(np.ones(2)), NotImplementedError, r"cannot trace numpy.sort \(at "),
+    (lambda g: tf.grad(lambda x: np.linalg.inv(x).sum())(np.eye(2)), NotImplementedError, r"numpy.linalg.inv"),
+    (lambda g: tf.grad(lambda x: np.sum(np.median(x)))(np.ones(2)), NotImplementedError, r"numpy.median"),
+])
+def test_bad_calls_of_decorated_functions_say_what_was_expected(call, error, message):
+    with pytest.raises(error, match=message):
+        call(tf.grad(_energy))
