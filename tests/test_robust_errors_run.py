@@ -183,3 +183,10 @@ def test_a_missing_feed_names_the_placeholder_and_where_it_was_made(sess):
                        match=rf"^You must feed a value for placeholder tensor 'needed' with dtype float32 and shape "
                              rf"\[\?,2\]  \[created at {line_of(x)}\]$"):
         sess.run(x * 2.0)
+
+
+def test_running_out_of_memory_is_a_resource_exhausted_error(sess):
+    x = tf.placeholder(tf.float64, [None], name="x")
+    huge = tf.tile(x, [10 ** 12])   # 8 petabytes for 1000 elements
+    with pytest.raises(tf.errors.ResourceExhaustedError, match=rf"MemoryError: .*created at {line_of(huge)}"):
+        sess.run(tf.reduce_sum(huge), {x: np.ones(1000)})
