@@ -52,7 +52,9 @@ def _int_tensor(value: Any, name: str) -> Tensor:
     dims = static_ints(value, name)
     if dims is None:
         raise TypeError(f"{name} must be a list of integers or an integer tensor, got None")
-    return constant(np.array(dims, dtype=np.int32).reshape(np.shape(value)), _dt.int32, name=name)
+    wide = any(not -2 ** 31 <= d < 2 ** 31 for d in dims)
+    dtype = _dt.int64 if wide else _dt.int32  # as TF converts Python ints
+    return constant(np.array(dims, dtype=dtype.np).reshape(np.shape(value)), dtype, name=name)
 
 
 # -- shapes --------------------------------------------------------------------------------------
