@@ -27,12 +27,20 @@ def feed_target(graph: Graph, key: Any) -> Tensor:
     return element
 
 
+# The dtype kind of Python floats and NumPy scalars, by type (cheaper than reading .dtype.kind).
+_KINDS = {float: "f", **{t: np.dtype(t).kind for t in (
+    np.float16, np.float32, np.float64, np.longdouble, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
+    np.uint32, np.uint64, np.bool_, np.complex64, np.complex128, np.clongdouble)}}
+
+
 def convert_feed(value: Any, t: Tensor) -> Any:
     """``value`` as a NumPy value of ``t``'s dtype; a clear error for None, tensors, ragged or text
     data, and for conversions that would silently lose information (complex to real, text to
     numbers, NaN or out-of-range floats to integers)."""
     target = t.dtype.np
-    kind = "f" if type(value) is float else getattr(getattr(value, "dtype", None), "kind", None)
+    kind = _KINDS.get(type(value))
+    if kind is None and type(value) is np.ndarray:
+        kind = value.dtype.kind
     if kind != target.kind or kind == "O":  # not a float or NumPy value of the tensor's kind: check it
         value = _checked_source(value, t, kind)
         if target.kind == "O":  # string tensors: already bytes
@@ -62,7 +70,7 @@ def _checked_source(value: Any, t: Tensor, kind: str | None) -> Any:
     if kind is None and not isinstance(value, (int, float)):
         value = _natural_array(value, t)
         kind = value.dtype.kind
-    if kind is not None and kind in "USOcf":
+    if kind is not None and kind != dtype.np.kind and kind in "USOcf":
         _check_lossless(value, kind, t)
     return value
 
@@ -82,8 +90,8 @@ def _check_lossless(source: Any, kind: str, t: Tensor) -> None:
     what = f"for Tensor {t.name} of dtype {dtype.name}"
     if kind in "US":
         raise TypeError(f"Cannot feed text {_short(source.tolist())} {what}: expected numbers")
-    if kind == "O" and any(isinstance(v, (str, bytes)) for v in np.ravel(source)):
-        raise TypeError(f"Cannot feed text {_short(source.tolist())} {what}: expected numbers")
+    if kind == "O" and any(v is None or isinstance(v, (str, bytes)) for v in np.ravel(source)):
+        raise TypeError(f"Cannot feed {_short(source.tolist())} {what}: expected numbers, not text or None")
     if kind == "c" and not dtype.is_complex:
         raise TypeError(f"Cannot feed complex values {what}: the imaginary part would be lost")
     if kind == "f" and (dtype.is_integer or dtype.is_bool) and np.size(source):
