@@ -23,6 +23,7 @@ from s2sgrad.codegen import build, runtime
 from conftest import EXAMPLES
 from generated_code import problems
 import optable
+from test_robust_atomic import OPTIMIZERS
 
 NAMESPACE = {"__name__", "__doc__", "__builtins__", "np", "rt", "_constants", "run"}
 PYTHON_ADDS = {"__warningregistry__"}  # the warnings module's record of (ignored) NumPy warnings
@@ -84,15 +85,6 @@ def test_the_seed_programs_compile_to_clean_modules(path):
         code = compile(f.read(), path, "exec")
     with compiled_functions(), contextlib.redirect_stdout(io.StringIO()):
         exec(code, {"__name__": "__main__"})  # noqa: S102 - the seed program
-
-
-OPTIMIZERS = {
-    "sgd": lambda: tf.train.GradientDescentOptimizer(0.1),
-    "nesterov": lambda: tf.train.MomentumOptimizer(0.1, 0.9, use_nesterov=True),
-    "adam": lambda: tf.train.AdamOptimizer(0.01),
-    "adagrad": lambda: tf.train.AdagradOptimizer(0.1),
-    "rmsprop": lambda: tf.train.RMSPropOptimizer(0.01, momentum=0.5, centered=True),
-}
 
 
 @pytest.mark.parametrize("optimizer", OPTIMIZERS.values(), ids=OPTIMIZERS.keys())
