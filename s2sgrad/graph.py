@@ -16,7 +16,7 @@ from . import dtypes as _dt
 from .shapes import TensorShape, as_shape
 
 __all__ = [
-    "Graph", "Operation", "Tensor", "get_default_graph", "reset_default_graph",
+    "Graph", "GraphElement", "Operation", "Tensor", "get_default_graph", "reset_default_graph",
     "name_scope", "control_dependencies", "user_location",
 ]
 
@@ -35,7 +35,25 @@ def user_location() -> tuple[str, int]:
     return (frame.f_code.co_filename, frame.f_lineno)
 
 
-class Tensor:
+class GraphElement:
+    """Graphs and what they hold are identities: a copy is the element itself (``copy.deepcopy``
+    of a structure holding tensors does not clone, or recurse through, their graph), and
+    pickling is refused with a hint."""
+
+    __slots__ = ()
+
+    def __copy__(self) -> Any:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> Any:
+        return self
+
+    def __reduce__(self) -> Any:
+        raise TypeError(f"Cannot pickle {self!r}: graph elements are symbolic; pickle the values that "
+                        "Session.run returns")
+
+
+class Tensor(GraphElement):
     """One output of an Operation: ``<op name>:<index>``, with a dtype and a static shape."""
 
     __slots__ = ("op", "value_index", "dtype", "_shape", "_consumers", "_adjoint_of", "__weakref__")
@@ -114,7 +132,7 @@ def _shape_repr(shape: TensorShape) -> str:
         "None" if d is None else str(d) for d in shape.dims) + ("," if len(shape.dims) == 1 else "") + ")"
 
 
-class Operation:
+class Operation(GraphElement):
     """A node of the graph: ``type`` names its primitive; ``attrs`` are its static parameters."""
 
     __slots__ = ("graph", "name", "type", "inputs", "outputs", "attrs", "control_inputs",
@@ -171,7 +189,7 @@ class _ThreadState(threading.local):
         self.grad_needed: tuple | None = None  # per input of grad_of: is its gradient used?
 
 
-class Graph:
+class Graph(GraphElement):
     """A TF-v1 graph: the SSA IR that programs are recorded into.
 
     >>> g = Graph()

@@ -9,7 +9,9 @@ AddN, whose ``a + b + ...`` expression would nest thousands deep), a long chain 
 """
 from __future__ import annotations
 
+import copy
 import gc
+import pickle
 import tracemalloc
 
 import numpy as np
@@ -110,3 +112,17 @@ def test_long_sums_are_written_as_one_flat_call():
         expected = sum((data * np.float32(i) for i in range(40)), np.zeros(3, np.float32))
         np.testing.assert_array_equal(sess.run(total, {x: data}), expected)
         assert sess.run(tf.add_n([tf.constant(2.0)] * 40) + x[0], {x: data}) == 81.0
+
+
+def test_copying_or_pickling_graph_elements_does_not_walk_the_graph():
+    h = tf.placeholder(tf.float32, [], name="x")
+    for _ in range(3_000):   # deeper than Python's recursion limit
+        h = h * 1.001
+    w = tf.Variable(1.0)
+    for element in (h, h.op, w, tf.get_default_graph()):
+        assert copy.copy(element) is element and copy.deepcopy(element) is element
+        with pytest.raises(TypeError, match="Cannot pickle .*graph elements are symbolic"):
+            pickle.dumps(element)
+    config = {"output": h, "weights": [w], "rate": [0.1]}
+    cloned = copy.deepcopy(config)
+    assert cloned["output"] is h and cloned["weights"][0] is w and cloned["rate"] is not config["rate"]

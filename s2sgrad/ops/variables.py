@@ -11,7 +11,7 @@ import threading
 from typing import Any, Iterator
 
 from .. import dtypes as _dt
-from ..graph import Graph, Operation, Tensor, get_default_graph
+from ..graph import Graph, GraphElement, Operation, Tensor, get_default_graph
 from ..shapes import TensorShape
 from . import control_flow as cf
 from .convert import convert_to_tensor, graph_of, record1
@@ -26,7 +26,7 @@ TRAINABLE_VARIABLES = "trainable_variables"
 AUTO_REUSE = "AUTO_REUSE"
 
 
-class Variable:
+class Variable(GraphElement):
     """A mutable tensor kept across runs by each Session.
 
     >>> w = Variable(2.0, name="weight")
