@@ -5,7 +5,7 @@ Every stage is iterative (graph walks, gradient walk, emission); the places wher
 implementation recurses on graph size are exercised on purpose: a long chain (the gradient
 walk, slicing, codegen), a tensor with thousands of consumers (gradient aggregation into one
 AddN, whose ``a + b + ...`` expression would nest thousands deep), a long chain of identities
-(constant-value lookups through it) and printing the IR.
+(constant-value lookups through it), printing the IR, and copying graph elements.
 """
 from __future__ import annotations
 
