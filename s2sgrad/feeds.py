@@ -48,7 +48,8 @@ def convert_feed(value: Any, t: Tensor) -> Any:
     try:
         arr = np.asarray(value, dtype=target)
     except (ValueError, TypeError, OverflowError) as e:
-        raise ValueError(f"Cannot feed value {_short(value)} for Tensor {t.name} of dtype {t.dtype.name}: {e}") from None
+        raise ValueError(f"Cannot feed value {_short(value)} for Tensor {t.name} of dtype {t.dtype.name}: "
+                         f"{e}") from None
     return arr[()] if arr.ndim == 0 else arr
 
 

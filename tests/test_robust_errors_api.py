@@ -139,7 +139,7 @@ def _energy(x, y=1.0):
     (lambda g: tf.grad(_energy, wrt="z")(np.ones(2)), ValueError, r"wrt='z' names no argument of this call"),
     (lambda g: tf.grad(_energy, wrt=1.5), TypeError, r"wrt takes argument positions"),
     (lambda g: tf.grad(lambda x: x)(np.ones(2)), TypeError, r"must return a scalar, got an array of shape \(2,\)"),
-    (lambda g: tf.grad(lambda x: np.sum(np.sort(x)))(np.ones(2)), NotImplementedError, r"cannot trace numpy.sort \(at "),
+    (lambda g: tf.grad(lambda x: np.sum(np.sort(x)))(np.ones(2)), NotImplementedError, r"numpy.sort \(at "),
     (lambda g: tf.grad(lambda x: np.linalg.inv(x).sum())(np.eye(2)), NotImplementedError, r"numpy.linalg.inv"),
     (lambda g: tf.grad(lambda x: np.sum(np.median(x)))(np.ones(2)), NotImplementedError, r"numpy.median"),
 ])

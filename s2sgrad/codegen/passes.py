@@ -139,7 +139,8 @@ def _fold(ins: Instr) -> list[Value] | None:
     code = compile(ast.fix_missing_locations(ast.Expression(expr)), "<s2sgrad-fold>", "eval")
     try:
         with np.errstate(all="ignore"):  # thread-safe, unlike warnings.catch_warnings
-            result = eval(code, {"__name__": GENERATED_MODULE, "np": np, "rt": runtime}, dict(zip(names, (a.const for a in ins.args))))
+            namespace = {"__name__": GENERATED_MODULE, "np": np, "rt": runtime}  # quiet like generated code
+            result = eval(code, namespace, dict(zip(names, (a.const for a in ins.args))))
     except Exception:  # noqa: BLE001 - leave it to run time, where the error gets its op and line
         return None
     results = result if len(ins.outs) > 1 else (result,)

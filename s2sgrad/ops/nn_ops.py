@@ -283,8 +283,8 @@ def softmax_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None,
     >>> # tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=z)
     """
     _xent_args("softmax_cross_entropy_with_logits", _sentinel, labels, logits)
-    return softmax_cross_entropy_with_logits_v2(labels, logits, axis=_axis(axis, None if type(dim) is int and dim == -1 else dim),
-                                                name=name)
+    dim = None if type(dim) is int and dim == -1 else dim
+    return softmax_cross_entropy_with_logits_v2(labels, logits, axis=_axis(axis, dim), name=name)
 
 
 def sparse_softmax_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None, logits: Any = None,
