@@ -105,7 +105,7 @@ def _check_lossless(source: Any, kind: str, t: Tensor) -> None:
 
 def _string_feed(value: Any, t: Tensor) -> Any:
     """Text feeds as bytes (like string constants); anything else is an error."""
-    arr = np.asarray(value, dtype=object)
+    arr = np.array(value, dtype=object)  # a copy: the caller's array is never written to
     flat = arr.reshape(-1)
     for i, v in enumerate(flat):
         if isinstance(v, str):
@@ -113,7 +113,7 @@ def _string_feed(value: Any, t: Tensor) -> Any:
         elif not isinstance(v, bytes):
             raise TypeError(f"Cannot feed {type(v).__name__} value {_short(v)} for Tensor {t.name} of dtype string: "
                             f"expected str or bytes")
-    return arr[()] if arr.ndim == 0 else arr
+    return arr  # 0-d too: a bytes object has no shape to dispatch on
 
 
 def _short(value: Any) -> str:

@@ -34,7 +34,8 @@ class _Plan:
         self.structure = FetchStructure(graph, fetches)
         self.fed: list[Tensor] = [feed_target(graph, k) for k in feed_keys]
         # (dtype, scalar type, tensor) per feed: values already of that type pass unconverted
-        self.feed_types = [(t.dtype.np, t.dtype.np.type, t) for t in self.fed]
+        # (text always goes through convert_feed, which makes it bytes)
+        self.feed_types = [(None if t.dtype.name == "string" else t.dtype.np, t.dtype.np.type, t) for t in self.fed]
         self.ops = needed_ops(self.structure.tensors, self.structure.ops, set(self.fed))
         self.executables: dict[tuple, Executable] = {}    # per feed-shape signature
         self.steps: dict[tuple, Callable] = {}             # the same, as fast-path functions

@@ -62,7 +62,11 @@ def test_bad_integer_feeds(sess, value, error, message):
 
 def test_text_feeds_are_bytes_like_string_constants(sess):
     s = tf.placeholder(tf.string, [2], name="s")
-    assert list(sess.run(s, {s: ["a", b"b"]})) == [b"a", b"b"]
+    mine = np.array(["a", b"b"], dtype=object)
+    assert list(sess.run(s, {s: mine})) == [b"a", b"b"]
+    assert list(mine) == ["a", b"b"]   # the fed array is not written to
+    scalar = tf.placeholder(tf.string, [], name="scalar")
+    assert sess.run(tf.identity(scalar), {scalar: "é"}) == "é".encode()
     with pytest.raises(TypeError, match=r"Cannot feed float value 1.5 for Tensor s:0 of dtype string"):
         sess.run(s, {s: [1.5, "x"]})
 
