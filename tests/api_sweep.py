@@ -39,9 +39,7 @@ IGNORED = {"name", "use_locking", "colocate_gradients_with_ops", "gate_gradients
            "constraint", "import_scope", "variable_def", "a_is_sparse", "b_is_sparse", "collections",
            "loss_collection", "scope", "optimize", "values", "kwargs", "_sentinel", "expected_shape",
            "regularizer", "trainable", "names", "module", "qualname", "type", "start", "boundary", "conjugate",
-           "data_format", "verify_shape", "validate_shape"}
-
-
+           "data_format"}
 # Flags are read for their truth value, as in Python and TF: any object is a valid flag.
 FLAGS = {"keepdims", "keep_dims", "transpose_a", "transpose_b", "adjoint_a", "adjoint_b", "exclusive", "reverse",
          "centered", "use_nesterov", "preserve_result", "enabled", "verify_shape", "validate_shape", "trainable"}
@@ -97,10 +95,9 @@ VALID: dict[str, Callable[[Context], Any]] = {
     "ids": lambda c: c.i2, "max_norm": lambda c: None, "updates": lambda c: c.v3[:2], "loss": lambda c: c.loss,
     "var_list": lambda c: [c.var], "scale": lambda c: 1.0, "distribution": lambda c: "truncated_normal",
     "dense_shape": lambda c: None, "preferred_dtype": lambda c: None, "dtype_hint": lambda c: None,
-    "value_index": lambda c: 0, "dtype_or_value": lambda c: tf.float32, "np_type": lambda c: np.float32,
+    "value_index": lambda c: 0, "np_type": lambda c: np.float32,
     "wrt": lambda c: 0, "preserve_result": lambda c: False, "f": lambda c: (lambda x: np.sum(x ** 2)),
     "enabled": lambda c: False, "op_type": lambda c: "Mul", "control_inputs": lambda c: None,
-    "epsilon_": lambda c: 1e-7,
 }
 
 # Per function: arguments that differ from the table (makers or plain values).
