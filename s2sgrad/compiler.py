@@ -40,8 +40,13 @@ _show = False
 
 def quiet_numpy_warnings() -> None:
     """Make sure generated code's NumPy RuntimeWarnings are silenced (cheap when nothing changed)."""
-    filters = warnings.filters
-    if not _show and (not filters or filters[0] is not _QUIET):
+    try:
+        if warnings.filters[0] is _QUIET:  # the common case, on every run
+            return
+    except IndexError:  # no filters at all (warnings.resetwarnings())
+        pass
+    if not _show:
+        filters = warnings.filters
         while _QUIET in filters:
             filters.remove(_QUIET)
         filters.insert(0, _QUIET)
