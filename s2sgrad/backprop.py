@@ -20,7 +20,7 @@ from .ops.indexed_slices import IndexedSlices
 from .primitives import PRIMITIVES
 
 __all__ = ["gradients", "hessians", "AggregationMethod", "UnconnectedGradients", "RegisterGradient",
-           "NotDifferentiable", "gradient_function"]
+           "NotDifferentiable", "gradient_function", "as_unconnected_gradients"]
 
 
 class AggregationMethod:
@@ -113,7 +113,8 @@ def _as_list(values: Any, what: str) -> list:
     return out
 
 
-def _unconnected(value: Any) -> UnconnectedGradients:
+def as_unconnected_gradients(value: Any) -> UnconnectedGradients:
+    """``'none'``/``'zero'`` or an UnconnectedGradients member as the member (ValueError otherwise)."""
     try:
         return UnconnectedGradients(value.value if isinstance(value, UnconnectedGradients) else value)
     except (ValueError, TypeError):
@@ -130,7 +131,7 @@ def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients",
 
     >>> # a = tf.constant(0.); b = 2 * a; tf.gradients(a + b, [a, b])  ->  [3.0, 1.0]
     """
-    unconnected = _unconnected(unconnected_gradients)
+    unconnected = as_unconnected_gradients(unconnected_gradients)
     ys = _as_list(ys, "ys")
     xs = _as_list(xs, "xs")
     stops = _as_list(stop_gradients, "stop_gradients") if stop_gradients is not None else []
@@ -303,7 +304,7 @@ def _add_grad(grads: dict, t: Tensor, g: Any) -> None:
 
 def _aggregation_method(method: Any) -> int:
     method = AggregationMethod.DEFAULT if method is None else method
-    if method not in _AGGREGATION_METHODS:
+    if type(method) is not int or method not in _AGGREGATION_METHODS:
         raise ValueError(f"Invalid `aggregation_method` specified {method}. Accepted values are "
                          f"{list(_AGGREGATION_METHODS)}.")
     return method

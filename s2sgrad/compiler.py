@@ -32,35 +32,42 @@ compile_listeners: list[Callable[[str, str, dict], None]] = []
 # function to use as ``run``, usually ``run`` itself (``s2sgrad dump -o`` wraps it to record a call).
 compile_hooks: list[Callable[[Callable, str, dict, Any], Callable]] = []
 
-# NumPy floating-point warnings (overflow, invalid, divide) raised by generated code are
-# values, not news: a warnings filter silences them there, at no cost inside the run
-# (``np.errstate`` would add ~1.4 us to every Session.run). ``warnings.catch_warnings``
-# restores the filter list when it exits, which can drop our filter (pytest imports inside
-# one), so ``quiet_numpy_warnings`` re-installs it when the list object has changed.
-_QUIET = ("ignore", None, RuntimeWarning, re.compile(re.escape(GENERATED_MODULE)), 0)
+# NumPy floating-point warnings (overflow, invalid, divide) raised by generated code and the
+# runtime helpers it calls are values, not news: a warnings filter silences them there, at no
+# cost inside the run (``np.errstate`` would add ~1.4 us to every Session.run). The filter must
+# come first to win over the user's (``simplefilter("always")`` or ``"error"``), and
+# ``warnings.catch_warnings`` swaps the whole list, so ``quiet_numpy_warnings`` (called at the
+# start of every run) puts it back in front whenever it is not.
+_QUIET = ("ignore", None, RuntimeWarning, re.compile(r"s2sgrad\.(generated|codegen\.runtime)\Z"), 0)
 _show = False
-_seen_filters: list | None = None
 
 
 def quiet_numpy_warnings() -> None:
     """Make sure generated code's NumPy RuntimeWarnings are silenced (cheap when nothing changed)."""
-    global _seen_filters
-    filters = warnings.filters
-    if filters is not _seen_filters:
-        if not _show and _QUIET not in filters:
-            filters.insert(0, _QUIET)
-            warnings._filters_mutated()  # type: ignore[attr-defined]
-        _seen_filters = filters
+    try:
+        if warnings.filters[0] is _QUIET:  # the common case, on every run
+            return
+    except IndexError:  # no filters at all (warnings.resetwarnings())
+        pass
+    if not _show:
+        filters = warnings.filters
+        while _QUIET in filters:
+            filters.remove(_QUIET)
+        filters.insert(0, _QUIET)
+        warnings._filters_mutated()  # type: ignore[attr-defined]
 
 
 def show_numpy_warnings(enabled: bool = True) -> None:
-    """Let (or stop letting) NumPy's floating-point RuntimeWarnings from generated code through."""
-    global _show, _seen_filters
-    _show = enabled
-    while enabled and _QUIET in warnings.filters:
+    """Let (or stop letting) NumPy's floating-point RuntimeWarnings from generated code through.
+
+    >>> show_numpy_warnings(True)   # overflow, invalid value, divide by zero: shown as NumPy warns
+    >>> show_numpy_warnings(False)  # the default: NaN and inf are values, not news
+    """
+    global _show
+    _show = bool(enabled)
+    while _show and _QUIET in warnings.filters:
         warnings.filters.remove(_QUIET)
         warnings._filters_mutated()  # type: ignore[attr-defined]
-    _seen_filters = None
     quiet_numpy_warnings()
 
 
@@ -68,7 +75,8 @@ def load_source(source: str, constants: dict[str, Any], label: str = "run", orig
     """Compile ``source`` and return its ``run`` function (with ``.source`` and ``.filename``);
     ``origin`` (the Executable that owns the module, if any) is passed on to ``compile_hooks``."""
     digest = hashlib.sha1(source.encode("utf-8")).hexdigest()[:10]
-    filename = f"{GENERATED_PREFIX}{label}-{digest}-{next(_counter)}>"
+    printable = "".join(c if c.isprintable() else "?" for c in label)  # compile() refuses NUL in file names
+    filename = f"{GENERATED_PREFIX}{printable}-{digest}-{next(_counter)}>"
     lines = source.splitlines(keepends=True)
     linecache.cache[filename] = (len(source), None, lines, filename)
     code = compile(source, filename, "exec")

@@ -134,6 +134,8 @@ def as_dtype(value: Any) -> DType:
             return _BY_NAME[value]
         except KeyError:
             raise TypeError(f"Cannot convert {value!r} to a dtype: unknown dtype name") from None
+    if value is None:  # np.dtype(None) would say float64
+        raise TypeError("Cannot convert None to a dtype")
     if value is float:
         return float32
     if value is int:
@@ -169,7 +171,12 @@ def infer_dtype(value: Any) -> DType:
         return complex128
     if isinstance(value, (str, bytes)):
         return string
-    arr = np.asarray(value)
+    try:
+        arr = np.asarray(value)
+    except ValueError:
+        text = repr(value)
+        raise ValueError(f"Can't convert non-rectangular Python sequence to Tensor: "
+                         f"{text if len(text) <= 60 else text[:57] + '...'}") from None
     if arr.dtype.kind in "SUO":
         return string
     if _has_numpy_leaf(value):

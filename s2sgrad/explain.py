@@ -14,7 +14,7 @@ import dataclasses
 import re
 from typing import Any, Sequence
 
-from .backprop import UnconnectedGradients, gradient_function
+from .backprop import UnconnectedGradients, as_unconnected_gradients, gradient_function
 from .graph import Operation, Tensor
 from .ops.convert import convert_to_tensor
 from .primitives import lookup
@@ -114,8 +114,7 @@ def explain(ys: Any, xs: Any, stop_gradients: Any = None,
     stops = [convert_to_tensor(s) for s in (stop_gradients if isinstance(stop_gradients, (list, tuple)) else
                                             ([] if stop_gradients is None else [stop_gradients]))]
     stop_ops = {t.op: f"'{t.name}' is listed in stop_gradients=" for t in stops}
-    unconnected = UnconnectedGradients(unconnected_gradients.value if isinstance(
-        unconnected_gradients, UnconnectedGradients) else unconnected_gradients)
+    unconnected = as_unconnected_gradients(unconnected_gradients)
     y_label = " + ".join(f"'{y.name}'" for y in ys)
     return analyze(ys, xs, stop_ops, [f"'{x.name}'" for x in xs], y_label, unconnected)
 

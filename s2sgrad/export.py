@@ -41,6 +41,12 @@ def export(fetches: Any, path: str | os.PathLike, feed_dict: dict | None = None,
     >>> # s2sgrad.export([train_op, loss], "train_step.py", {x: xs, y: ys}, session=sess)
     >>> # then, without s2sgrad: from train_step import Step; Step()(xs, ys)
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"export: path must be a file path (str or os.PathLike), got {type(path).__name__}")
+    if feed_dict is not None and not isinstance(feed_dict, dict):
+        raise TypeError(f"export: feed_dict must be a dict, got {type(feed_dict).__name__}")
+    if session is not None and not isinstance(session, Session):
+        raise TypeError(f"export: session must be a tf.Session, got {type(session).__name__}")
     if hasattr(fetches, "executable"):
         if feed_dict is not None or session is not None:
             raise TypeError("export of a decorated function takes its example arguments as args=, "

@@ -17,7 +17,7 @@ from . import dtypes as _dt
 from .shapes import TensorShape, as_shape
 
 __all__ = [
-    "Graph", "Operation", "Tensor", "get_default_graph", "reset_default_graph",
+    "Graph", "GraphElement", "Operation", "Tensor", "get_default_graph", "reset_default_graph",
     "name_scope", "control_dependencies", "user_location",
 ]
 
@@ -36,7 +36,25 @@ def user_location() -> tuple[str, int]:
     return (frame.f_code.co_filename, frame.f_lineno)
 
 
-class Tensor:
+class GraphElement:
+    """Graphs and what they hold are identities: a copy is the element itself (``copy.deepcopy``
+    of a structure holding tensors does not clone, or recurse through, their graph), and
+    pickling is refused with a hint."""
+
+    __slots__ = ()
+
+    def __copy__(self) -> Any:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> Any:
+        return self
+
+    def __reduce__(self) -> Any:
+        raise TypeError(f"Cannot pickle {self!r}: graph elements are symbolic; pickle the values that "
+                        "Session.run returns")
+
+
+class Tensor(GraphElement):
     """One output of an Operation: ``<op name>:<index>``, with a dtype and a static shape."""
 
     __slots__ = ("op", "value_index", "dtype", "_shape", "_consumers", "_adjoint_of", "__weakref__")
@@ -115,7 +133,7 @@ def _shape_repr(shape: TensorShape) -> str:
         "None" if d is None else str(d) for d in shape.dims) + ("," if len(shape.dims) == 1 else "") + ")"
 
 
-class Operation:
+class Operation(GraphElement):
     """A node of the graph: ``type`` names its primitive; ``attrs`` are its static parameters."""
 
     __slots__ = ("graph", "name", "type", "inputs", "outputs", "attrs", "control_inputs",
@@ -175,7 +193,7 @@ class _ThreadState(threading.local):
         self.grad_needed: tuple | None = None  # per input of grad_of: is its gradient used?
 
 
-class Graph:
+class Graph(GraphElement):
     """A TF-v1 graph: the SSA IR that programs are recorded into.
 
     >>> g = Graph()
@@ -207,8 +225,8 @@ class Graph:
                 raise ValueError(f"Tensor {t.name} must be from the same graph as the {op_type} op being created.")
         if self._finalized:
             raise RuntimeError("Graph is finalized and cannot be modified.")
-        if name and not name.endswith("/") and not _valid_name(name):
-            raise ValueError(f"'{name}' is not a valid node name")
+        if name is not None and (type(name) is not str or name and not _valid_name(name)):
+            raise _invalid_name(name, "node", first_char=True)
         with self._lock:
             exact = name[:-1] if name and name.endswith("/") else None
             try:
@@ -262,14 +280,16 @@ class Graph:
     def name_scope(self, name: str | None) -> Iterator[str]:
         """Push a name scope; ``'a/'`` re-enters an existing scope, None/'' resets to the root."""
         old = self._local.scope
+        pattern = _VALID_SCOPE if old else _VALID_NAME  # as TF: a top-level scope is spelled like an op
+        if name is not None and (type(name) is not str or name and not pattern.match(name)):
+            raise _invalid_name(name, "scope", first_char=not old)
         if not name:
             new = ""
         elif name.endswith("/"):
             new = name[:-1]
         else:
-            if not _VALID_SCOPE.match(name):
-                raise ValueError(f"'{name}' is not a valid scope name")
-            new = self.unique_name(name)
+            with self._lock:  # two threads opening scope "a" get "a" and "a_1"
+                new = self.unique_name(name)
         self._local.scope = new
         try:
             yield new + "/" if new else ""
@@ -287,6 +307,8 @@ class Graph:
             new: list[Operation] = []
         else:
             new = list(old)
+            if not isinstance(control_inputs, Iterable):
+                raise TypeError(f"control_inputs must be a list of Tensors or Operations, got {control_inputs!r}")
             for c in control_inputs:
                 op = _as_op(c)
                 if op.graph is not self:
@@ -413,6 +435,14 @@ def _primitive(op_type: str) -> Any:
 
 
 _lookup = None
+
+
+def _invalid_name(name: Any, kind: str, first_char: bool) -> Exception:
+    """TypeError for a name that is not a string, ValueError for characters TF does not allow."""
+    if not isinstance(name, str):
+        return TypeError(f"A {kind} name must be a string, got {name!r} of type {type(name).__name__}")
+    rule = "letters, digits and . _ - > \\ /" + (", starting with a letter, digit or ." if first_char else "")
+    return ValueError(f"{name!r} is not a valid {kind} name (use {rule})")
 
 
 def _shape_text(shape: TensorShape) -> str:

@@ -7,6 +7,7 @@ import numpy as np
 
 from .codegen.build import build_module
 from .codegen.lower import needed_ops
+from .feeds import convert_feed
 from .fetches import FetchStructure
 from .graph import Graph, Tensor
 from .ir import format_ops
@@ -17,6 +18,8 @@ __all__ = ["source", "ir"]
 
 def _graph_for(fetches: Any, graph: Graph | None) -> Graph:
     if graph is not None:
+        if not isinstance(graph, Graph):
+            raise TypeError(f"graph must be a tf.Graph or None, got {graph!r}")
         return graph
     flat: list = []
     stack = [fetches]
@@ -42,17 +45,28 @@ def source(fetches: Any, feed_list: Sequence[Any] | None = None, feed_dict: dict
     """
     graph = _graph_for(fetches, graph)
     structure = FetchStructure(graph, fetches)
-    fed = [graph.as_graph_element(k) for k in (feed_dict if feed_dict is not None else (feed_list or []))]
-    if not all(isinstance(t, Tensor) for t in fed):
-        raise TypeError("feeds must be tensors (or their names)")
+    if feed_dict is not None and not isinstance(feed_dict, dict):
+        raise TypeError(f"feed_dict must be a dict, got {type(feed_dict).__name__}")
+    fed = _fed(graph, feed_dict if feed_dict is not None else feed_list)
     if feed_dict is not None:
-        from .session import convert_feed
         specs = {t: (t.dtype, np.shape(convert_feed(v, t))) for t, v in zip(fed, feed_dict.values())}
     else:
         specs = {t: (t.dtype, t.shape.dims) for t in fed}
     ops = needed_ops(structure.tensors, structure.ops, set(fed))
     module, _, _ = build_module(ops, structure.tensors, specs, _static_variable_spec)
     return module.source
+
+
+def _fed(graph: Graph, keys: Any) -> list[Tensor]:
+    """The fed tensors named by ``keys`` (a list of tensors or names, or a feed dict)."""
+    if keys is None:
+        return []
+    if not isinstance(keys, (list, tuple, dict)):
+        raise TypeError(f"feed_list must be a list of tensors (or their names), got {keys!r}")
+    fed = [graph.as_graph_element(k) for k in keys]
+    if not all(isinstance(t, Tensor) for t in fed):
+        raise TypeError("feeds must be tensors (or their names)")
+    return fed
 
 
 def _static_variable_spec(var_op: Any) -> tuple:
@@ -64,5 +78,5 @@ def ir(fetches: Any, feed_list: Sequence[Any] | None = None, graph: Graph | None
     """The IR of the ops that ``fetches`` need (one equation per line), given the fed tensors."""
     graph = _graph_for(fetches, graph)
     structure = FetchStructure(graph, fetches)
-    fed = {graph.as_graph_element(k) for k in (feed_list or [])}
+    fed = set(_fed(graph, feed_list))
     return format_ops(needed_ops(structure.tensors, structure.ops, fed, check_feeds=False))

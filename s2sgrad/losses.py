@@ -40,7 +40,7 @@ class Reduction:
 
     @classmethod
     def validate(cls, key: Any) -> None:
-        if key not in cls.all():
+        if not isinstance(key, str) or key not in cls.all():
             raise ValueError(f"Invalid Reduction Key {key}.")
 
 
@@ -170,7 +170,7 @@ def softmax_cross_entropy(onehot_labels: Any, logits: Any, weights: Any = 1.0, l
     graph = graph_of([onehot_labels, logits, weights])
     with graph.as_default(), graph.name_scope(scope or "softmax_cross_entropy_loss") as name:
         labels, logits = _logits_and(onehot_labels, logits, "onehot_labels")
-        if label_smoothing > 0:
+        if _smoothing(label_smoothing) > 0:
             classes = m.cast(a.shape(labels)[-1], logits.dtype)
             labels = labels * (1.0 - label_smoothing) + label_smoothing / classes
         labels = a.stop_gradient(labels, name="labels_stop_gradient")
@@ -207,16 +207,26 @@ def sigmoid_cross_entropy(multi_class_labels: Any, logits: Any, weights: Any = 1
     graph = graph_of([multi_class_labels, logits, weights])
     with graph.as_default(), graph.name_scope(scope or "sigmoid_cross_entropy_loss") as name:
         labels, logits = _logits_and(multi_class_labels, logits, "multi_class_labels")
-        if label_smoothing > 0:
+        if _smoothing(label_smoothing) > 0:
             labels = labels * (1 - label_smoothing) + 0.5 * label_smoothing
         losses = nn.sigmoid_cross_entropy_with_logits(labels=labels, logits=logits, name="xentropy")
         return compute_weighted_loss(losses, weights, name, loss_collection, reduction)
+
+
+def _smoothing(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"label_smoothing must be a Python number, got {value!r}")
+    if not 0 <= value <= 1:
+        raise ValueError(f"label_smoothing must be in [0, 1], got {value!r}")
+    return float(value)
 
 
 # -- the losses collection ------------------------------------------------------------------------------
 
 def add_loss(loss: Tensor, loss_collection: str | None = LOSSES) -> None:
     """Add ``loss`` to ``loss_collection`` (nothing when it is None)."""
+    if not isinstance(loss, Tensor):
+        raise TypeError(f"add_loss expects a Tensor, got {loss!r}")
     if loss_collection:
         loss.graph.add_to_collection(loss_collection, loss)
 

@@ -16,6 +16,7 @@ from . import errors
 from .codegen.build import Executable, build_executable, needed_ops, translate_error
 from .compiler import quiet_numpy_warnings
 from .fastpath import make_dispatcher, make_step
+from .feeds import convert_feed, feed_target
 from .fetches import FetchStructure, fetch_key
 from .graph import Graph, Operation, Tensor, get_default_graph
 
@@ -31,50 +32,14 @@ class _Plan:
 
     def __init__(self, graph: Graph, fetches: Any, feed_keys: Sequence[Any]) -> None:
         self.structure = FetchStructure(graph, fetches)
-        self.fed: list[Tensor] = [_feed_target(graph, k) for k in feed_keys]
+        self.fed: list[Tensor] = [feed_target(graph, k) for k in feed_keys]
         # (dtype, scalar type, tensor) per feed: values already of that type pass unconverted
-        self.feed_types = [(t.dtype.np, t.dtype.np.type, t) for t in self.fed]
+        # (text always goes through convert_feed, which makes it bytes)
+        self.feed_types = [(None if t.dtype.name == "string" else t.dtype.np, t.dtype.np.type, t) for t in self.fed]
         self.ops = needed_ops(self.structure.tensors, self.structure.ops, set(self.fed))
         self.executables: dict[tuple, Executable] = {}    # per feed-shape signature
         self.steps: dict[tuple, Callable] = {}             # the same, as fast-path functions
         self.dispatch: Callable = None  # type: ignore[assignment]  # set by the Session
-
-
-def _feed_target(graph: Graph, key: Any) -> Tensor:
-    try:
-        element = graph.as_graph_element(key)
-    except (TypeError, ValueError, KeyError) as e:
-        raise TypeError(f"Cannot interpret feed_dict key as Tensor: {e}") from None
-    if not isinstance(element, Tensor):
-        raise TypeError(f"Cannot interpret feed_dict key as Tensor: Can not convert an Operation "
-                        f"({element.name}) into a Tensor.")
-    return element
-
-
-def convert_feed(value: Any, t: Tensor) -> Any:
-    """``value`` as a NumPy value of ``t``'s dtype; a clear error for tensors, ragged or text data."""
-    if isinstance(value, Tensor) or hasattr(value, "_as_graph_element"):
-        raise TypeError(f"The value of a feed cannot be a tf.Tensor object. Acceptable feed values include Python "
-                        f"scalars, strings, lists, numpy ndarrays. (feeding {t.name})")
-    dtype = t.dtype
-    if isinstance(value, int) and not isinstance(value, bool) and dtype.is_integer:
-        if not dtype.min <= value <= dtype.max:
-            raise TypeError(f"Type of feed value {value} with type {type(value)} is not compatible with Tensor "
-                            f"type {dtype.name}. Try explicitly setting the type of the feed tensor to a larger "
-                            f"type (e.g. int64).")
-    try:
-        if dtype.name == "string":
-            arr = np.asarray(value, dtype=object)
-        else:
-            arr = np.asarray(value, dtype=dtype.np)
-    except (ValueError, TypeError, OverflowError) as e:
-        raise ValueError(f"Cannot feed value {_short(value)} for Tensor {t.name} of dtype {dtype.name}: {e}") from None
-    return arr[()] if arr.ndim == 0 else arr
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 50 else text[:47] + "..."
 
 
 class Session:
@@ -129,13 +94,18 @@ class Session:
         except TypeError:
             fast_key = None
         key = fast_key if fast_key is not None else (fetch_key(fetches), tuple(feed_dict))
+        try:
+            hash(key)
+        except TypeError:  # not a structure of graph elements: FetchStructure will say what is wrong
+            key = None
         with self._lock:
             plan = self._plans.get(key)
             if plan is None:
                 plan = _Plan(self._graph, fetches, list(feed_dict))
                 plan.dispatch = make_dispatcher(plan.feed_types, plan.steps,
                                                 lambda values: self._new_step(plan, values), convert_feed)
-                self._plans[key] = plan
+                if key is not None:
+                    self._plans[key] = plan
         return plan
 
     def _new_step(self, plan: _Plan, values: list) -> Callable:
@@ -184,7 +154,8 @@ class Session:
         rng = self._rngs.get(op)
         if rng is None:
             seed, seed2 = op.attrs["seed"], op.attrs["seed2"]
-            rng = self._rngs[op] = np.random.default_rng(None if seed is None else [seed, seed2])
+            seeds = None if seed is None else [seed % 2 ** 64, seed2 % 2 ** 64]  # TF seeds may be negative
+            rng = self._rngs.setdefault(op, np.random.default_rng(seeds))  # one generator, even under threads
         return rng
 
     def _load_variable(self, var_op: Operation, value: Any) -> None:
@@ -208,6 +179,10 @@ class Session:
                       accept_options: bool = False) -> Callable:
         """A function ``f(*feed_values)`` equivalent to ``run(fetches, dict(zip(feed_list, values)))``
         without rebuilding the feed dict; ``f.source`` is the module it last ran."""
+        if feed_list is not None and not isinstance(feed_list, (list, tuple)):
+            raise TypeError(f"feed_list must be a list of tensors (or their names), got {feed_list!r}")
+        for key in feed_list or []:
+            feed_target(self._graph, key)
         return _Callable(self, fetches, list(feed_list or []))
 
     # -- lifetime ----------------------------------------------------------------------------------
@@ -307,6 +282,8 @@ def _session_for(session: Session | None, element: Any) -> Session:
         if session is None:
             raise ValueError("Cannot evaluate tensor using `eval()`: No default session is registered. Use "
                              "`with sess.as_default()` or pass an explicit session to `eval(session=sess)`")
+    if not isinstance(session, Session):
+        raise TypeError(f"session must be a tf.Session, got {session!r}")
     if element.graph is not session.graph:
         raise ValueError("Cannot use the given session to evaluate tensor: the tensor's graph is different "
                          "from the session's graph.")

@@ -12,19 +12,20 @@ __all__ = ["constant_value", "broadcast_shape"]
 
 def constant_value(x: Any) -> Any:
     """The value of ``x`` when it is known statically (a Const, a fully known Shape), else None."""
-    const = getattr(x, "const", None)
-    if const is not None:
-        return const
-    op = getattr(x, "op", None)
-    if op is None:
-        return None
-    if op.type == "Const":
-        return op.attrs["value"]
-    if op.type == "Shape" and op.inputs[0].shape.is_fully_defined():
-        return np.array(op.inputs[0].shape.dims, dtype=op.outputs[0].dtype.np)
-    if op.type in ("Identity", "StopGradient"):
-        return constant_value(op.inputs[0])
-    return None
+    while True:  # a loop, not recursion: chains of identities may be arbitrarily long
+        const = getattr(x, "const", None)
+        if const is not None:
+            return const
+        op = getattr(x, "op", None)
+        if op is None:
+            return None
+        if op.type == "Const":
+            return op.attrs["value"]
+        if op.type == "Shape" and op.inputs[0].shape.is_fully_defined():
+            return np.array(op.inputs[0].shape.dims, dtype=op.outputs[0].dtype.np)
+        if op.type not in ("Identity", "StopGradient"):
+            return None
+        x = op.inputs[0]
 
 
 def broadcast_shape(*shapes: TensorShape) -> TensorShape:

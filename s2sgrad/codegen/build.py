@@ -115,8 +115,13 @@ def build_executable(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], 
     return exe
 
 
+_ERROR_CLASSES = {MemoryError: errors.ResourceExhaustedError, NotImplementedError: errors.UnimplementedError}
+
+
 def translate_error(e: Exception, exe: Executable) -> errors.OpError:
-    """An exception from generated code as InvalidArgumentError naming the op and the user's line."""
+    """An exception from generated code as a TF error naming the op and the user's line:
+    ResourceExhaustedError for MemoryError, UnimplementedError for NotImplementedError,
+    InvalidArgumentError for the rest (bad index or label values, NumPy errors...)."""
     op = None
     tb = e.__traceback__
     while tb is not None:
@@ -124,6 +129,7 @@ def translate_error(e: Exception, exe: Executable) -> errors.OpError:
             op = exe.module.line_ops.get(tb.tb_lineno, op)
         tb = tb.tb_next
     where = f" (op '{op.name}' of type {op.type}, created at {op.where})" if op is not None else ""
-    error = errors.InvalidArgumentError(None, op, f"{type(e).__name__}: {e}{where}")
-    return error
+    kind = next((tf_error for cls, tf_error in _ERROR_CLASSES.items() if isinstance(e, cls)),
+                errors.InvalidArgumentError)
+    return kind(None, op, f"{type(e).__name__}: {e}{where}")
 

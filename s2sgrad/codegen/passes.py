@@ -6,11 +6,11 @@ rewritten) and one backward sweep (dead code), so the cost is linear in the prog
 from __future__ import annotations
 
 import ast
-import warnings
 from typing import Any
 
 import numpy as np
 
+from ..compiler import GENERATED_MODULE
 from . import runtime
 from .program import Instr, Program, Value, uniform
 
@@ -141,9 +141,9 @@ def _fold(ins: Instr) -> list[Value] | None:
     expr = ins.prim.emit(ins, [ast.Name(n, ast.Load()) for n in names])
     code = compile(ast.fix_missing_locations(ast.Expression(expr)), "<s2sgrad-fold>", "eval")
     try:
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
-            warnings.simplefilter("ignore")
-            result = eval(code, {"np": np, "rt": runtime}, dict(zip(names, (a.const for a in ins.args))))
+        with np.errstate(all="ignore"):  # thread-safe, unlike warnings.catch_warnings
+            namespace = {"__name__": GENERATED_MODULE, "np": np, "rt": runtime}  # quiet like generated code
+            result = eval(code, namespace, dict(zip(names, (a.const for a in ins.args))))
     except Exception:  # noqa: BLE001 - leave it to run time, where the error gets its op and line
         return None
     results = result if len(ins.outs) > 1 else (result,)

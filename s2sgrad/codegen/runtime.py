@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-__all__ = ["sum_to", "erf", "truncated_normal", "cumsum", "cumprod", "scatter_into_zeros", "segment_sum", "gather_nd", "scatter_nd",
+__all__ = ["sum_to", "add_n", "erf", "truncated_normal", "cumsum", "cumprod", "scatter_into_zeros", "segment_sum", "gather_nd", "scatter_nd",
            "mirror_pad_grad"]
 
 
@@ -24,13 +24,22 @@ def sum_to(x, shape):
     return np.sum(x, axis=axes, keepdims=False).reshape(shape) if axes else np.reshape(x, shape)
 
 
+def add_n(terms):
+    """``terms[0] + terms[1] + ...``, left to right, for sums too long to write as one expression."""
+    total = terms[0]
+    for term in terms[1:]:
+        total = total + term
+    return total
+
+
 _erf = np.frompyfunc(math.erf, 1, 1)
 
 
 def erf(x):
-    """The error function, elementwise, in the dtype of ``x``."""
+    """The error function, elementwise, in the dtype of ``x`` (also for 0-d input, where
+    ``frompyfunc`` gives a Python float)."""
     x = np.asarray(x)
-    return _erf(x).astype(x.dtype)[()]
+    return np.asarray(_erf(x), dtype=x.dtype)[()]
 
 
 def scatter_into_zeros(values, shape, index):

@@ -22,10 +22,21 @@ def static_ints(value: Any, what: str) -> list[int] | None:
             raise TypeError(f"{what} must be known when the graph is built (a Python int/list or a constant "
                             f"tensor), got the computed tensor {convert_to_tensor(value).name}")
         value = known
-    arr = np.asarray(value)
+    try:
+        arr = np.asarray(value)
+    except (ValueError, TypeError):
+        raise TypeError(f"{what} must be integers, got {value!r}") from None
     if arr.dtype.kind not in "iu" and not (arr.dtype.kind == "f" and np.all(arr == np.round(arr))):
         raise TypeError(f"{what} must be integers, got {value!r}")
     return [int(v) for v in arr.reshape(-1)]
+
+
+def static_int(value: Any, what: str) -> int:
+    """One int (a Python/NumPy int, a one-element list or a constant tensor), else TypeError."""
+    ints = static_ints(value, what)
+    if ints is None or len(ints) != 1:
+        raise TypeError(f"{what} must be one integer, got {value!r}")
+    return ints[0]
 
 
 def _int_tensor(value: Any, name: str) -> Tensor:
@@ -39,7 +50,11 @@ def _int_tensor(value: Any, name: str) -> Tensor:
     if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in value):
         return stack([convert_to_tensor(v, _dt.int32) for v in value])
     dims = static_ints(value, name)
-    return constant(np.array(dims, dtype=np.int32).reshape(np.shape(value)), _dt.int32, name=name)
+    if dims is None:
+        raise TypeError(f"{name} must be a list of integers or an integer tensor, got None")
+    wide = any(not -2 ** 31 <= d < 2 ** 31 for d in dims)
+    dtype = _dt.int64 if wide else _dt.int32  # as TF converts Python ints
+    return constant(np.array(dims, dtype=dtype.np).reshape(np.shape(value)), dtype, name=name)
 
 
 # -- shapes --------------------------------------------------------------------------------------
@@ -68,7 +83,7 @@ def expand_dims(input: Any, axis: Any = None, name: str | None = None, dim: Any 
     axis = axis if axis is not None else dim
     if axis is None:
         raise ValueError("expand_dims needs an axis")
-    (ax,) = static_ints(axis, "axis")
+    ax = static_int(axis, "axis")
     return record1("ExpandDims", [convert_to_tensor(input)], {"axis": ax}, name or "ExpandDims")
 
 
@@ -98,6 +113,8 @@ def _filled(shape: Any, dtype: Any, scalar: int, name: str) -> Tensor:
     if isinstance(shape, Tensor) or (isinstance(shape, (list, tuple)) and any(isinstance(s, Tensor) for s in shape)):
         return fill(shape, constant(scalar, dtype), name=name)
     dims = static_ints(shape if not isinstance(shape, TensorShape) else shape.as_list(), "shape")
+    if dims is None:
+        raise TypeError(f"{name}: shape must be a list of integers or an integer tensor, got None")
     if any(d < 0 for d in dims):
         raise ValueError(f"shape must not have negative dimensions, got {dims}")
     return constant(scalar, dtype, shape=dims, name=name)
@@ -135,6 +152,8 @@ def identity_n(input: Sequence[Any], name: str | None = None) -> list[Tensor]:
 
     >>> a, b = identity_n([constant(1.0), constant(2)])
     """
+    if not isinstance(input, (list, tuple)):
+        raise TypeError(f"identity_n expects a list of tensors, got {input!r}")
     tensors = [convert_to_tensor(t) for t in input]
     return list(record("IdentityN", tensors, None, name or "IdentityN").outputs)
 
@@ -179,7 +198,7 @@ def _where(op_type: str, condition: Any, x: Any, y: Any, name: str | None) -> Te
 def concat(values: Sequence[Any], axis: Any, name: str | None = None) -> Tensor:
     if not isinstance(values, (list, tuple)) or not values:
         raise ValueError("concat expects a non-empty list of tensors")
-    (ax,) = static_ints(axis, "axis")
+    ax = static_int(axis, "axis")
     tensors = convert_operands(list(values))
     if len(tensors) == 1:
         return identity(tensors[0], name=name or "concat")
@@ -189,16 +208,21 @@ def concat(values: Sequence[Any], axis: Any, name: str | None = None) -> Tensor:
 def stack(values: Sequence[Any], axis: int = 0, name: str | None = None) -> Tensor:
     if not isinstance(values, (list, tuple)) or not values:
         raise ValueError("stack expects a non-empty list of tensors")
-    return record1("Pack", convert_operands(list(values)), {"axis": int(axis)}, name or "stack")
+    return record1("Pack", convert_operands(list(values)), {"axis": static_int(axis, "axis")}, name or "stack")
 
 
 def unstack(value: Any, num: int | None = None, axis: int = 0, name: str | None = None) -> list[Tensor]:
     x = convert_to_tensor(value)
+    axis = static_int(axis, "axis")
     if num is None:
-        if x.shape.rank is None or x.shape.dims[axis] is None:
+        rank = x.shape.rank
+        if rank is not None and not -rank <= axis < rank:
+            raise ValueError(f"axis = {axis} not in [{-rank}, {rank}) for unstack of {x.name} with shape {x.shape}")
+        if rank is None or x.shape.dims[axis] is None:
             raise ValueError(f"Cannot infer argument `num` from shape {x.shape}")
         num = x.shape.dims[axis]
-    return list(record("Unpack", [x], {"num": int(num), "axis": int(axis)}, name or "unstack").outputs)
+    attrs = {"num": static_int(num, "num"), "axis": axis}
+    return list(record("Unpack", [x], attrs, name or "unstack").outputs)
 
 
 def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: int | None = None,
@@ -208,7 +232,7 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: int | None = 
     >>> # tf.split(tf.zeros([4, 6]), [1, -1, 2], axis=1)  ->  shapes (4, 1), (4, 3), (4, 2)
     """
     x = convert_to_tensor(value)
-    (ax,) = static_ints(axis, "axis")
+    ax = static_int(axis, "axis")
     with graph_of([x]).as_default():
         if isinstance(num_or_size_splits, (int, np.integer)):
             attrs = {"num": int(num_or_size_splits), "axis": ax}
@@ -249,10 +273,10 @@ def strided_slice(x: Tensor, index: tuple, indices: Sequence[Tensor], name: str 
 def gather(params: Any, indices: Any, validate_indices: Any = None, name: str | None = None,
            axis: Any = None, batch_dims: int = 0) -> Tensor:
     """Rows (or slices along ``axis``) of ``params`` at ``indices``; its gradient is IndexedSlices."""
-    if batch_dims:
+    if static_int(batch_dims, "batch_dims"):
         raise NotImplementedError("gather with batch_dims != 0 is not supported")
     p = convert_to_tensor(params)
-    (ax,) = static_ints(0 if axis is None else axis, "axis")
+    ax = static_int(0 if axis is None else axis, "axis")
     with graph_of([p]).as_default():
         i = convert_to_tensor(indices)
         return record1("GatherV2", [p, i], {"axis": ax}, name or "GatherV2")

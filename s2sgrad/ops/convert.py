@@ -61,9 +61,12 @@ def _as_array(value: Any, dtype: _dt.DType | None) -> np.ndarray:
         return np.array(flat, dtype=object).reshape(arr.shape)
     if dtype.is_integer or dtype.is_bool:
         _check_integral(value, dtype)
+    if isinstance(value, (str, bytes)):
+        raise TypeError(f"Cannot convert {_short(value)} to a tensor of dtype {dtype.name}: it is text, not a number")
     try:
         arr = np.array(value, dtype=dtype.np)
     except (ValueError, TypeError, OverflowError) as e:
+        _dt.infer_dtype(value)  # ValueError for a non-rectangular sequence
         raise TypeError(f"Cannot convert {_short(value)} to a tensor of dtype {dtype.name}: {e}") from None
     if arr.dtype == object:
         raise TypeError(f"Cannot convert {_short(value)} to a tensor: not a rectangular array of numbers")

@@ -10,6 +10,7 @@ from .. import dtypes as _dt
 from ..graph import Tensor, get_default_graph
 from ..shapes import TensorShape
 from ..static import constant_value
+from .array_ops import static_int, static_ints
 from .convert import constant, convert_to_tensor, record1
 
 __all__ = ["placeholder", "placeholder_with_default", "range", "linspace", "eye"]
@@ -38,8 +39,8 @@ def _static(value: Any, what: str) -> tuple[Any, _dt.DType]:
             raise TypeError(f"{what} must be scalars known when the graph is built (Python numbers or constant "
                             f"tensors); {t.name} is {'computed by a ' + t.op.type + ' op' if known is None else 'not a scalar'}")
         return known.item(), t.dtype
-    if np.ndim(value) != 0:
-        raise TypeError(f"{what} must be scalars, got {value!r}")
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{what} must be real numbers, got {value!r}")
     return value, _dt.infer_dtype(value)
 
 
@@ -55,6 +56,8 @@ def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name
     if limit is None:
         start, limit = 0, start
     (start, s), (limit, l), (delta, d) = (_static(v, "tf.range bounds") for v in (start, limit, delta))
+    if not all(np.isfinite([start, limit, delta])):
+        raise ValueError(f"tf.range bounds must be finite, got start={start}, limit={limit}, delta={delta}")
     if delta == 0:
         raise ValueError("Requires delta != 0")
     if delta > 0 and start > limit:
@@ -72,18 +75,24 @@ def linspace(start: Any, stop: Any, num: Any, name: str = "linspace", axis: int 
     (start, _), (stop, _), (num, _) = (_static(v, "linspace arguments") for v in (start, stop, num))
     if not isinstance(num, (int, np.integer)) or num < 0:
         raise ValueError(f"num must be a non-negative integer, got {num!r}")
+    if static_int(axis, "axis") not in (0, -1):
+        raise ValueError(f"linspace of scalars has one axis: axis must be 0 or -1, got {axis!r}")
     dtype = _dt.infer_dtype(start) if not isinstance(start, builtins.int) else _dt.float32
-    return constant(np.linspace(start, stop, int(num), axis=axis).astype(dtype.np), dtype, name=name)
+    return constant(np.linspace(start, stop, int(num)).astype(dtype.np), dtype, name=name)
 
 
 def eye(num_rows: int, num_columns: int | None = None, batch_shape: Any = None, dtype: Any = _dt.float32,
         name: str | None = None) -> Tensor:
     """The identity matrix (optionally batched)."""
-    for n in (num_rows, num_columns):
-        if n is not None and (not isinstance(n, (int, np.integer)) or n < 0):
-            raise ValueError(f"eye dimensions must be non-negative integers, got {n!r}")
+    for what, n in (("num_rows", num_rows), ("num_columns", num_columns)):
+        if (n is not None or what == "num_rows") and (isinstance(n, bool) or not isinstance(n, (int, np.integer))
+                                                    or n < 0):
+            raise ValueError(f"eye: {what} must be a non-negative integer, got {n!r}")
     dtype = _dt.as_dtype(dtype)
     value = np.eye(num_rows, num_columns, dtype=dtype.np)
     if batch_shape is not None:
-        value = np.broadcast_to(value, tuple(batch_shape) + value.shape)
+        batch = static_ints(batch_shape, "batch_shape")
+        if any(d < 0 for d in batch):
+            raise ValueError(f"batch_shape must not have negative dimensions, got {batch}")
+        value = np.broadcast_to(value, tuple(batch) + value.shape)
     return constant(value, dtype, name=name or "eye")

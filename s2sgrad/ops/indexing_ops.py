@@ -44,7 +44,7 @@ def gather_nd(params: Any, indices: Any, name: str | None = None, batch_dims: in
 
     >>> # tf.gather_nd([[1, 2], [3, 4]], [[1, 0], [0, 1]])  ->  [3, 2]
     """
-    if batch_dims:
+    if a.static_int(batch_dims, "batch_dims"):
         raise NotImplementedError("gather_nd with batch_dims != 0 is not supported")
     p = convert_to_tensor(params)
     with graph_of([p]).as_default():
@@ -80,7 +80,7 @@ def boolean_mask(tensor: Any, mask: Any, name: str = "boolean_mask", axis: Any =
                              "E.g. shape=[None] is ok, but shape=None is not.")
         if k == 0:
             raise ValueError("mask cannot be scalar.")
-        (ax,) = a.static_ints(0 if axis is None else axis, "axis")
+        ax = a.static_int(0 if axis is None else axis, "axis")
         rank = x.shape.rank
         if ax < 0 and rank is None:
             raise ValueError(f"a negative axis ({ax}) needs a tensor of known rank")
@@ -128,7 +128,7 @@ def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = Non
             dtype = _dt.float32
         on = _fill_value(on_value, 1, dtype, "on_value")
         off = _fill_value(off_value, 0, dtype, "off_value")
-        (ax,) = a.static_ints(-1 if axis is None else axis, "axis")
+        ax = a.static_int(-1 if axis is None else axis, "axis")
         n = convert_to_tensor(depth, _dt.int32) if not is_tensor_like(depth) else convert_to_tensor(depth)
         return record1("OneHot", [idx, n, on, off], {"axis": ax}, name or "one_hot")
 

@@ -78,9 +78,10 @@ class variance_scaling_initializer(Initializer):  # noqa: N801
     def __init__(self, scale: float = 1.0, mode: str = "fan_in", distribution: str = "truncated_normal",
                  seed: int | None = None, dtype: Any = _dt.float32) -> None:
         super().__init__(dtype)
-        if mode not in ("fan_in", "fan_out", "fan_avg"):
+        if not isinstance(mode, str) or mode not in ("fan_in", "fan_out", "fan_avg"):
             raise ValueError(f"Invalid `mode` argument: {mode!r}")
-        if distribution not in ("normal", "truncated_normal", "untruncated_normal", "uniform"):
+        if not isinstance(distribution, str) or distribution not in ("normal", "truncated_normal",
+                                                                    "untruncated_normal", "uniform"):
             raise ValueError(f"Invalid `distribution` argument: {distribution!r}")
         self.scale, self.mode, self.distribution, self.seed = scale, mode, distribution, seed
 

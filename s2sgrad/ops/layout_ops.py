@@ -39,7 +39,7 @@ def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", name: str | None = N
         rows = _int_tensor(paddings, "paddings")
         if mode != "CONSTANT":
             return record1("MirrorPad", [x, rows], {"mode": mode}, name or "MirrorPad")
-        if not is_tensor_like(constant_values) and np.ndim(constant_values) == 0 and constant_values == 0:
+        if isinstance(constant_values, (int, float, np.number)) and constant_values == 0:
             return record1("Pad", [x, rows], None, name or "Pad")
         value = convert_to_tensor(constant_values, dtype=x.dtype) if is_tensor_like(constant_values) \
             else convert_to_tensor(constant_values, dtype=x.dtype, name="constant_values")

@@ -62,6 +62,8 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
 def _contraction_axes(axes: Any, ra: int, rb: int) -> tuple[list[int], list[int]]:
     if is_tensor_like(axes):
         value = static_ints(axes, "axes")
+        if len(value) != 1 and len(value) % 2:
+            raise ValueError(f"'axes' must be an integer or two lists of axes, got {value}.")
         axes = value[0] if len(value) == 1 else np.reshape(value, (2, -1)).tolist()
     if isinstance(axes, (int, np.integer)):
         n = int(axes)

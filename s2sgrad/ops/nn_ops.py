@@ -51,7 +51,7 @@ def leaky_relu(features: Any, alpha: float = 0.2, name: str | None = None) -> Te
     with graph_of([x]).as_default():
         if x.dtype.is_integer:
             x = m.cast(x, _dt.float32)
-        if isinstance(alpha, np.ndarray):
+        if isinstance(alpha, np.ndarray) and alpha.size == 1:
             alpha = alpha.item()
         if not isinstance(alpha, numbers.Real):
             raise TypeError(f"leaky_relu: alpha must be a Python number, got {alpha!r}")
@@ -64,7 +64,7 @@ def _axis(axis: Any, dim: Any, default: Any = -1) -> Any:
     value = axis if axis is not None else dim
     if value is None:
         return default
-    (ax,) = a.static_ints(value, "axis")
+    ax = a.static_int(value, "axis")
     return ax
 
 
@@ -283,8 +283,8 @@ def softmax_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None,
     >>> # tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=z)
     """
     _xent_args("softmax_cross_entropy_with_logits", _sentinel, labels, logits)
-    return softmax_cross_entropy_with_logits_v2(labels, logits, axis=_axis(axis, None if dim == -1 else dim),
-                                                name=name)
+    dim = None if type(dim) is int and dim == -1 else dim
+    return softmax_cross_entropy_with_logits_v2(labels, logits, axis=_axis(axis, dim), name=name)
 
 
 def sparse_softmax_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None, logits: Any = None,

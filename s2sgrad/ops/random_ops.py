@@ -2,7 +2,10 @@
 graph-level seed (``set_random_seed``) and the op's seed, so seeded programs repeat exactly."""
 from __future__ import annotations
 
+import numbers
 from typing import Any
+
+import numpy as np
 
 from .. import dtypes as _dt
 from ..graph import Tensor, get_default_graph
@@ -16,16 +19,22 @@ DEFAULT_GRAPH_SEED = 87654321
 
 def set_random_seed(seed: int | None) -> None:
     """Make the random ops of the default graph reproducible."""
-    if seed is not None and not isinstance(seed, int):
+    get_default_graph().seed = _seed(seed)
+
+
+def _seed(seed: Any) -> int | None:
+    """An int seed (Python or NumPy integer, any sign) or None; TypeError otherwise."""
+    if seed is None:
+        return None
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral):
         raise TypeError(f"seed must be an int or None, got {seed!r}")
-    get_default_graph().seed = seed
+    return int(seed)
 
 
 def get_seed(op_seed: int | None) -> tuple:
     """(graph seed, op seed) as TF derives them; (None, None) means fresh entropy."""
     graph = get_default_graph()
-    if op_seed is not None and not isinstance(op_seed, int):
-        raise TypeError(f"seed must be an int or None, got {op_seed!r}")
+    op_seed = _seed(op_seed)
     if graph.seed is not None:
         return graph.seed, op_seed if op_seed is not None else graph.version
     if op_seed is not None:
@@ -71,7 +80,7 @@ def random_uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any =
             if maxval is None:
                 raise ValueError("Must specify maxval for integer dtype " + dtype.name)
             return _draw("RandomUniformInt", shape, dtype, seed, "RandomUniformInt",
-                         minval=int(minval), maxval=int(maxval))
+                         minval=a.static_int(minval, "minval"), maxval=a.static_int(maxval, "maxval"))
         if not dtype.is_floating:
             raise TypeError(f"random_uniform needs a float or int dtype, got {dtype.name}")
         u = _draw("RandomUniform", shape, dtype, seed, "RandomUniform")

@@ -102,7 +102,7 @@ def _arg(op_type: str, default_name: str) -> Any:
             output_type: Any = _dt.int64) -> Tensor:
         if axis is not None and dimension is not None:
             raise ValueError("Cannot specify both 'axis' and 'dimension'")
-        (ax,) = a.static_ints(axis if axis is not None else (dimension if dimension is not None else 0), "axis")
+        ax = a.static_int(axis if axis is not None else (dimension if dimension is not None else 0), "axis")
         out = _dt.as_dtype(output_type)
         if out not in (_dt.int32, _dt.int64):
             raise TypeError(f"output_type must be int32 or int64, got {out.name}")
@@ -118,7 +118,7 @@ argmin = _arg("ArgMin", "ArgMin")
 def _scan(op_type: str, default_name: str) -> Any:
     def scan(x: Any, axis: Any = 0, exclusive: bool = False, reverse: bool = False,
              name: str | None = None) -> Tensor:
-        (ax,) = a.static_ints(axis, "axis")
+        ax = a.static_int(axis, "axis")
         attrs = {"axis": ax, "exclusive": bool(exclusive), "reverse": bool(reverse)}
         return record1(op_type, [convert_to_tensor(x)], attrs, name or default_name)
     scan.__name__ = default_name.lower()

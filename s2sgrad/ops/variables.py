@@ -11,7 +11,7 @@ import threading
 from typing import Any, Iterator
 
 from .. import dtypes as _dt
-from ..graph import Graph, Operation, Tensor, get_default_graph
+from ..graph import Graph, GraphElement, Operation, Tensor, get_default_graph
 from ..shapes import TensorShape
 from . import control_flow as cf
 from .convert import convert_to_tensor, graph_of, record1
@@ -26,7 +26,7 @@ TRAINABLE_VARIABLES = "trainable_variables"
 AUTO_REUSE = "AUTO_REUSE"
 
 
-class Variable:
+class Variable(GraphElement):
     """A mutable tensor kept across runs by each Session.
 
     >>> w = Variable(2.0, name="weight")
@@ -283,6 +283,8 @@ def get_variable(name: str, shape: Any = None, dtype: Any = None, initializer: A
                  **kwargs: Any) -> Variable:
     """The variable ``scope/name``: created on first use, shared when the scope reuses."""
     from . import initializers
+    if not isinstance(name, str):
+        raise TypeError(f"get_variable: name must be a string, got {name!r}")
     scope = get_variable_scope()
     full = f"{scope.name}/{name}" if scope.name else name
     store = _store(get_default_graph())
@@ -303,7 +305,7 @@ def get_variable(name: str, shape: Any = None, dtype: Any = None, initializer: A
         value: Any = init
         dt = dtype
     else:
-        dt = _dt.as_dtype(dtype or _dt.float32)
+        dt = _dt.as_dtype(_dt.float32 if dtype is None else dtype)
         if shape is None:
             raise ValueError(f"Shape of a new variable ({full}) must be fully defined, but instead was None.")
         if init is None:

@@ -64,6 +64,8 @@ def _segment_infer(inputs: Sequence[Any], attrs: dict) -> list:
     data, ids, num = inputs
     if not ids.dtype.is_integer or not num.dtype.is_integer:
         raise TypeError("segment ids and num_segments must be integers")
+    if data.dtype.name == "string":
+        raise TypeError("unsorted_segment_sum adds its data up: it needs numbers, got strings")
     n = constant_value(num)
     if data.shape.rank is None or ids.shape.rank is None:
         return [(data.dtype, TensorShape(None))]
@@ -123,6 +125,8 @@ define("GatherNd", _gather_nd_infer, _emit_gather_nd,
 
 def _scatter_nd_infer(inputs: Sequence[Any], attrs: dict) -> list:
     indices, updates, shape = inputs
+    if updates.dtype.name == "string":
+        raise TypeError("scatter_nd adds its updates up: it needs numbers, got strings")
     k = _index_depth(indices)
     out = shape_operand(shape)
     if not out.is_fully_defined():

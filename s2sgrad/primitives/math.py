@@ -13,7 +13,7 @@ from .. import dtypes as _dt
 from ..ops import array_ops as a
 from ..ops import math_ops as m
 from ..shapes import TensorShape
-from .common import merged_shape
+from .common import merged_shape, rt_call
 from .core import broadcast_shape, define, literal, only_needed, template
 
 _KINDS = {"float": "fc", "real": "f", "numeric": "iufc", "signed": "ifc", "int": "iu", "bool": "b",
@@ -274,7 +274,12 @@ def _add_n_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [merged_shape(inputs, "add_n")]
 
 
+_INLINE_TERMS = 16  # longer sums call rt.add_n: a deep ``a + b + ...`` tree overflows ast.unparse
+
+
 def _emit_add_n(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
+    if len(args) > _INLINE_TERMS:
+        return rt_call("add_n", [ast.List(list(args), ast.Load())])
     expr = args[0]
     for arg in args[1:]:
         expr = ast.BinOp(expr, ast.Add(), arg)
@@ -286,7 +291,10 @@ define("AddN", _add_n_infer, _emit_add_n, lambda op, g: [g] * len(op.inputs),
 
 
 def _cast_infer(inputs: Sequence[Any], attrs: dict) -> list:
-    return [(attrs["DstT"], inputs[0].shape)]
+    src, dst = inputs[0].dtype, attrs["DstT"]
+    if (src.name == "string") != (dst.name == "string"):
+        raise TypeError(f"Cast from {src.name} to {dst.name} is not supported")
+    return [(dst, inputs[0].shape)]
 
 
 def _cast_grad(op: Any, g: Any) -> list:

@@ -15,8 +15,9 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ..backprop import UnconnectedGradients
+from ..backprop import UnconnectedGradients, as_unconnected_gradients
 from ..codegen.build import Executable, build_executable, needed_ops
+from ..compiler import quiet_numpy_warnings
 from ..graph import Tensor, user_location
 from ..ir import format_ops
 from ..ops import array_ops as a
@@ -26,7 +27,9 @@ from .arguments import Argument, Binder, call_with, rebuild, signature_key
 from .convert import as_tensor, graph_dtype
 from .traced import Trace, Traced, current_trace
 
-__all__ = ["GradientFunction", "grad", "value_and_grad", "jacobian", "hessian"]
+__all__ = ["GradientFunction", "grad", "value_and_grad", "jacobian", "hessian", "MAX_PROGRAMS"]
+
+MAX_PROGRAMS = 64   # compiled signatures kept per decorated function; older ones are traced again
 
 
 class _Recording:
@@ -90,6 +93,7 @@ class _Program:
         self.has_value = fn._wants_value()
 
     def run(self, arguments: list[Argument]) -> tuple[Any, Any]:
+        quiet_numpy_warnings()
         values = [leaf.value for arg in arguments for leaf in arg.leaves if leaf.kind != "static"]
         feeds = []
         for v, dtype in zip(values, self.dtypes):
@@ -124,7 +128,7 @@ class GradientFunction:
         self.wrt = _check_selection(wrt, "wrt", allow_empty=False)
         self._single = not isinstance(wrt, tuple)
         self.stop_gradients = _check_selection(stop_gradients, "stop_gradients", allow_empty=True)
-        self.unconnected_gradients = _unconnected(unconnected_gradients)
+        self.unconnected_gradients = as_unconnected_gradients(unconnected_gradients)
         self.preserve_result = bool(preserve_result)
         self.label = f"{mode}({getattr(f, '__qualname__', type(f).__name__)})"
         self._bind = Binder(inspect.signature(f))
@@ -153,7 +157,10 @@ class GradientFunction:
             with self._lock:
                 program = self._programs.get(key)
                 if program is None:
-                    program = self._programs[key] = _Program(self, arguments)
+                    program = _Program(self, arguments)
+                    if len(self._programs) >= MAX_PROGRAMS:  # forget the oldest signature
+                        del self._programs[next(iter(self._programs))]
+                    self._programs[key] = program
         return program
 
     def _inspect(self, args: tuple, kwargs: dict) -> _Program:
@@ -263,7 +270,10 @@ class GradientFunction:
 
 
 def _check_selection(selection: Any, what: str, allow_empty: bool) -> tuple:
-    items = selection if isinstance(selection, tuple) else (selection,)
+    if selection is None and allow_empty:  # stop_gradients=None: nothing stopped
+        return ()
+    several = (tuple, list) if allow_empty else tuple  # wrt: only a tuple asks for several gradients
+    items = tuple(selection) if isinstance(selection, several) else (selection,)
     for item in items:
         if isinstance(item, bool) or not isinstance(item, (int, str)) or (isinstance(item, int) and item < 0):
             raise TypeError(f"{what} takes argument positions (ints >= 0) and names, got {item!r}")
@@ -272,13 +282,6 @@ def _check_selection(selection: Any, what: str, allow_empty: bool) -> tuple:
     if len(set(items)) != len(items):
         raise ValueError(f"{what} lists an argument twice: {selection!r}")
     return items
-
-
-def _unconnected(value: Any) -> UnconnectedGradients:
-    try:
-        return UnconnectedGradients(value.value if isinstance(value, UnconnectedGradients) else value)
-    except ValueError:
-        raise ValueError(f"unconnected_gradients must be 'none' or 'zero', got {value!r}") from None
 
 
 def _check_differentiable(arg: Argument, label: str) -> None:

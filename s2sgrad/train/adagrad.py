@@ -4,6 +4,7 @@
 """
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 from ..ops import control_flow as cf
@@ -21,7 +22,7 @@ class AdagradOptimizer(Optimizer):
 
     def __init__(self, learning_rate: Any, initial_accumulator_value: float = 0.1, use_locking: bool = False,
                  name: str = "Adagrad") -> None:
-        if not initial_accumulator_value > 0.0:
+        if not isinstance(initial_accumulator_value, numbers.Real) or not initial_accumulator_value > 0.0:
             raise ValueError(f"initial_accumulator_value must be positive: {initial_accumulator_value}")
         super().__init__(use_locking, name)
         self._set_hyper("learning_rate", learning_rate)

@@ -74,6 +74,8 @@ class Optimizer:
         _check_float([loss])
         if var_list is None:
             var_list = loss.graph.get_collection(v.TRAINABLE_VARIABLES)
+        if not isinstance(var_list, (list, tuple, set)):
+            raise TypeError(f"var_list must be a list of tf.Variables, got {var_list!r}")
         var_list = list(var_list)
         if not var_list:
             raise ValueError("No variables to optimize.")
@@ -90,6 +92,9 @@ class Optimizer:
     def apply_gradients(self, grads_and_vars: Any, global_step: Any = None, name: str | None = None) -> Operation:
         """Ops applying each (gradient, variable) update; with ``global_step``, it is incremented
         after them. IndexedSlices gradients are applied as their dense sum."""
+        if not isinstance(grads_and_vars, (list, tuple)) or \
+                not all(isinstance(pair, (list, tuple)) and len(pair) == 2 for pair in grads_and_vars):
+            raise TypeError(f"grads_and_vars must be a list of (gradient, variable) pairs, got {grads_and_vars!r}")
         pairs = [(g, var) for g, var in grads_and_vars]
         if not pairs:
             raise ValueError("No variables provided.")
@@ -201,7 +206,7 @@ def _check_float(values: Sequence[Any]) -> None:
 
 def get_or_create_global_step(graph: Any = None) -> v.Variable:
     """The graph's ``global_step`` variable (int64, not trainable), created on first use."""
-    graph = graph or get_default_graph()
+    graph = _graph(graph)
     step = get_global_step(graph)
     if step is None:
         with graph.as_default(), graph.name_scope(None):
@@ -211,6 +216,14 @@ def get_or_create_global_step(graph: Any = None) -> v.Variable:
 
 
 def get_global_step(graph: Any = None) -> v.Variable | None:
-    found = (graph or get_default_graph()).get_collection("global_step")
+    found = _graph(graph).get_collection("global_step")
     return found[0] if found else None
+
+
+def _graph(graph: Any) -> Graph:
+    if graph is None:
+        return get_default_graph()
+    if not isinstance(graph, Graph):
+        raise TypeError(f"graph must be a tf.Graph or None, got {graph!r}")
+    return graph
 

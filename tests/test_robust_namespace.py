@@ -1,0 +1,128 @@
+"""The exec namespace: generated modules see NumPy (``np``), the runtime helpers (``rt``) and
+their own large constants (``_constants``), and import nothing but NumPy.
+
+Checked over a corpus: every op-table case (forward, shape-generic and gradient modules),
+the decorator corpus, the seed programs and a training loop with every optimizer. Each
+module's AST must pass ``generated_code.problems`` and each compiled function's globals must
+hold nothing else.
+"""
+from __future__ import annotations
+
+import ast
+import contextlib
+import glob
+import inspect
+import io
+import os
+
+import numpy as np
+import pytest
+
+import s2sgrad as tf
+from s2sgrad.codegen import build, runtime
+from conftest import EXAMPLES
+from generated_code import problems
+import optable
+from test_robust_atomic import OPTIMIZERS
+
+NAMESPACE = {"__name__", "__doc__", "__builtins__", "np", "rt", "_constants", "run"}
+PYTHON_ADDS = {"__warningregistry__"}  # the warnings module's record of (ignored) NumPy warnings
+
+
+@contextlib.contextmanager
+def compiled_functions():
+    """Every function compiled inside, checked on exit: clean AST, nothing else in its globals."""
+    functions: list = []
+    original = build.load_source
+
+    def load(source, constants, label="run", **kwargs):
+        fn = original(source, constants, label, **kwargs)
+        functions.append(fn)
+        return fn
+
+    build.load_source = load
+    try:
+        yield functions
+    finally:
+        build.load_source = original
+    assert functions
+    for fn in functions:
+        _check(fn)
+
+
+def _check(fn) -> None:
+    assert problems(fn.source) == [], fn.source
+    module_constants = {stmt.targets[0].id for stmt in ast.parse(fn.source).body if isinstance(stmt, ast.Assign)}
+    assert set(fn.__globals__) - PYTHON_ADDS == NAMESPACE | module_constants, fn.source
+    assert fn.__globals__["np"] is np and fn.__globals__["rt"] is runtime
+    assert fn.__globals__["__name__"] == "s2sgrad.generated"
+    assert set(fn.__globals__["_constants"]) <= module_constants
+
+
+def test_the_op_table_compiles_to_clean_modules():
+    with compiled_functions() as functions:
+        for case in optable.all_cases():
+            optable.run_forward(case)
+            optable.run_generic(case)
+            if case.grad:
+                optable.check_case_gradient(case)
+    assert len(functions) > 1000
+
+
+def test_the_decorator_corpus_compiles_to_clean_modules():
+    from test_decorator_corpus import CASES
+    rng = np.random.default_rng(0)
+    with compiled_functions() as functions:
+        for case in CASES:
+            tf.value_and_grad(case.f, wrt=case.wrt)(*case.args(rng))
+    assert len(functions) >= len({case.f for case in CASES})
+
+
+@pytest.mark.parametrize("path", sorted(glob.glob(os.path.join(EXAMPLES, "seed_program_*.py"))),
+                         ids=os.path.basename)
+def test_the_seed_programs_compile_to_clean_modules(path):
+    with open(path, encoding="utf-8") as f:
+        code = compile(f.read(), path, "exec")
+    with compiled_functions(), contextlib.redirect_stdout(io.StringIO()):
+        exec(code, {"__name__": "__main__"})  # noqa: S102 - the seed program
+
+
+@pytest.mark.parametrize("optimizer", OPTIMIZERS.values(), ids=OPTIMIZERS.keys())
+def test_training_with_every_optimizer_compiles_to_clean_modules(optimizer):
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    labels = tf.placeholder(tf.int32, [None], name="labels")
+    hidden = tf.nn.relu(tf.matmul(x, tf.Variable(np.ones((3, 4), np.float32))) + 0.1)
+    logits = tf.matmul(hidden, tf.Variable(np.full((4, 2), 0.5, np.float32)))
+    loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
+    step = optimizer().minimize(loss, global_step=tf.train.get_or_create_global_step())
+    with compiled_functions(), tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for _ in range(2):
+            sess.run([step, loss], {x: np.ones((5, 3)), labels: [0, 1, 0, 1, 1]})
+
+
+def test_the_runtime_helpers_depend_on_numpy_and_math_only():
+    modules = {name for name, value in vars(runtime).items() if inspect.ismodule(value)}
+    assert modules == {"np", "math"}
+    tree = ast.parse(inspect.getsource(runtime))
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
+                for alias in (node.names if isinstance(node, ast.Import) else [ast.alias(node.module)])}
+    assert imported == {"numpy", "math", "__future__"}
+
+
+def test_the_session_glue_holds_no_user_text():
+    """The per-plan and per-executable glue is generated too: only internal identifiers."""
+    weird = "a\\b>c.d-e"
+    x = tf.placeholder(tf.float32, [2], name=weird)
+    w = tf.Variable([1.0, 2.0], name=weird + "w")
+    loss = tf.reduce_sum(x * w, name=weird + "loss")
+    step = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run([step, loss], {x: [1.0, 1.0]})
+        plan = next(p for p in sess._plans.values() if len(p.fed) == 1)
+    for glue in [plan.dispatch, *plan.steps.values()]:
+        code = glue.__code__
+        names = set(code.co_names) | set(code.co_varnames)
+        assert all(n.isidentifier() and n.isascii() and weird not in n for n in names), names
+        assert not any(isinstance(c, str) and "a\\b" in c for c in code.co_consts)
