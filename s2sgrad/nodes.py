@@ -1,0 +1,176 @@
+"""The IR's nodes: an Operation applies a primitive to input Tensors; each of its output
+Tensors is an SSA value, defined exactly once. The Graph that holds them is in ``graph.py``."""
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
+
+from . import dtypes as _dt
+from .shapes import TensorShape, as_shape
+
+if TYPE_CHECKING:
+    from .graph import Graph
+
+__all__ = ["GraphElement", "Operation", "Tensor", "user_location"]
+
+_PKG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def user_location() -> tuple[str, int]:
+    """(filename, line) of the innermost frame outside the s2sgrad package."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename.startswith(_PKG_DIR):
+        frame = frame.f_back
+    if frame is None:
+        return ("<unknown>", 0)
+    return (frame.f_code.co_filename, frame.f_lineno)
+
+
+class GraphElement:
+    """Graphs and what they hold are identities: a copy is the element itself (``copy.deepcopy``
+    of a structure holding tensors does not clone, or recurse through, their graph), and
+    pickling is refused with a hint."""
+
+    __slots__ = ()
+
+    def __copy__(self) -> Any:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> Any:
+        return self
+
+    def __reduce__(self) -> Any:
+        raise TypeError(f"Cannot pickle {self!r}: graph elements are symbolic; pickle the values that "
+                        "Session.run returns")
+
+
+class Tensor(GraphElement):
+    """One output of an Operation: ``<op name>:<index>``, with a dtype and a static shape."""
+
+    __slots__ = ("op", "value_index", "dtype", "_shape", "_consumers", "_adjoint_of", "__weakref__")
+
+    # Operator overloads, indexing and ``eval`` are attached by ``s2sgrad.ops.overloads``.
+    __array_priority__ = 100
+
+    def __init__(self, op: Operation, value_index: int, dtype: _dt.DType, shape: TensorShape) -> None:
+        self.op = op
+        self.value_index = value_index
+        self.dtype = dtype
+        self._shape = shape
+        self._consumers: list[Operation] = []
+        self._adjoint_of: Tensor | None = None  # set when this tensor is the gradient of another
+
+    @property
+    def name(self) -> str:
+        return f"{self.op.name}:{self.value_index}"
+
+    @property
+    def graph(self) -> Graph:
+        return self.op.graph
+
+    @property
+    def shape(self) -> TensorShape:
+        return self._shape
+
+    def get_shape(self) -> TensorShape:
+        return self._shape
+
+    def set_shape(self, shape: Any) -> None:
+        """Refine the static shape; ValueError when ``shape`` contradicts it."""
+        try:
+            self._shape = self._shape.merge_with(as_shape(shape))
+        except ValueError:
+            raise ValueError(
+                f"Tensor {self.name} has shape {self._shape}, which is incompatible with {as_shape(shape)}"
+            ) from None
+
+    @property
+    def ndim(self) -> int | None:
+        return self._shape.rank
+
+    def consumers(self) -> list[Operation]:
+        return list(self._consumers)
+
+    def __repr__(self) -> str:
+        return f"<tf.Tensor '{self.name}' shape={_shape_repr(self._shape)} dtype={self.dtype.name}>"
+
+    def __str__(self) -> str:
+        return f'Tensor("{self.name}", shape={_shape_repr(self._shape)}, dtype={self.dtype.name})'
+
+    def __bool__(self) -> bool:
+        raise TypeError(
+            f"Using a symbolic tf.Tensor ({self.name}) as a Python bool is not allowed: its value is only "
+            "known when the graph runs. Use tf.where / tf.cond-style ops, or fetch it with sess.run first.")
+
+    def __iter__(self) -> Iterator:
+        raise TypeError(f"Tensor {self.name} is not iterable in graph mode; use tf.unstack or indexing.")
+
+    def __len__(self) -> int:
+        dims = self._shape.dims
+        if not dims or dims[0] is None:
+            raise TypeError(f"len() of tensor {self.name} with shape {self._shape} is not known statically")
+        return dims[0]
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        raise NotImplementedError(
+            f"Cannot convert a symbolic tf.Tensor ({self.name}) to a NumPy array; run it in a Session.")
+
+    __hash__ = object.__hash__
+
+
+def _shape_repr(shape: TensorShape) -> str:
+    return "<unknown>" if shape.dims is None else "(" + ", ".join(
+        "None" if d is None else str(d) for d in shape.dims) + ("," if len(shape.dims) == 1 else "") + ")"
+
+
+class Operation(GraphElement):
+    """A node of the graph: ``type`` names its primitive; ``attrs`` are its static parameters."""
+
+    __slots__ = ("graph", "name", "type", "inputs", "outputs", "attrs", "control_inputs",
+                 "location", "id", "grad_of", "__weakref__")
+
+    def __init__(self, graph: Graph, name: str, op_type: str, inputs: tuple, attrs: dict,
+                 specs: Sequence[tuple], control_inputs: tuple, location: tuple, grad_of: Any) -> None:
+        self.graph = graph
+        self.name = name
+        self.type = op_type
+        self.inputs = inputs
+        self.attrs = attrs
+        self.control_inputs = control_inputs
+        self.location = location
+        self.grad_of: Operation | None = grad_of  # the forward op whose gradient rule made this op
+        self.id = -1
+        if len(specs) == 1:
+            self.outputs = (Tensor(self, 0, specs[0][0], specs[0][1]),)
+        else:
+            self.outputs = tuple([Tensor(self, i, dt, shape) for i, (dt, shape) in enumerate(specs)])
+
+    def get_attr(self, name: str) -> Any:
+        try:
+            return self.attrs[name]
+        except KeyError:
+            raise ValueError(f"Operation {self.name!r} ({self.type}) has no attr named {name!r}") from None
+
+    def values(self) -> tuple:
+        return self.outputs
+
+    @property
+    def node_def(self) -> dict:
+        return {"name": self.name, "op": self.type, "input": [t.name for t in self.inputs],
+                "attr": dict(self.attrs)}
+
+    @property
+    def where(self) -> str:
+        """``file.py:line`` of the user code that created this op."""
+        return f"{os.path.basename(self.location[0])}:{self.location[1]}"
+
+    def run(self, feed_dict: Any = None, session: Any = None) -> None:
+        """Run this op in ``session`` or the default session."""
+        from .session import _session_for
+        _session_for(session, self).run(self, feed_dict)
+
+    def __repr__(self) -> str:
+        return f"<tf.Operation '{self.name}' type={self.type}>"
+
+    __hash__ = object.__hash__
