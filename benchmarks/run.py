@@ -4,8 +4,9 @@
     python benchmarks/run.py --quick      # fewer repeats (a smoke run)
     python benchmarks/run.py --only seed  # workloads whose name contains "seed"
 
-Each implementation runs in its own subprocess (so imports and caches do not interfere);
-times are medians over repeats, ratios are against ``numpy`` measured in the same run.
+NumPy and the s2sgrad variants of a workload are timed in one fresh process, in alternating
+rounds; each peer (tf1, jax, torch, autograd) gets its own process, so their imports and thread
+pools do not interfere. Times are medians over repeats; ratios are against ``numpy``.
 """
 from __future__ import annotations
 
@@ -27,31 +28,42 @@ def _child_env() -> dict:
     return env
 
 
-def measure(workload: str, impl: str, repeats: int) -> dict:
-    """Time one implementation in a fresh process; returns {'median': seconds/step} or {'error': ...}."""
+def measure(workload: str, impls: list[str], repeats: int) -> dict[str, dict]:
+    """Time implementations in one fresh process, in alternating rounds (so drift in clock speed
+    or load hits them alike); returns impl -> {'median': s/step, 'peak_bytes'} or {'error': ...}."""
     code = f"""
 import json, statistics, time, tracemalloc
 from workloads import WORKLOADS
 spec = WORKLOADS[{workload!r}]
-step = spec["impls"][{impl!r}]()
-step()
-steps, times = spec["steps"], []
-for _ in range({repeats}):
-    t0 = time.perf_counter()
-    for _ in range(steps):
+steps = {{name: spec["impls"][name]() for name in {impls!r}}}
+for step in steps.values():          # thread pools, caches and clocks settle first
+    warm_until = time.perf_counter() + 0.5
+    while time.perf_counter() < warm_until:
         step()
-    times.append((time.perf_counter() - t0) / steps)
-tracemalloc.start()
-step()
-peak = tracemalloc.get_traced_memory()[1]
-tracemalloc.stop()
-print(json.dumps({{"median": statistics.median(times), "peak_bytes": peak}}))
+times = {{name: [] for name in steps}}
+for _ in range({repeats}):
+    for name, step in steps.items():
+        t0 = time.perf_counter()
+        for _ in range(spec["steps"]):
+            step()
+        times[name].append((time.perf_counter() - t0) / spec["steps"])
+out = {{}}
+for name, step in steps.items():
+    tracemalloc.start()
+    step()
+    out[name] = {{"median": statistics.median(times[name]), "peak_bytes": tracemalloc.get_traced_memory()[1]}}
+    tracemalloc.stop()
+print(json.dumps(out))
 """
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_child_env())
     if result.returncode != 0:
         last = (result.stderr.strip().splitlines() or ["failed"])[-1]
-        return {"error": "not installed" if "ModuleNotFoundError" in last else last[:80]}
+        error = "not installed" if "ModuleNotFoundError" in last else last[:80]
+        return {name: {"error": error} for name in impls}
     return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+PEERS = ("tf1", "jax", "torch", "autograd")
 
 
 def compile_scaling(sizes: tuple[int, ...]) -> dict[int, float]:
@@ -91,8 +103,11 @@ def main(argv: list[str] | None = None) -> int:
             continue
         unit = spec["unit"]
         scale = 1e6 if unit == "us" else 1e3
-        results = {impl: measure(name, impl, repeats) for impl in spec["impls"]
-                   if not (args.no_peers and impl in ("tf1", "jax", "torch", "autograd"))}
+        ours = [impl for impl in spec["impls"] if impl not in PEERS]
+        results = measure(name, ours, repeats)   # numpy and s2sgrad variants side by side
+        for impl in spec["impls"]:
+            if impl in PEERS and not args.no_peers:
+                results.update(measure(name, [impl], repeats))
         base = results.get("numpy", {}).get("median")
         print(f"\n## {name}  ({unit} per step, median of {repeats})")
         print(f"| implementation | {unit}/step | vs numpy | peak MiB |")

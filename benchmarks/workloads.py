@@ -366,7 +366,7 @@ WORKLOADS: dict[str, dict] = {
     "seed training step": {"unit": "us", "steps": 2000, "impls": {
         "numpy": seed_numpy, "s2sgrad": seed_s2sgrad, "tf1": seed_tf1, "jax": seed_jax, "torch": seed_torch,
         "autograd": seed_autograd, **_s2sgrad_variants(_seed_session)}},
-    "MLP 784-512-512-10 SGD step": {"unit": "ms", "steps": 20, "impls": {
+    "MLP 784-512-512-10 SGD step": {"unit": "ms", "steps": 30, "impls": {
         "numpy": mlp_numpy, "s2sgrad": mlp_s2sgrad, "tf1": mlp_tf1, "jax": mlp_jax, "torch": mlp_torch,
         **_s2sgrad_variants(_mlp_session)}},
     "logistic regression batch step": {"unit": "us", "steps": 200, "impls": {

@@ -12,6 +12,7 @@ from ..gcpause import gc_paused
 from ..graph import Operation, Tensor
 from ..primitives import lookup
 from .emit import Module, emit_module
+from .layout import share_transposes
 from .lower import lower, needed_ops
 from .passes import optimize
 
@@ -26,6 +27,7 @@ def build_module(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feed
     with gc_paused():
         prog = lower(ops, fetch_tensors, feed_specs, {v: variable_spec(v) for v in var_ops}, rng_ops)
         optimize(prog)
+        share_transposes(prog)
         module = emit_module(prog, _title(fetch_tensors, feed_specs, prog, label))
     return module, var_ops, rng_ops
 

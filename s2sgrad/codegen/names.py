@@ -62,12 +62,13 @@ class Namer:
 
 def value_name(v: Any) -> str:
     """The base name of a codegen Value: ``g_<x>`` for the gradient of x, ``new_<var>`` for an
-    assigned value, ``rng_<op>`` for a random generator, else from its op's name."""
+    assigned value, ``rng_<op>`` for a random generator, ``<x>_t`` for a layout copy of x (a value
+    with no tensor of its own), else from its op's name."""
     if v.kind == "rng":
         return "rng_" + op_identifier(v.source.name)
     t = v.tensor
     if t is None:
-        return "c"
+        return value_name(v.source) + "_t" if v.source is not None else "c"
     if t._adjoint_of is not None:
         return "g_" + _tensor_identifier(t._adjoint_of)
     if v.producer is not None and v.producer.prim.assigns:

@@ -26,9 +26,9 @@ def sum_to(x, shape):
 
 def add_n(terms):
     """``terms[0] + terms[1] + ...``, left to right, for sums too long to write as one expression."""
-    total = terms[0]
-    for term in terms[1:]:
-        total = total + term
+    total = terms[0] + terms[1]   # a fresh array (or scalar): safe to accumulate into
+    for term in terms[2:]:
+        total += term
     return total
 
 

@@ -178,7 +178,8 @@ def _emit_transpose(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
         return ast.Call(np_attr("transpose"), [args[0]] + ([] if perm is None else [literal(perm)]), [])
     perm = _perm(ins)
     if perm == tuple(reversed(range(len(perm)))) and len(perm) == 2:
-        return ast.Attribute(args[0], "T", LOAD)
+        view = ast.Attribute(args[0], "T", LOAD)
+        return ast.Call(np_attr("ascontiguousarray"), [view], []) if ins.attrs.get("contiguous") else view
     return ast.Call(np_attr("transpose"), [args[0], literal(perm)], [])
 
 
