@@ -12,7 +12,7 @@ from collections import deque
 from typing import Any, Callable
 
 from .gcpause import gc_paused
-from .graph import Operation, Tensor
+from .graph import Operation, Tensor, user_location
 from .ops import array_ops as a
 from .ops import math_ops as m
 from .ops.convert import convert_to_tensor, graph_of
@@ -140,7 +140,8 @@ def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients",
     elif not isinstance(grad_ys, (list, tuple)):
         grad_ys = [grad_ys]
     graph = graph_of(ys + xs + stops)
-    with gc_paused(), graph.as_default(), graph.name_scope(name or "gradients"):
+    with gc_paused(), graph.as_default(), graph._at_location(user_location()), \
+            graph.name_scope(name or "gradients"):
         if len(grad_ys) != len(ys):
             raise ValueError(f"Length mismatch. Passed {len(grad_ys)} grad_ys for {len(ys)} ys")
         first_new_op = graph.version

@@ -29,6 +29,7 @@ class _ThreadState(threading.local):
         self.control: list[Operation] = []
         self.grad_of: Operation | None = None
         self.grad_needed: tuple | None = None  # per input of grad_of: is its gradient used?
+        self.location: tuple | None = None     # fixed user location for ops made meanwhile
 
 
 class Graph(GraphElement):
@@ -85,7 +86,8 @@ class Graph(GraphElement):
             control = self._local.control
             if control:
                 control = tuple(op for op in control if all(op is not t.op for t in inputs))
-            op = Operation(self, full_name, op_type, inputs, attrs, specs, control, user_location(),
+            op = Operation(self, full_name, op_type, inputs, attrs, specs, control,
+                           self._local.location or user_location(),
                            self._local.grad_of)
             op.id = len(self._ops)
             self._ops.append(op)
@@ -183,6 +185,17 @@ class Graph(GraphElement):
             yield
         finally:
             local.grad_of, local.grad_needed = old
+
+    @contextlib.contextmanager
+    def _at_location(self, location: tuple) -> Iterator[None]:
+        """Ops created inside record ``location`` as the user code that made them (``tf.gradients``
+        makes thousands of ops for one user line: no need to find it on the stack each time)."""
+        local = self._local
+        old, local.location = local.location, location
+        try:
+            yield
+        finally:
+            local.location = old
 
     @contextlib.contextmanager
     def as_default(self) -> Iterator[Graph]:
