@@ -1,5 +1,4 @@
 """Every op case: forward against NumPy (specialized and generic code) and gradients."""
-import numpy as np
 import pytest
 
 from optable import all_cases, assert_matches, check_case_gradient, run_forward, run_generic

@@ -14,7 +14,6 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from .. import dtypes as _dt
-from ..shapes import TensorShape
 from ..static import broadcast_shape, constant_value  # noqa: F401 - re-exported for rules
 
 __all__ = ["Primitive", "define", "lookup", "PRIMITIVES", "template", "literal", "np_attr", "only_needed",
