@@ -148,7 +148,8 @@ class Session:
     def _uninitialized(self, exe: Executable) -> errors.FailedPreconditionError:
         missing = next(v for v in exe.var_ops if v not in self._store)
         return errors.FailedPreconditionError(
-            None, missing, f"Attempting to use uninitialized value {missing.name}  [variable created at {missing.where}]")
+            None, missing,
+            f"Attempting to use uninitialized value {missing.name}  [variable created at {missing.where}]")
 
     def _rng(self, op: Operation) -> np.random.Generator:
         rng = self._rngs.get(op)

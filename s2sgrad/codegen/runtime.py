@@ -9,8 +9,9 @@ import math
 
 import numpy as np
 
-__all__ = ["sum_to", "add_n", "erf", "truncated_normal", "cumsum", "cumprod", "scatter_into_zeros", "segment_sum", "gather_nd", "scatter_nd",
-           "mirror_pad_grad"]
+__all__ = ["sum_to", "add_n", "erf", "truncated_normal", "cumsum", "cumprod", "scatter_into_zeros", "segment_sum",
+           "gather_nd", "scatter_nd", "mirror_pad_grad", "softmax", "log_softmax", "softmax_xent",
+           "sparse_softmax_xent"]
 
 
 def sum_to(x, shape):
@@ -119,7 +120,6 @@ def cumprod(x, axis, exclusive, reverse):
 
 # -- softmax family (used by s2sgrad.primitives.nn) ---------------------------------------------------
 
-__all__ += ["softmax", "log_softmax", "softmax_xent", "sparse_softmax_xent"]
 
 
 def softmax(x, axis):

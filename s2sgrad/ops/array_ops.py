@@ -258,7 +258,8 @@ def broadcast_like(x: Tensor, like: Tensor, name: str | None = None) -> Tensor:
 
 def broadcast_reduced(g: Tensor, like: Tensor, axis: Any, keepdims: bool, name: str | None = None) -> Tensor:
     """A reduction's result ``g`` spread back over the reduced input ``like``."""
-    return record1("BroadcastReduced", [convert_to_tensor(g), like], {"axis": axis, "keepdims": keepdims}, name or "BroadcastReduced")
+    attrs = {"axis": axis, "keepdims": keepdims}
+    return record1("BroadcastReduced", [convert_to_tensor(g), like], attrs, name or "BroadcastReduced")
 
 
 def scatter_into_zeros(g: Tensor, like: Tensor, index: tuple, indices: Sequence[Tensor]) -> Tensor:

@@ -36,8 +36,9 @@ def _static(value: Any, what: str) -> tuple[Any, _dt.DType]:
         t = convert_to_tensor(value)
         known = constant_value(t)
         if known is None or np.ndim(known) != 0:
+            actual = f"computed by a {t.op.type} op" if known is None else "not a scalar"
             raise TypeError(f"{what} must be scalars known when the graph is built (Python numbers or constant "
-                            f"tensors); {t.name} is {'computed by a ' + t.op.type + ' op' if known is None else 'not a scalar'}")
+                            f"tensors); {t.name} is {actual}")
         return known.item(), t.dtype
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"{what} must be real numbers, got {value!r}")

@@ -57,7 +57,8 @@ def _reshape(a_: Any, shape: Any = None, order: str = "C", *, newshape: Any = No
     known = int(np.prod([d for d in dims if d != -1], dtype=np.int64))
     if -1 in dims:
         if known == 0 or x.size % known:
-            raise ValueError(f"cannot reshape array of size {x.size} into shape {tuple(shape) if np.ndim(shape) else shape}")
+            target = tuple(shape) if np.ndim(shape) else shape
+            raise ValueError(f"cannot reshape array of size {x.size} into shape {target}")
         dims[dims.index(-1)] = x.size // known
     elif known != x.size:
         raise ValueError(f"cannot reshape array of size {x.size} into shape {tuple(dims)}")
