@@ -165,29 +165,30 @@ def executable_spec(module: Module, n_fetches: int, values: list | None, origin:
 
 
 def _function_spec(fn: Any, args: Sequence[Any]) -> ExportSpec:
-    """A decorated function at ``args``: call it once, recording what its executable is given and
-    returns, then describe its result's structure in terms of those returned values."""
+    """A decorated function at ``args``: call it once, recording what its executable is given (the
+    arguments of its ``run``) and returns, then describe its result's structure in terms of those
+    returned values."""
     exe = fn.executable(*args)
-    recorder, run, call = CallRecorder(), exe.fn, exe.call
-    returned: list = []
+    call = exe.call
+    calls: list[tuple[list, list]] = []
 
     def recording_call(inputs: list) -> Any:
+        snapshot = [_snapshot(a) for a in inputs]
         outs = call(inputs)
-        returned.append(outs)
+        calls.append((snapshot, list(outs)))
         return outs
 
-    exe.fn, exe.call = recorder.wrap(run), recording_call
+    exe.call = recording_call  # shadows the method on this instance for the one call below
     try:
         result = fn(*args)
     finally:
-        exe.fn = run
-        del exe.call  # back to the class's method
+        del exe.call
     name = getattr(fn, "__name__", "the function")
-    if recorder.args is None or len(returned) != 1:
+    if len(calls) != 1:
         raise RuntimeError(f"export could not observe one call of {name}'s compiled code")
-    spec_result = _result_structure(result, list(returned[0]), name)
-    return executable_spec(exe.module, exe.n_fetches, recorder.args, origin=f"{name}{_shapes(args)}",
-                           result=spec_result)
+    (inputs, outs), = calls
+    return executable_spec(exe.module, exe.n_fetches, inputs, origin=f"{name}{_shapes(args)}",
+                           result=_result_structure(result, outs, name))
 
 
 def _result_structure(value: Any, outs: list, name: str) -> ast.expr:
