@@ -19,11 +19,12 @@ from . import errors
 from .codegen.build import build_module
 from .codegen.emit import Module
 from .codegen.lower import needed_ops
+from .feeds import convert_feed
 from .fetches import FetchStructure
-from .graph import Graph, Operation, Tensor
+from .graph import Tensor
 from .inspection import _graph_for, _static_variable_spec
-from .ops.indexed_slices import IndexedSlices
-from .session import Session, convert_feed, get_default_session
+from .ops.indexed_slices import IndexedSlicesValue
+from .session import Session, get_default_session
 from .standalone import ExportSpec, Input, run_parameters, write_standalone
 
 __all__ = ["export", "CallRecorder", "executable_spec"]
@@ -64,7 +65,8 @@ def export(fetches: Any, path: str | os.PathLike, feed_dict: dict | None = None,
 def _session_spec(fetches: Any, feed_dict: dict, session: Session | None) -> ExportSpec:
     graph = session.graph if session is not None else _graph_for(fetches, None)
     structure = FetchStructure(graph, fetches)
-    result = _structure(graph, fetches, {t: i for i, t in enumerate(structure.tensors)})
+    slots = structure.rebuild([_Slot(i) for i in range(len(structure.tensors))])  # as run would return them
+    result = _expression(slots, lambda v: v.index if isinstance(v, _Slot) else None, "the fetches")
     feeds: dict[Tensor, Any] = {}
     for key, value in feed_dict.items():
         t = graph.as_graph_element(key)
@@ -97,26 +99,37 @@ def _session_input(param: Any, feeds: dict, session: Session | None) -> Any:
     return session._store[op]
 
 
-def _structure(graph: Graph, fetch: Any, index: dict) -> ast.expr:
-    """An expression over ``fetched`` (the flat fetched values) rebuilding the fetch structure."""
+# -- the result's structure ---------------------------------------------------------------------
+
+class _Slot:
+    """Stands for ``fetched[index]`` in a rebuilt fetch structure."""
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+
+def _expression(value: Any, index_of: Callable[[Any], int | None], what: str) -> ast.expr:
+    """An expression over ``fetched`` (the module's fetched values) that rebuilds ``value``: tuples,
+    lists, dicts and None around leaves that ``index_of`` finds in ``fetched``. IndexedSlices
+    values become ``(values, indices[, dense_shape])``."""
     load = ast.Load()
-    if isinstance(fetch, IndexedSlices):
-        parts = [fetch.values, fetch.indices] + ([fetch.dense_shape] if fetch.dense_shape is not None else [])
-        return ast.Tuple([_structure(graph, p, index) for p in parts], load)
-    if isinstance(fetch, dict):
-        keys = []
-        for key in fetch:
+    index = index_of(value)
+    if index is not None:
+        return ast.Subscript(ast.Name("fetched", load), ast.Constant(index), load)
+    if value is None:
+        return ast.Constant(None)
+    if isinstance(value, IndexedSlicesValue):
+        value = tuple(value) if value.dense_shape is not None else tuple(value[:2])
+    if isinstance(value, (tuple, list)):
+        items = [_expression(v, index_of, what) for v in value]
+        return ast.List(items, load) if isinstance(value, list) else ast.Tuple(items, load)
+    if isinstance(value, dict):
+        for key in value:
             if not isinstance(key, (str, int, float, bool)) and key is not None:
                 raise TypeError(f"cannot export a fetch dict with key {key!r}: keys must be str, int, float or bool")
-            keys.append(ast.Constant(key))
-        return ast.Dict(keys, [_structure(graph, v, index) for v in fetch.values()])
-    if isinstance(fetch, (list, tuple)):
-        items = [_structure(graph, f, index) for f in fetch]
-        return ast.List(items, load) if isinstance(fetch, list) else ast.Tuple(items, load)
-    element = graph.as_graph_element(fetch)
-    if isinstance(element, Operation):
-        return ast.Constant(None)
-    return ast.Subscript(ast.Name("fetched", load), ast.Constant(index[element]), load)
+        return ast.Dict([ast.Constant(k) for k in value], [_expression(v, index_of, what) for v in value.values()])
+    raise TypeError(f"cannot export {what}: its result holds a {type(value).__name__} that its compiled code "
+                    f"did not return")
 
 
 # -- compiled executables (dump -o, decorated functions) -----------------------------------------
@@ -188,25 +201,12 @@ def _function_spec(fn: Any, args: Sequence[Any]) -> ExportSpec:
         raise RuntimeError(f"export could not observe one call of {name}'s compiled code")
     (inputs, outs), = calls
     return executable_spec(exe.module, exe.n_fetches, inputs, origin=f"{name}{_shapes(args)}",
-                           result=_result_structure(result, outs, name))
+                           result=_expression(result, lambda v: _position(v, outs), name))
 
 
-def _result_structure(value: Any, outs: list, name: str) -> ast.expr:
-    """An expression over ``fetched`` that rebuilds ``value`` (tuples, lists, dicts, None) from
-    the module's returned values ``outs``, matched by identity."""
-    load = ast.Load()
-    if value is None:
-        return ast.Constant(None)
-    for i, out in enumerate(outs):
-        if value is out:
-            return ast.Subscript(ast.Name("fetched", load), ast.Constant(i), load)
-    if isinstance(value, (tuple, list)):
-        items = [_result_structure(v, outs, name) for v in value]
-        return ast.List(items, load) if isinstance(value, list) else ast.Tuple(items, load)
-    if isinstance(value, dict) and all(isinstance(k, (str, int)) for k in value):
-        return ast.Dict([ast.Constant(k) for k in value], [_result_structure(v, outs, name) for v in value.values()])
-    raise TypeError(f"cannot export {name}: its result holds a {type(value).__name__} that its compiled code "
-                    f"did not return")
+def _position(value: Any, outs: list) -> int | None:
+    """The position of ``value`` itself (not an equal array) among the returned values ``outs``."""
+    return next((i for i, out in enumerate(outs) if out is value), None)
 
 
 def _shapes(args: Sequence[Any]) -> str:
