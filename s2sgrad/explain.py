@@ -225,8 +225,7 @@ class _Flow:
         if op.type in _STOP_TYPES:
             return Reason(STOP_GRADIENT, f"The path is cut by tf.stop_gradient at {op.where} (op '{op.name}'), "
                                          f"which blocks gradients by design.", op)
-        shape_inputs = lookup(op.type).shape_only if op.type not in _SHAPE_TYPES else tuple(range(len(op.inputs)))
-        if all(i in shape_inputs for i, _ in carried):
+        if all(i in lookup(op.type).shape_only for i, _ in carried):
             return Reason(SHAPE_ONLY, f"Only its shape is used, by {_op_text(op)}, not its values.", op)
         try:
             rule = gradient_function(op)
