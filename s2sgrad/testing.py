@@ -61,13 +61,20 @@ def check_gradients(y: Any, xs: Any, feed_dict: dict | None = None, session: Ses
             sess.close()
 
 
+def _cotangent_gradients(y: Tensor, xs: Sequence[Tensor], rng: np.random.Generator, sess: Session,
+                         feeds: dict) -> tuple[np.ndarray, list]:
+    """A random cotangent ``u`` shaped like y's value at ``feeds``, and ``tf.gradients(y, xs, grad_ys=u)``."""
+    y_value = np.asarray(sess.run(y, feeds))
+    u = rng.standard_normal(y_value.shape).astype(y.dtype.np)
+    with y.graph.as_default():
+        return u, gradients(y, list(xs), grad_ys=constant(u))
+
+
 def _gradient_dot(y: Tensor, xs: Sequence[Tensor], rng: np.random.Generator, base: dict, sess: Session,
                   feeds: dict) -> Tensor:
     """``sum_i <dy/dx_i, w_i>`` for random ``w``: its gradient is a Hessian-vector product."""
-    y_value = np.asarray(sess.run(y, {**feeds, **base}))
+    _, grads = _cotangent_gradients(y, xs, rng, sess, {**feeds, **base})
     with y.graph.as_default():
-        u = constant(rng.standard_normal(y_value.shape).astype(y.dtype.np))
-        grads = gradients(y, list(xs), grad_ys=u)
         terms = []
         for g, x in zip(grads, xs):
             if g is None:
@@ -87,12 +94,10 @@ def _check_first_order(y: Tensor, xs: Sequence[Tensor], base: dict, feeds: dict,
     eps = eps if eps is not None else (1e-2 if low else 1e-6)
     rtol = rtol if rtol is not None else (2e-2 if low else 1e-5)
     atol = atol if atol is not None else (1e-3 if low else 1e-7)
-    y_value = np.asarray(sess.run(y, {**feeds, **base}))
-    with y.graph.as_default():
-        u_value = rng.standard_normal(y_value.shape).astype(dtype)
-        grads = gradients(y, list(xs), grad_ys=constant(u_value))
+    at_base = {**feeds, **base}
+    u_value, grads = _cotangent_gradients(y, xs, rng, sess, at_base)
     fetch = [convert_to_tensor(g) for g in grads if g is not None]
-    values = iter(sess.run(fetch, {**feeds, **base}) if fetch else [])
+    values = iter(sess.run(fetch, at_base) if fetch else [])
     symbolic = {x: (np.asarray(next(values)) if g is not None else np.zeros_like(base[x]))
                 for x, g in zip(xs, grads)}
     worst = 0.0
