@@ -20,14 +20,10 @@ from .registry import user_line
 from .traced import Traced, current_trace
 
 __all__ = ["as_tensor", "as_traced", "cast", "cast_traced", "dtype_of", "graph_dtype", "promotion_key",
-           "result_type", "is_traced", "is_weak", "contains_traced", "promote"]
+           "result_type", "is_weak", "contains_traced", "promote"]
 
 _WEAK_TYPES = (int, float, complex)  # exactly these: np.float64 subclasses float but is not weak
 _WEAK_ZERO = {"i": 0, "u": 0, "f": 0.0, "c": 0j, "b": False}
-
-
-def is_traced(v: Any) -> bool:
-    return isinstance(v, Traced)
 
 
 def is_weak(v: Any) -> bool:

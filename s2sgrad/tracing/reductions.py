@@ -15,7 +15,7 @@ from .convert import as_traced, cast, graph_dtype
 from .registry import implements, unsupported
 from .traced import Traced
 
-__all__ = ["normalize_axes", "reduce"]
+__all__ = ["normalize_axes"]
 
 _AxisError = getattr(np, "exceptions", np).AxisError
 
@@ -57,10 +57,6 @@ def _plain(name: str, out: Any = None, where: Any = True, initial: Any = np._NoV
         raise unsupported(f"numpy.{name}(..., initial=...)", "Combine the result with the initial value instead.")
 
 
-def reduce(op: Callable, x: Traced, axes: tuple | None, keepdims: bool) -> Traced:
-    return Traced(op(x.tensor, axes, keepdims=bool(keepdims)))
-
-
 def _accumulation(name: str, func: Callable, op: Callable, combine: np.ufunc) -> Callable:
     """sum/prod: accumulate in NumPy's result dtype (int32 sums are int64), then apply ``initial``."""
     def accumulate(a_: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
@@ -93,7 +89,8 @@ def _extreme(name: str, op: Callable, bool_op: Callable) -> Callable:
         _plain(name, out, where)
         if x.size == 0:
             raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
-        result = reduce(bool_op if x.dtype == np.bool_ else op, x, normalize_axes(axis, x.ndim), keepdims)
+        reducer = bool_op if x.dtype == np.bool_ else op
+        result = Traced(reducer(x.tensor, normalize_axes(axis, x.ndim), keepdims=bool(keepdims)))
         if initial is np._NoValue:
             return result
         return np.maximum(result, initial) if name == "max" else np.minimum(result, initial)
