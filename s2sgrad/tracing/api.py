@@ -83,14 +83,14 @@ class _Program:
         self.trace = Trace()
         with self.trace.active():
             self.recording = _Recording(fn, arguments, inline=False)
-        fetches: list[Tensor] = [self.recording.y] if fn._wants_value() else []
-        self.slots = _map_results(self.recording.results, lambda t: fetches.append(t) or len(fetches) - 1)
-        self.placeholders = [t for t in self.recording.inputs if t is not None]
-        specs = {t: (t.dtype, tuple(t.shape.dims)) for t in self.placeholders}
-        self.ops = needed_ops(fetches, [], set(self.placeholders))
-        self.executable = build_executable(self.ops, fetches, specs, _no_variables, label=fn.label)
-        self.dtypes = [t.dtype.np for t in self.placeholders]
         self.has_value = fn._wants_value()
+        fetches: list[Tensor] = [self.recording.y] if self.has_value else []
+        self.slots = _map_results(self.recording.results, lambda t: fetches.append(t) or len(fetches) - 1)
+        placeholders = [t for t in self.recording.inputs if t is not None]
+        specs = {t: (t.dtype, tuple(t.shape.dims)) for t in placeholders}
+        self.ops = needed_ops(fetches, [], set(placeholders))
+        self.executable = build_executable(self.ops, fetches, specs, _no_variables, label=fn.label)
+        self.dtypes = [t.dtype.np for t in placeholders]
 
     def run(self, arguments: list[Argument]) -> tuple[Any, Any]:
         quiet_numpy_warnings()
