@@ -79,6 +79,7 @@ def _module_key(source: str, constants: dict) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``s2sgrad`` command and its ``dump`` subcommand."""
     parser = argparse.ArgumentParser(
         prog="s2sgrad", description="s2sgrad: a source-to-source gradient compiler. "
                                     "Run a subcommand with --help for its options.")

@@ -49,6 +49,7 @@ class Reason:
 
     @property
     def where(self) -> str:
+        """The user's ``file:line`` that created the op ("" when the reason has no op)."""
         return self.op.where if self.op is not None else ""
 
     def __str__(self) -> str:
@@ -69,6 +70,7 @@ class Explanation:
 
     @property
     def gradient_is_none(self) -> bool:
+        """True when ``tf.gradients`` returns None for this x."""
         return self.status == "unconnected" and self.unconnected is UnconnectedGradients.NONE
 
     def __str__(self) -> str:

@@ -142,6 +142,7 @@ class CallRecorder:
         self.args: list | None = None
 
     def wrap(self, run: Callable) -> Callable:
+        """``run``, recording the arguments of its first call in ``self.args``."""
         @functools.wraps(run)
         def recording_run(*args: Any) -> Any:
             if self.args is None:

@@ -26,6 +26,8 @@ __all__ = ["Leaf", "Argument", "Binder", "signature_key", "rebuild", "call_with"
 
 @dataclasses.dataclass
 class Leaf:
+    """One array, Python number, traced value or static value inside an argument."""
+
     name: str            # the placeholder name: the argument's name, plus the path inside containers
     kind: str            # 'array' | 'weak' | 'traced' | 'static'
     value: Any
@@ -33,6 +35,7 @@ class Leaf:
     shape: tuple = ()
 
     def key(self) -> tuple:
+        """This leaf's part of the signature key: dtype and shape, or the static value itself."""
         if self.kind == "static":
             try:
                 hash(self.value)
@@ -135,6 +138,7 @@ def _argument(name: str, value: Any, position: int | None) -> Argument:
 
 
 def signature_key(arguments: Sequence[Argument]) -> tuple:
+    """The key that selects compiled code: each argument's name, structure and leaf keys."""
     return tuple((arg.name, arg.tree, tuple(leaf.key() for leaf in arg.leaves)) for arg in arguments)
 
 

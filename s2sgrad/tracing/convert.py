@@ -32,6 +32,7 @@ def is_weak(v: Any) -> bool:
 
 
 def contains_traced(v: Any) -> bool:
+    """``v`` is traced, or a (nested) list or tuple holding a traced value."""
     if isinstance(v, Traced):
         return True
     return isinstance(v, (list, tuple)) and any(contains_traced(i) for i in v)
@@ -77,11 +78,13 @@ def result_type(*values: Any) -> np.dtype:
 
 
 def cast(t: Tensor, dtype: Any) -> Tensor:
+    """``t`` as ``dtype`` (``t`` itself when it already is)."""
     target = graph_dtype(dtype)
     return t if t.dtype is target else m.cast(t, target)
 
 
 def cast_traced(x: Traced, dtype: np.dtype) -> Traced:
+    """``x.astype(dtype)``: a new traced value, cast only when the dtype differs."""
     return Traced(cast(x.tensor, dtype)) if x.dtype != dtype else x.copy()
 
 

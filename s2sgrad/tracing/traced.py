@@ -43,6 +43,7 @@ class Trace:
 
     @contextlib.contextmanager
     def active(self) -> Iterator[Trace]:
+        """Make this the current trace of the thread, recording into its graph."""
         _stack().append(self)
         try:
             with self.graph.as_default():
@@ -64,6 +65,7 @@ def _stack() -> list[Trace]:
 
 
 def current_trace() -> Trace:
+    """The innermost active trace of this thread (RuntimeError when none is)."""
     if not _local.traces:
         raise RuntimeError("no s2sgrad trace is active: traced values only live while a function is traced")
     return _local.traces[-1]
@@ -151,6 +153,7 @@ class Traced:
         return f"Traced(shape={self.shape}, dtype={self.dtype}, op={op.type!r} at {op.where})"
 
     def live_views(self) -> list[Traced]:
+        """The views of this array that are still alive (the others are forgotten)."""
         views = [v for v in (r() for r in self._views) if v is not None]
         self._views = [weakref.ref(v) for v in views]
         return views
