@@ -67,7 +67,8 @@ PEERS = ("tf1", "jax", "torch", "autograd")
 
 
 def compile_scaling(sizes: tuple[int, ...]) -> dict[int, float]:
-    """Seconds from an empty process to the first gradient of the N-layer tanh chain."""
+    """Seconds from building the N-layer tanh chain to its first gradient, in a fresh process
+    (timed after ``import s2sgrad``)."""
     out = {}
     for n in sizes:
         code = f"""
