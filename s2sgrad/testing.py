@@ -45,8 +45,7 @@ def check_gradients(y: Any, xs: Any, feed_dict: dict | None = None, session: Ses
     sess = session if session is not None else Session(graph=y.graph)
     try:
         if own:
-            with y.graph.as_default():
-                init = [v.initializer for v in y.graph.get_collection("variables")]
+            init = [v.initializer for v in y.graph.get_collection("variables")]
             if init:
                 sess.run(init)
         feeds = dict(feed_dict or {})
