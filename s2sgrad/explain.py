@@ -111,14 +111,17 @@ def explain(ys: Any, xs: Any, stop_gradients: Any = None,
     >>> print(tf.explain(tf.reduce_sum(tf.stop_gradient(x)), x))  # doctest: +ELLIPSIS
     'x:0': the gradient is None. The path is cut by tf.stop_gradient at ... (op 'StopGradient'), which blocks...
     """
-    ys = [convert_to_tensor(y) for y in (ys if isinstance(ys, (list, tuple)) else [ys])]
-    xs = [convert_to_tensor(x) for x in (xs if isinstance(xs, (list, tuple)) else [xs])]
-    stops = [convert_to_tensor(s) for s in (stop_gradients if isinstance(stop_gradients, (list, tuple)) else
-                                            ([] if stop_gradients is None else [stop_gradients]))]
+    ys, xs = _tensors(ys), _tensors(xs)
+    stops = _tensors(stop_gradients) if stop_gradients is not None else []
     stop_ops = {t.op: f"'{t.name}' is listed in stop_gradients=" for t in stops}
     unconnected = as_unconnected_gradients(unconnected_gradients)
     y_label = " + ".join(f"'{y.name}'" for y in ys)
     return analyze(ys, xs, stop_ops, [f"'{x.name}'" for x in xs], y_label, unconnected)
+
+
+def _tensors(values: Any) -> list[Tensor]:
+    """A tensor, or a list or tuple of them, as a list of tensors."""
+    return [convert_to_tensor(v) for v in (values if isinstance(values, (list, tuple)) else [values])]
 
 
 def analyze(ys: Sequence[Tensor], xs: Sequence[Tensor], stop_ops: dict, x_labels: Sequence[str], y_label: str,
