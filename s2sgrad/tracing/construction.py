@@ -19,8 +19,7 @@ def _where(condition: Any, x: Any = None, y: Any = None) -> Traced:
     if x is None or y is None:
         raise unsupported("numpy.where(condition) with one argument",
                           "Its result's shape depends on the values; use np.where(condition, a, b).")
-    c = as_tensor(condition)
-    c = c if c.dtype.is_bool else cast(c, np.bool_)
+    c = cast(as_tensor(condition), np.bool_)
     (xt, yt), _ = promote([x, y])
     return Traced(a.where(c, xt, yt))
 

@@ -134,8 +134,7 @@ def _logical(name: str, op: Callable) -> Callable:
     def logical(a_: Any, axis: Any = None, out: Any = None, keepdims: bool = False, *, where: Any = True) -> Traced:
         x = as_traced(a_)
         _plain(name, out, where)
-        truth = x.tensor if x.dtype == np.bool_ else cast(x.tensor, np.bool_)
-        return Traced(op(truth, normalize_axes(axis, x.ndim), keepdims=bool(keepdims)))
+        return Traced(op(cast(x.tensor, np.bool_), normalize_axes(axis, x.ndim), keepdims=bool(keepdims)))
     return logical
 
 
@@ -146,7 +145,7 @@ implements(np.all)(_logical("all", r.reduce_all))
 @implements(np.count_nonzero)
 def _count_nonzero(a_: Any, axis: Any = None, *, keepdims: bool = False) -> Traced:
     x = as_traced(a_)
-    nonzero = cast(x.tensor, np.bool_) if x.dtype != np.bool_ else x.tensor
+    nonzero = cast(x.tensor, np.bool_)
     return Traced(r.reduce_sum(cast(nonzero, np.int64), normalize_axes(axis, x.ndim), keepdims=bool(keepdims)))
 
 
