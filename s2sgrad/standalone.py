@@ -144,10 +144,13 @@ def _tables(spec: ExportSpec) -> str:
         return _unparse(ast.Assign([ast.Name(name, ast.Store())], value, lineno=0))
 
     feeds = [i for i in spec.inputs if i.kind == "feed"]
-    rngs = [i for i in spec.inputs if i.kind == "rng"]
-    rng_index = {id(i): n for n, i in enumerate(rngs)}
-    params = [(i.kind, rng_index[id(i)] if i.kind == "rng" else i.label if i.kind == "var" else i.name)
-              for i in spec.inputs]
+    params, rngs = [], []
+    for i in spec.inputs:
+        if i.kind == "rng":
+            params.append(("rng", len(rngs)))
+            rngs.append(i)
+        else:
+            params.append((i.kind, i.label if i.kind == "var" else i.name))
     feed_table = tuple((i.name, i.label, np.dtype(i.dtype), tuple(i.shape)) for i in feeds)
     variables = tuple((name, np.dtype(dtype), shape) for name, (dtype, shape) in spec.variables.items())
     result = spec.result if spec.result is not None else ast.Name("fetched", ast.Load())
