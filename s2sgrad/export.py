@@ -159,7 +159,8 @@ def _snapshot(value: Any) -> Any:
 
 def executable_spec(module: Module, n_fetches: int, values: list | None, origin: str,
                     result: ast.expr | None = None) -> ExportSpec:
-    """The export of ``module``: ``values`` are its run() arguments (generators as their states)."""
+    """The export of ``module``: ``values`` are its run() arguments (generators as their states),
+    or None for a module that never ran (the file then has no example inputs)."""
     names = run_parameters(module.source)
     values = values if values is not None else [None] * len(names)
     inputs = []
