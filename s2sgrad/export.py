@@ -19,7 +19,7 @@ from . import errors
 from .codegen.build import build_module
 from .codegen.emit import Module
 from .codegen.lower import needed_ops
-from .feeds import convert_feed
+from .feeds import check_feed_shape, convert_feed
 from .fetches import FetchStructure
 from .graph import Tensor
 from .inspection import _graph_for, _static_variable_spec
@@ -73,6 +73,7 @@ def _session_spec(fetches: Any, feed_dict: dict, session: Session | None) -> Exp
         if not isinstance(t, Tensor):
             raise TypeError(f"feed_dict key {key!r} is not a tensor")
         feeds[t] = convert_feed(value, t)
+        check_feed_shape(t, np.shape(feeds[t]))
     specs = {t: (t.dtype, np.shape(v)) for t, v in feeds.items()}
     ops = needed_ops(structure.tensors, structure.ops, set(feeds))
     variable_spec = session._variable_spec if session is not None else _static_variable_spec

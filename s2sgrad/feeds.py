@@ -33,6 +33,12 @@ _KINDS = {float: "f", **{t: np.dtype(t).kind for t in (
     np.uint32, np.uint64, np.bool_, np.complex64, np.complex128, np.clongdouble)}}
 
 
+def check_feed_shape(t: Tensor, shape: tuple) -> None:
+    """ValueError (TF's message) when a value of ``shape`` cannot be fed to ``t``."""
+    if not t.shape.is_compatible_with(shape):
+        raise ValueError(f"Cannot feed value of shape {shape} for Tensor {t.name}, which has shape {t.shape}")
+
+
 def convert_feed(value: Any, t: Tensor) -> Any:
     """``value`` as a NumPy value of ``t``'s dtype; a clear error for None, tensors, ragged or text
     data, and for conversions that would silently lose information (complex to real, text to

@@ -7,7 +7,7 @@ import numpy as np
 
 from .codegen.build import build_module
 from .codegen.lower import needed_ops
-from .feeds import convert_feed
+from .feeds import check_feed_shape, convert_feed
 from .fetches import FetchStructure
 from .graph import Graph, Tensor
 from .ir import format_ops
@@ -49,7 +49,11 @@ def source(fetches: Any, feed_list: Sequence[Any] | None = None, feed_dict: dict
         raise TypeError(f"feed_dict must be a dict, got {type(feed_dict).__name__}")
     fed = _fed(graph, feed_dict if feed_dict is not None else feed_list)
     if feed_dict is not None:
-        specs = {t: (t.dtype, np.shape(convert_feed(v, t))) for t, v in zip(fed, feed_dict.values())}
+        specs = {}
+        for t, v in zip(fed, feed_dict.values()):
+            shape = np.shape(convert_feed(v, t))
+            check_feed_shape(t, shape)
+            specs[t] = (t.dtype, shape)
     else:
         specs = {t: (t.dtype, t.shape.dims) for t in fed}
     ops = needed_ops(structure.tensors, structure.ops, set(fed))

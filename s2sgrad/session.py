@@ -16,7 +16,7 @@ from . import errors
 from .codegen.build import Executable, build_executable, needed_ops, translate_error
 from .compiler import quiet_numpy_warnings
 from .fastpath import make_dispatcher, make_step
-from .feeds import convert_feed, feed_target
+from .feeds import check_feed_shape, convert_feed, feed_target
 from .fetches import FetchStructure, fetch_key
 from .graph import Graph, Operation, Tensor, get_default_graph
 
@@ -126,9 +126,7 @@ class Session:
             exe = plan.executables.get(signature)
             if exe is None:
                 for t, v in zip(plan.fed, values):
-                    if not t.shape.is_compatible_with(v.shape):
-                        raise ValueError(f"Cannot feed value of shape {v.shape} for Tensor {t.name}, which has "
-                                         f"shape {t.shape}")
+                    check_feed_shape(t, v.shape)
                 specs = {t: (t.dtype, v.shape) for t, v in zip(plan.fed, values)}
                 exe = build_executable(plan.ops, plan.structure.tensors, specs, self._variable_spec)
                 if len(plan.executables) >= MAX_SHAPES_PER_PLAN:  # forget the oldest feed shapes

@@ -332,3 +332,12 @@ def test_export_of_a_decorated_function_keeps_its_result_structure(tmp_path):
     gf.package = lambda g: (g, g.copy())     # a value the compiled code did not return
     with pytest.raises(TypeError, match="its result holds a ndarray that its compiled code did not return"):
         tf.export(gf, tmp_path / "bad.py", args=(w, x))
+
+
+def test_export_refuses_a_feed_of_the_wrong_shape(tmp_path):
+    x = tf.placeholder(tf.float32, [3], name="x")
+    y = x * 2.0
+    with tf.Session() as sess:
+        with pytest.raises(ValueError, match=r"Cannot feed value of shape \(4,\) for Tensor x:0, which has shape \(3,\)"):
+            tf.export(y, str(tmp_path / "step.py"), {x: np.ones(4)}, session=sess)
+    assert not (tmp_path / "step.py").exists()

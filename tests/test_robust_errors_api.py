@@ -20,6 +20,12 @@ from api_sweep import (FLAGS, METHODS, Context, bad_values, describe, is_clear, 
 FUNCTIONS = public_functions()
 
 
+@pytest.fixture(autouse=True)
+def _in_a_scratch_directory(tmp_path, monkeypatch):
+    """Some swept calls are valid file writes (``export(path="bad")``): keep them out of the checkout."""
+    monkeypatch.chdir(tmp_path)
+
+
 def _problems(make_call, qualname: str) -> list[str]:
     """Run the valid call, then every one-argument mutation of it; describe the unclear errors."""
     with tf.Graph().as_default():

@@ -168,3 +168,9 @@ picked = tf.gather(table, index) * 2.0
     frame = frames[0]
     assert frame.line == shown[frame.lineno - 1].strip()
     assert frame.line.startswith("gather_v2 = np.take(table, index, axis=0)")
+
+
+def test_source_refuses_a_feed_of_the_wrong_shape():
+    x = tf.placeholder(tf.float32, [2], name="x")
+    with pytest.raises(ValueError, match=r"Cannot feed value of shape \(3,\) for Tensor x:0, which has shape \(2,\)"):
+        tf.source(x * 2.0, feed_dict={x: np.ones(3)})
