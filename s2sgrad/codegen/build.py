@@ -1,7 +1,6 @@
 """Graph slice -> runnable Executable: lower, optimize, emit, compile (the whole pipeline)."""
 from __future__ import annotations
 
-import operator
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -68,10 +67,8 @@ class Executable:
         positions = {t: i for i, t in enumerate(fed)}
         params = module.params
         self.feed_positions = [positions[p.source] for p in params if p.kind == "feed"]
-        self.feeds_in_order = self.feed_positions == list(range(len(fed)))
         live = {id(p.source) for p in params}
         self.var_ops = [v for v in var_ops if id(v) in live]
-        self.read_variables = _reader(self.var_ops)
         self.rng_ops = [r for r in rng_ops if id(r) in live]
         self.n_fetches = n_fetches
         self.commit_ops = commit_ops
@@ -94,17 +91,6 @@ class Executable:
                 outs = list(outs)
                 outs[i] = outs[i][()]
         return outs
-
-
-def _reader(keys: list) -> Callable[[dict], list]:
-    """``store -> [store[k] for k in keys]`` as one C-level call (atomic under the GIL)."""
-    if not keys:
-        return lambda store: []
-    if len(keys) == 1:
-        key = keys[0]
-        return lambda store: [store[key]]
-    get = operator.itemgetter(*keys)
-    return lambda store: list(get(store))
 
 
 def build_executable(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feed_specs: dict,

@@ -13,10 +13,7 @@ from ..primitives import lookup
 from ..shapes import TensorShape
 from .program import Instr, Program, Value
 
-__all__ = ["needed_ops", "lower", "SOURCE_TYPES"]
-
-# Ops that the code generator turns into parameters or constants instead of statements.
-SOURCE_TYPES = frozenset({"Const", "Placeholder", "PlaceholderWithDefault", "VariableV2", "NoOp"})
+__all__ = ["needed_ops", "lower"]
 
 
 def needed_ops(fetch_tensors: Iterable[Tensor], target_ops: Iterable[Operation],
