@@ -10,29 +10,11 @@ __all__ = ["FetchStructure", "fetch_key"]
 
 
 def fetch_key(fetches: Any) -> Any:
-    """A hashable key for a fetch structure (cheap for the common flat list/tuple/tensor)."""
-    kind = type(fetches)
-    if kind is list or kind is tuple:
-        key = (kind, *fetches)
-        try:
-            hash(key)
-            return key
-        except TypeError:
-            return _freeze(fetches)
-    if kind is dict:
-        return _freeze(fetches)
-    try:
-        hash(fetches)
-        return fetches
-    except TypeError:
-        return _freeze(fetches)
-
-
-def _freeze(fetches: Any) -> Any:
+    """``fetches`` with its lists, tuples and dicts frozen into tuples: hashable unless a leaf is not."""
     if isinstance(fetches, dict):
-        return (type(fetches), tuple((k, _freeze(v)) for k, v in fetches.items()))
+        return (type(fetches), tuple((k, fetch_key(v)) for k, v in fetches.items()))
     if isinstance(fetches, (list, tuple)):
-        return (type(fetches), tuple(_freeze(v) for v in fetches))
+        return (type(fetches), tuple(fetch_key(v) for v in fetches))
     return fetches
 
 

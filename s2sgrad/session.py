@@ -78,7 +78,7 @@ class Session:
         elif type(feed_dict) is not dict and not isinstance(feed_dict, dict):
             raise TypeError(f"feed_dict must be a dict, got {type(feed_dict).__name__}")
         kind = type(fetches)
-        try:
+        try:  # _plan_key's key for a tensor or a flat list, built inline: this is every step
             plan = self._plans[(kind, tuple(fetches) if kind is list or kind is tuple else fetches,
                                 tuple(feed_dict))]
         except (KeyError, TypeError):
@@ -87,17 +87,7 @@ class Session:
 
     def _plan_for(self, fetches: Any, feed_dict: dict) -> _Plan:
         """The plan for these fetches and feed keys (made on first use; nested fetches land here)."""
-        kind = type(fetches)
-        try:
-            fast_key = (kind, tuple(fetches) if kind is list or kind is tuple else fetches, tuple(feed_dict))
-            hash(fast_key)
-        except TypeError:
-            fast_key = None
-        key = fast_key if fast_key is not None else (fetch_key(fetches), tuple(feed_dict))
-        try:
-            hash(key)
-        except TypeError:  # not a structure of graph elements: FetchStructure will say what is wrong
-            key = None
+        key = _plan_key(fetches, tuple(feed_dict))
         with self._lock:
             plan = self._plans.get(key)
             if plan is None:
@@ -214,6 +204,24 @@ class Session:
         for c in reversed(self._context_stack.pop()):
             c.__exit__(*exc)
         self.close()
+
+
+def _plan_key(fetches: Any, feed_keys: tuple) -> tuple | None:
+    """The key of the plan for ``fetches`` and ``feed_keys``: for a tensor or a flat list the one
+    ``Session.run`` builds inline, else the frozen nesting; None when something in ``fetches``
+    is unhashable (FetchStructure will say what is wrong)."""
+    kind = type(fetches)
+    key = (kind, tuple(fetches) if kind is list or kind is tuple else fetches, feed_keys)
+    try:
+        hash(key)
+        return key
+    except TypeError:
+        key = (fetch_key(fetches), feed_keys)
+    try:
+        hash(key)
+        return key
+    except TypeError:
+        return None
 
 
 class _Callable:
