@@ -163,8 +163,7 @@ class Session:
         feeds = feed_dict or {}
         plan = self._plan_for(fetches, feeds)
         values = [convert_feed(v, t) for v, t in zip(feeds.values(), plan.fed)]
-        exe = plan.executables.get(tuple([v.shape for v in values])) or self._compile(plan, values)
-        return exe.source
+        return self._compile(plan, values).source
 
     def make_callable(self, fetches: Any, feed_list: Sequence[Any] | None = None,
                       accept_options: bool = False) -> Callable:
