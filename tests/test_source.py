@@ -168,3 +168,25 @@ picked = tf.gather(table, index) * 2.0
     frame = frames[0]
     assert frame.line == shown[frame.lineno - 1].strip()
     assert frame.line.startswith("gather_v2 = np.take(table, index, axis=0)")
+
+
+def test_compile_hooks_see_the_whole_executable():
+    from s2sgrad import compiler
+    seen = []
+
+    def hook(run, label, constants, origin):
+        seen.append((run.source, origin.source, list(origin.ops), list(origin.var_ops), origin.n_fetches))
+        return run
+
+    ns = exec_program(TRAINING)
+    compiler.compile_hooks.append(hook)
+    try:
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run([ns["train"], ns["loss"]], _training_feeds(ns))
+    finally:
+        compiler.compile_hooks.remove(hook)
+    run_source, origin_source, ops, var_ops, n_fetches = seen[-1]
+    assert origin_source == run_source
+    assert ns["loss"].op in ops and var_ops and all(v in ops for v in var_ops)
+    assert n_fetches == 1

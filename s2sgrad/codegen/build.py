@@ -57,13 +57,12 @@ def _title(fetch_tensors: Sequence[Tensor], feed_specs: dict, prog: Any, label: 
 class Executable:
     """A compiled module plus how to call it and post-process its results."""
 
-    def __init__(self, module: Module, fed: Sequence[Tensor], var_ops: list, rng_ops: list,
-                 n_fetches: int, commit_ops: list, label: str = "run") -> None:
+    def __init__(self, module: Module, ops: Sequence[Operation], fed: Sequence[Tensor], var_ops: list,
+                 rng_ops: list, n_fetches: int, label: str = "run") -> None:
         self.module = module
         self.source = module.source
         self.label = label
-        self.ops: Sequence[Operation] = ()  # the graph slice it computes (set by build_executable)
-        self.fn = load_source(module.source, module.constants, label, origin=self)
+        self.ops = ops  # the graph slice it computes
         positions = {t: i for i, t in enumerate(fed)}
         params = module.params
         self.feed_positions = [positions[p.source] for p in params if p.kind == "feed"]
@@ -71,9 +70,10 @@ class Executable:
         self.var_ops = [v for v in var_ops if id(v) in live]
         self.rng_ops = [r for r in rng_ops if id(r) in live]
         self.n_fetches = n_fetches
-        self.commit_ops = commit_ops
+        self.commit_ops = module.commit_ops
         self.copy_outputs = module.copy_outputs
         self.scalar_outputs = [i for i, rank in enumerate(module.output_ranks) if rank == 0]
+        self.fn = load_source(module.source, module.constants, label, origin=self)  # hooks see all of the above
 
     def call(self, args: list) -> list:
         try:
@@ -97,10 +97,7 @@ def build_executable(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], 
                      variable_spec: Callable[[Operation], tuple], label: str = "run") -> Executable:
     """Compile the slice ``ops``; ``label`` names the module (its filename and ``s2sgrad dump`` header)."""
     module, var_ops, rng_ops = build_module(ops, fetch_tensors, feed_specs, variable_spec, label)
-    commits = list(module.commit_ops)
-    exe = Executable(module, list(feed_specs), var_ops, rng_ops, len(fetch_tensors), commits, label)
-    exe.ops = ops
-    return exe
+    return Executable(module, ops, list(feed_specs), var_ops, rng_ops, len(fetch_tensors), label)
 
 
 _ERROR_CLASSES = {MemoryError: errors.ResourceExhaustedError, NotImplementedError: errors.UnimplementedError}
