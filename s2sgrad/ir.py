@@ -13,6 +13,7 @@ from .dtypes import DType
 from .graph import Operation
 from .primitives.array import TensorIndex
 from .primitives.core import shortest_float
+from .shapes import dims_text
 
 __all__ = ["format_ops", "format_op"]
 
@@ -38,9 +39,7 @@ def format_op(op: Operation) -> str:
 
 
 def _type(t: Any) -> str:
-    dims = t.shape.dims
-    shape = "[*]" if dims is None else "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
-    return _SHORT[t.dtype.name] + shape
+    return _SHORT[t.dtype.name] + dims_text(t.shape.dims)
 
 
 def _attrs(op: Operation) -> str:

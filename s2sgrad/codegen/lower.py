@@ -10,7 +10,7 @@ from typing import Any, Iterable, Sequence
 from .. import errors
 from ..graph import Operation, Tensor
 from ..primitives import lookup
-from ..shapes import TensorShape
+from ..shapes import TensorShape, dims_text
 from .program import Instr, Program, Value
 
 __all__ = ["needed_ops", "lower"]
@@ -38,14 +38,8 @@ def needed_ops(fetch_tensors: Iterable[Tensor], target_ops: Iterable[Operation],
             t = op.outputs[0]
             raise errors.InvalidArgumentError(
                 None, op, f"You must feed a value for placeholder tensor '{op.name}' with dtype "
-                f"{t.dtype.name} and shape {_shape_text(t.shape)}  [created at {op.where}]")
+                f"{t.dtype.name} and shape {dims_text(t.shape.dims, '<unknown>')}  [created at {op.where}]")
     return ops
-
-
-def _shape_text(shape: TensorShape) -> str:
-    if shape.dims is None:
-        return "<unknown>"
-    return "[" + ",".join("?" if d is None else str(d) for d in shape.dims) + "]"
 
 
 def lower(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feeds: dict,
