@@ -23,7 +23,8 @@ from .names import INTERNAL_NAMES, Namer, value_name
 from .printer import print_statement
 from .program import Instr, Program, Value
 
-__all__ = ["Module", "emit_module", "DEL_MIN_ELEMENTS", "INLINE_CONST_ELEMENTS", "MAX_FUSED_OPS"]
+__all__ = ["Module", "emit_module", "comment_text", "location_text", "DEL_MIN_ELEMENTS", "INLINE_CONST_ELEMENTS",
+           "MAX_FUSED_OPS"]
 
 DEL_MIN_ELEMENTS = 1024      # ``del`` temporaries at least this large after their last use
 INLINE_CONST_ELEMENTS = 16   # constants up to this size are written into the text
