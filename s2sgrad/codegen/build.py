@@ -1,4 +1,4 @@
-"""Graph slice -> runnable Executable: lower, optimize, emit, compile (the whole pipeline)."""
+"""Graph slice -> runnable Executable: lower, optimize, lay out, emit, compile (the whole pipeline)."""
 from __future__ import annotations
 
 from typing import Any, Callable, Sequence
