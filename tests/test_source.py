@@ -190,3 +190,12 @@ def test_compile_hooks_see_the_whole_executable():
     assert origin_source == run_source
     assert ns["loss"].op in ops and var_ops and all(v in ops for v in var_ops)
     assert n_fetches == 1
+
+
+def test_source_and_ir_of_ops_in_a_graph_that_is_not_the_default():
+    graph = tf.Graph()
+    with graph.as_default():
+        v = tf.Variable(1.0, name="v")
+        update = tf.assign(v, v * 2.0, name="update").op
+    assert "def run(v):" in tf.source(update)
+    assert "update:0 f32[] = Assign" in tf.ir(update)
