@@ -262,8 +262,11 @@ class _Walk:
 
     def _aggregate(self, grads: dict, op: Operation) -> list:
         method = _aggregation_method(self.aggregation)  # checked at every op visited, as in TF
+        per_output = grads.get(op)
+        if per_output is None:
+            return [None] * len(op.outputs)
         out = []
-        for i, contributions in enumerate(grads.get(op, [[] for _ in op.outputs])):
+        for i, contributions in enumerate(per_output):
             if not contributions:
                 out.append(None)
                 continue
@@ -274,7 +277,7 @@ class _Walk:
                     total = _sum(contributions, method, op.name)
             if isinstance(total, Tensor) and total._adjoint_of is None and total.op.id >= self.first_new_op:
                 total._adjoint_of = op.outputs[i]
-            grads[op][i] = [total]
+            per_output[i] = [total]
             out.append(total)
         return out
 
