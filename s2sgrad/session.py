@@ -30,7 +30,8 @@ MAX_SHAPES_PER_PLAN = 64   # compiled modules kept per (fetches, feeds); older s
 class _Plan:
     """Everything about one (fetches, feed keys) pair that does not depend on feed shapes."""
 
-    def __init__(self, graph: Graph, fetches: Any, feed_keys: Sequence[Any]) -> None:
+    def __init__(self, graph: Graph, fetches: Any, feed_keys: Sequence[Any],
+                 new_step: Callable[[_Plan, list], Callable]) -> None:
         self.structure = FetchStructure(graph, fetches)
         self.fed: list[Tensor] = [feed_target(graph, k) for k in feed_keys]
         # (dtype, scalar type, tensor) per feed: values already of that type pass unconverted
@@ -39,7 +40,10 @@ class _Plan:
         self.ops = needed_ops(self.structure.tensors, self.structure.ops, set(self.fed))
         self.executables: dict[tuple, Executable] = {}    # per feed-shape signature
         self.steps: dict[tuple, Callable] = {}             # the same, as fast-path functions
-        self.dispatch: Callable = None  # type: ignore[assignment]  # set by the Session
+        # feed values -> result: checks the feeds, then runs the step for their shapes (made by
+        # ``new_step`` on first use)
+        self.dispatch = make_dispatcher(self.feed_types, self.steps, lambda values: new_step(self, values),
+                                        convert_feed)
 
 
 class Session:
@@ -91,9 +95,7 @@ class Session:
         with self._lock:
             plan = self._plans.get(key)
             if plan is None:
-                plan = _Plan(self._graph, fetches, list(feed_dict))
-                plan.dispatch = make_dispatcher(plan.feed_types, plan.steps,
-                                                lambda values: self._new_step(plan, values), convert_feed)
+                plan = _Plan(self._graph, fetches, list(feed_dict), self._new_step)
                 if key is not None:
                     self._plans[key] = plan
         return plan
