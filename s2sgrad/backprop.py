@@ -160,9 +160,8 @@ def _grad_ys(ys: list, grad_ys: list) -> list:
             seeds.append(a.ones(a.shape(y), y.dtype, name=f"grad_ys_{i}") if not y.shape.is_fully_defined()
                          else a.ones(y.shape.as_list(), y.dtype, name=f"grad_ys_{i}"))
             continue
-        g = g if isinstance(g, (Tensor, IndexedSlices)) or hasattr(g, "_as_graph_element") \
-            else convert_to_tensor(g, dtype_hint=y.dtype)
-        g = g if isinstance(g, IndexedSlices) else convert_to_tensor(g)
+        if not isinstance(g, IndexedSlices):
+            g = convert_to_tensor(g, dtype_hint=y.dtype)  # tensors and Variables pass as they are
         if y.dtype.is_floating or y.dtype.is_integer:
             if not (g.dtype.is_floating or g.dtype.is_integer):
                 raise TypeError(f"Gradient type {g.dtype.name} generated for real or integer-valued tensor {y} "
@@ -219,11 +218,10 @@ class _Walk:
         while queue:
             op = queue.popleft()
             out_grads = self._aggregate(grads, op)
-            has_grads = any(g is not None for g in out_grads)
             grad_fn = None
-            if has_grads and op not in self.stop_ops:
+            if op not in self.stop_ops and any(g is not None for g in out_grads):
                 grad_fn = gradient_function(op)
-            if grad_fn is not None and has_grads:
+            if grad_fn is not None:
                 in_grads = self._call_rule(op, grad_fn, out_grads)
             else:
                 in_grads = [None] * len(op.inputs)
@@ -264,8 +262,11 @@ class _Walk:
 
     def _aggregate(self, grads: dict, op: Operation) -> list:
         method = _aggregation_method(self.aggregation)  # checked at every op visited, as in TF
+        per_output = grads.get(op)
+        if per_output is None:
+            return [None] * len(op.outputs)
         out = []
-        for i, contributions in enumerate(grads.get(op, [[] for _ in op.outputs])):
+        for i, contributions in enumerate(per_output):
             if not contributions:
                 out.append(None)
                 continue
@@ -276,7 +277,7 @@ class _Walk:
                     total = _sum(contributions, method, op.name)
             if isinstance(total, Tensor) and total._adjoint_of is None and total.op.id >= self.first_new_op:
                 total._adjoint_of = op.outputs[i]
-            grads[op][i] = [total]
+            per_output[i] = [total]
             out.append(total)
         return out
 

@@ -46,7 +46,7 @@ def make_dispatcher(feed_types: Sequence[tuple], steps: dict, compile_step: Call
 
 
 def make_step(exe: Any, n_feeds: int, store: dict, rng: Callable, uninitialized: Callable,
-              translate: Callable, rebuild: Callable, slots: list | None) -> Callable:
+              translate: Callable, rebuild: Callable | None, slots: tuple | None) -> Callable:
     """``step(*feed_values) -> result`` for one executable bound to one session's store.
 
     ``slots`` describes a flat fetch list (index into the fetched values, -1 for an op) so the

@@ -10,29 +10,11 @@ __all__ = ["FetchStructure", "fetch_key"]
 
 
 def fetch_key(fetches: Any) -> Any:
-    """A hashable key for a fetch structure (cheap for the common flat list/tuple/tensor)."""
-    kind = type(fetches)
-    if kind is list or kind is tuple:
-        key = (kind, *fetches)
-        try:
-            hash(key)
-            return key
-        except TypeError:
-            return _freeze(fetches)
-    if kind is dict:
-        return _freeze(fetches)
-    try:
-        hash(fetches)
-        return fetches
-    except TypeError:
-        return _freeze(fetches)
-
-
-def _freeze(fetches: Any) -> Any:
+    """``fetches`` with its lists, tuples and dicts frozen into tuples: hashable unless a leaf is not."""
     if isinstance(fetches, dict):
-        return (type(fetches), tuple((k, _freeze(v)) for k, v in fetches.items()))
+        return (type(fetches), tuple((k, fetch_key(v)) for k, v in fetches.items()))
     if isinstance(fetches, (list, tuple)):
-        return (type(fetches), tuple(_freeze(v) for v in fetches))
+        return (type(fetches), tuple(fetch_key(v) for v in fetches))
     return fetches
 
 
@@ -43,49 +25,43 @@ class FetchStructure:
         self.tensors: list[Tensor] = []
         self.ops: list[Operation] = []
         self._tensor_index: dict[Tensor, int] = {}
-        self.flat: tuple | None = None   # (list | tuple | None, slots) when the fetches are flat
-        self.rebuild: Callable[[list], Any] = self._fast_rebuild(graph, fetches) or self._build(graph, fetches)
+        # for one tensor or a flat list/tuple of tensors and ops: (None | list | tuple, slot per
+        # fetch: its index in the fetched values, -1 for an op); the Session writes it out inline
+        self.flat: tuple | None = self._flat(graph, fetches)
+        # builds the user's structure from the list of fetched values
+        self.rebuild: Callable[[list], Any] = _from_slots(*self.flat) if self.flat is not None \
+            else self._build(graph, fetches)
 
-    def _fast_rebuild(self, graph: Graph, fetches: Any) -> Callable[[list], Any] | None:
-        """Rebuilders for the common shapes: one tensor, or a flat list of tensors and ops."""
+    def _flat(self, graph: Graph, fetches: Any) -> tuple | None:
         kind = type(fetches)
         if kind is not list and kind is not tuple:
             if isinstance(fetches, (Tensor, str)) or hasattr(fetches, "_as_graph_element"):
                 element = _element(graph, fetches)
                 if isinstance(element, Tensor):
-                    self._slot(element)
-                    self.flat = (None, [0])
-                    return lambda vals: vals[0]
+                    return (None, [self._add(element)])
             return None
         if not all(isinstance(f, (Tensor, Operation, str)) or hasattr(f, "_as_graph_element") for f in fetches):
             return None
-        slots = []
-        for f in fetches:
-            element = _element(graph, f)
-            if isinstance(element, Operation):
-                if element not in self.ops:
-                    self.ops.append(element)
-                slots.append(-1)
-            else:
-                slots.append(self._slot(element))
-        self.flat = (kind, slots)
-        if all(s == i for i, s in enumerate(slots)) and len(set(slots)) == len(slots):
-            return (lambda vals: list(vals[:len(slots)])) if kind is list else (lambda vals: tuple(vals[:len(slots)]))
-        return lambda vals: kind([vals[s] if s >= 0 else None for s in slots])
+        return (kind, [self._add(_element(graph, f)) for f in fetches])
 
-    def _slot(self, t: Tensor) -> int:
-        index = self._tensor_index.get(t)
+    def _add(self, element: Tensor | Operation) -> int:
+        """Record a fetched element: its index in the fetched values, or -1 for an op (fetched as None)."""
+        if isinstance(element, Operation):
+            if element not in self.ops:
+                self.ops.append(element)
+            return -1
+        index = self._tensor_index.get(element)
         if index is None:
-            index = self._tensor_index[t] = len(self.tensors)
-            self.tensors.append(t)
+            index = self._tensor_index[element] = len(self.tensors)
+            self.tensors.append(element)
         return index
 
     def _build(self, graph: Graph, fetch: Any) -> Callable[[list], Any]:
         if fetch is None:
             raise TypeError(f"Fetch argument None has invalid type {type(None)}")
         if isinstance(fetch, IndexedSlices):
-            parts = [self._slot(graph.as_graph_element(t)) for t in (fetch.values, fetch.indices)]
-            shape = self._slot(graph.as_graph_element(fetch.dense_shape)) if fetch.dense_shape is not None else None
+            parts = [self._add(graph.as_graph_element(t)) for t in (fetch.values, fetch.indices)]
+            shape = self._add(graph.as_graph_element(fetch.dense_shape)) if fetch.dense_shape is not None else None
             return lambda vals: IndexedSlicesValue(vals[parts[0]], vals[parts[1]],
                                                    None if shape is None else vals[shape])
         if isinstance(fetch, dict):
@@ -99,13 +75,15 @@ class FetchStructure:
             if hasattr(fetch, "_fields"):  # namedtuple
                 return lambda vals: kind(*(b(vals) for b in builders))
             return lambda vals: kind(b(vals) for b in builders)
-        element = _element(graph, fetch)
-        if isinstance(element, Operation):
-            if element not in self.ops:
-                self.ops.append(element)
-            return lambda vals: None
-        index = self._slot(element)
+        index = self._add(_element(graph, fetch))
+        return (lambda vals: vals[index]) if index >= 0 else (lambda vals: None)
+
+
+def _from_slots(kind: type | None, slots: list) -> Callable[[list], Any]:
+    if kind is None:
+        index = slots[0]
         return lambda vals: vals[index]
+    return lambda vals: kind([vals[s] if s >= 0 else None for s in slots])
 
 
 def _element(graph: Graph, fetch: Any) -> Tensor | Operation:

@@ -12,7 +12,7 @@ import threading
 from typing import Any, Iterable, Iterator, Sequence
 
 from .nodes import GraphElement, Operation, Tensor, user_location  # noqa: F401 - re-exported
-from .shapes import TensorShape
+from .shapes import dims_text
 
 __all__ = [
     "Graph", "GraphElement", "Operation", "Tensor", "get_default_graph", "reset_default_graph",
@@ -72,7 +72,7 @@ class Graph(GraphElement):
                 specs = prim.infer(inputs, attrs)
             except (ValueError, TypeError) as e:
                 full_name = exact or self.unique_name(name or prim.default_name, mark_as_used=False)
-                shapes = ", ".join(_shape_text(t.shape) for t in inputs)
+                shapes = ", ".join(dims_text(t.shape.dims, "?") for t in inputs)
                 raise type(e)(f"{e} for '{full_name}' (op: {op_type}) with input shapes: {shapes}.") from None
             if exact is None:
                 full_name = self.unique_name(name or prim.default_name)
@@ -294,12 +294,6 @@ def _invalid_name(name: Any, kind: str, first_char: bool) -> Exception:
         return TypeError(f"A {kind} name must be a string, got {name!r} of type {type(name).__name__}")
     rule = "letters, digits and . _ - > \\ /" + (", starting with a letter, digit or ." if first_char else "")
     return ValueError(f"{name!r} is not a valid {kind} name (use {rule})")
-
-
-def _shape_text(shape: TensorShape) -> str:
-    if shape.dims is None:
-        return "?"
-    return "[" + ",".join("?" if d is None else str(d) for d in shape.dims) + "]"
 
 
 def _as_op(obj: Any) -> Operation:

@@ -9,9 +9,9 @@ from .codegen.build import build_module
 from .codegen.lower import needed_ops
 from .feeds import check_feed_shape, convert_feed
 from .fetches import FetchStructure
-from .graph import Graph, Tensor
+from .graph import Graph, Tensor, get_default_graph
 from .ir import format_ops
-from .ops.convert import graph_of
+from .ops.convert import graph_of, is_tensor_like
 
 __all__ = ["source", "ir"]
 
@@ -31,7 +31,10 @@ def _graph_for(fetches: Any, graph: Graph | None) -> Graph:
             stack.extend(item)
         elif not isinstance(item, str):
             flat.append(item)
-    return graph_of([f for f in flat if hasattr(f, "graph")]) if flat else graph_of([])
+    if any(is_tensor_like(f) for f in flat):
+        return graph_of(flat)  # ValueError when the tensors' graphs differ
+    graphs = [f.graph for f in flat if isinstance(getattr(f, "graph", None), Graph)]  # ops, IndexedSlices
+    return graphs[0] if graphs else get_default_graph()
 
 
 def source(fetches: Any, feed_list: Sequence[Any] | None = None, feed_dict: dict | None = None,

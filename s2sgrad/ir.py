@@ -4,15 +4,16 @@
 """
 from __future__ import annotations
 
-import os
 from typing import Any, Iterable
 
 import numpy as np
 
+from .codegen.emit import comment_text, location_text
 from .dtypes import DType
 from .graph import Operation
 from .primitives.array import TensorIndex
 from .primitives.core import shortest_float
+from .shapes import dims_text
 
 __all__ = ["format_ops", "format_op"]
 
@@ -32,15 +33,11 @@ def format_op(op: Operation) -> str:
     args = [t.name for t in op.inputs] + [f"^{c.name}" for c in op.control_inputs]
     attrs = _attrs(op)
     line = f"{outs} = {op.type}{attrs}({', '.join(args)})"
-    path, lineno = op.location
-    where = _printable(f"{os.path.basename(path)}:{lineno}")
-    return f"{line.ljust(_COLUMN)}  # {where}"
+    return f"{line.ljust(_COLUMN)}  # {location_text(op)}"
 
 
 def _type(t: Any) -> str:
-    dims = t.shape.dims
-    shape = "[*]" if dims is None else "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
-    return _SHORT[t.dtype.name] + shape
+    return _SHORT[t.dtype.name] + dims_text(t.shape.dims)
 
 
 def _attrs(op: Operation) -> str:
@@ -59,7 +56,7 @@ def _value(v: Any) -> str:
         if v.size <= 6 and v.dtype.kind == "f":  # float32 0.1 prints as 0.1, not 0.10000000149011612
             return repr(np.array([shortest_float(x) for x in v.reshape(-1)], dtype=object).reshape(v.shape).tolist())
         if v.size <= 6:
-            return _printable(repr(v.tolist()))
+            return comment_text(repr(v.tolist()))
         return f"<{_SHORT.get(v.dtype.name, 'str')}{list(v.shape)}>"
     if isinstance(v, DType):
         return v.name
@@ -67,7 +64,7 @@ def _value(v: Any) -> str:
         return "[" + ", ".join(_index_item(i) for i in v) + "]"
     if isinstance(v, (tuple, list)):
         return "[" + ", ".join(_value(i) for i in v) + "]"
-    return _printable(repr(v))
+    return comment_text(repr(v))
 
 
 def _index_item(i: Any) -> str:
@@ -79,7 +76,3 @@ def _index_item(i: Any) -> str:
         parts = ["" if p is None else str(p) for p in (i.start, i.stop, i.step)]
         return ":".join(parts[:2]) + (f":{parts[2]}" if parts[2] else "")
     return str(i)
-
-
-def _printable(text: str) -> str:
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)

@@ -30,7 +30,8 @@ MAX_SHAPES_PER_PLAN = 64   # compiled modules kept per (fetches, feeds); older s
 class _Plan:
     """Everything about one (fetches, feed keys) pair that does not depend on feed shapes."""
 
-    def __init__(self, graph: Graph, fetches: Any, feed_keys: Sequence[Any]) -> None:
+    def __init__(self, graph: Graph, fetches: Any, feed_keys: Sequence[Any],
+                 new_step: Callable[[_Plan, list], Callable]) -> None:
         self.structure = FetchStructure(graph, fetches)
         self.fed: list[Tensor] = [feed_target(graph, k) for k in feed_keys]
         # (dtype, scalar type, tensor) per feed: values already of that type pass unconverted
@@ -39,7 +40,10 @@ class _Plan:
         self.ops = needed_ops(self.structure.tensors, self.structure.ops, set(self.fed))
         self.executables: dict[tuple, Executable] = {}    # per feed-shape signature
         self.steps: dict[tuple, Callable] = {}             # the same, as fast-path functions
-        self.dispatch: Callable = None  # type: ignore[assignment]  # set by the Session
+        # feed values -> result: checks the feeds, then runs the step for their shapes (made by
+        # ``new_step`` on first use)
+        self.dispatch = make_dispatcher(self.feed_types, self.steps, lambda values: new_step(self, values),
+                                        convert_feed)
 
 
 class Session:
@@ -78,7 +82,7 @@ class Session:
         elif type(feed_dict) is not dict and not isinstance(feed_dict, dict):
             raise TypeError(f"feed_dict must be a dict, got {type(feed_dict).__name__}")
         kind = type(fetches)
-        try:
+        try:  # _plan_key's key for a tensor or a flat list, built inline: this is every step
             plan = self._plans[(kind, tuple(fetches) if kind is list or kind is tuple else fetches,
                                 tuple(feed_dict))]
         except (KeyError, TypeError):
@@ -87,23 +91,11 @@ class Session:
 
     def _plan_for(self, fetches: Any, feed_dict: dict) -> _Plan:
         """The plan for these fetches and feed keys (made on first use; nested fetches land here)."""
-        kind = type(fetches)
-        try:
-            fast_key = (kind, tuple(fetches) if kind is list or kind is tuple else fetches, tuple(feed_dict))
-            hash(fast_key)
-        except TypeError:
-            fast_key = None
-        key = fast_key if fast_key is not None else (fetch_key(fetches), tuple(feed_dict))
-        try:
-            hash(key)
-        except TypeError:  # not a structure of graph elements: FetchStructure will say what is wrong
-            key = None
+        key = _plan_key(fetches, tuple(feed_dict))
         with self._lock:
             plan = self._plans.get(key)
             if plan is None:
-                plan = _Plan(self._graph, fetches, list(feed_dict))
-                plan.dispatch = make_dispatcher(plan.feed_types, plan.steps,
-                                                lambda values: self._new_step(plan, values), convert_feed)
+                plan = _Plan(self._graph, fetches, list(feed_dict), self._new_step)
                 if key is not None:
                     self._plans[key] = plan
         return plan
@@ -171,8 +163,7 @@ class Session:
         feeds = feed_dict or {}
         plan = self._plan_for(fetches, feeds)
         values = [convert_feed(v, t) for v, t in zip(feeds.values(), plan.fed)]
-        exe = plan.executables.get(tuple([v.shape for v in values])) or self._compile(plan, values)
-        return exe.source
+        return self._compile(plan, values).source
 
     def make_callable(self, fetches: Any, feed_list: Sequence[Any] | None = None,
                       accept_options: bool = False) -> Callable:
@@ -212,6 +203,24 @@ class Session:
         for c in reversed(self._context_stack.pop()):
             c.__exit__(*exc)
         self.close()
+
+
+def _plan_key(fetches: Any, feed_keys: tuple) -> tuple | None:
+    """The key of the plan for ``fetches`` and ``feed_keys``: for a tensor or a flat list the one
+    ``Session.run`` builds inline, else the frozen nesting; None when something in ``fetches``
+    is unhashable (FetchStructure will say what is wrong)."""
+    kind = type(fetches)
+    key = (kind, tuple(fetches) if kind is list or kind is tuple else fetches, feed_keys)
+    try:
+        hash(key)
+        return key
+    except TypeError:
+        key = (fetch_key(fetches), feed_keys)
+    try:
+        hash(key)
+        return key
+    except TypeError:
+        return None
 
 
 class _Callable:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-__all__ = ["TensorShape", "as_shape", "unknown_shape"]
+__all__ = ["TensorShape", "as_shape", "unknown_shape", "dims_text"]
 
 
 class TensorShape:
@@ -157,3 +157,11 @@ def as_shape(shape: Any) -> TensorShape:
 
 def unknown_shape(rank: int | None = None) -> TensorShape:
     return TensorShape(None if rank is None else [None] * rank)
+
+
+def dims_text(dims: tuple | None, unknown: str = "[*]", sep: str = ",") -> str:
+    """Dims as messages and comments write them: ``[2,?]`` for ``(2, None)``; ``unknown`` for an
+    unknown rank."""
+    if dims is None:
+        return unknown
+    return "[" + sep.join("?" if d is None else str(d) for d in dims) + "]"

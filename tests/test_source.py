@@ -174,3 +174,34 @@ def test_source_refuses_a_feed_of_the_wrong_shape():
     x = tf.placeholder(tf.float32, [2], name="x")
     with pytest.raises(ValueError, match=r"Cannot feed value of shape \(3,\) for Tensor x:0, which has shape \(2,\)"):
         tf.source(x * 2.0, feed_dict={x: np.ones(3)})
+
+
+def test_compile_hooks_see_the_whole_executable():
+    from s2sgrad import compiler
+    seen = []
+
+    def hook(run, label, constants, origin):
+        seen.append((run.source, origin.source, list(origin.ops), list(origin.var_ops), origin.n_fetches))
+        return run
+
+    ns = exec_program(TRAINING)
+    compiler.compile_hooks.append(hook)
+    try:
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run([ns["train"], ns["loss"]], _training_feeds(ns))
+    finally:
+        compiler.compile_hooks.remove(hook)
+    run_source, origin_source, ops, var_ops, n_fetches = seen[-1]
+    assert origin_source == run_source
+    assert ns["loss"].op in ops and var_ops and all(v in ops for v in var_ops)
+    assert n_fetches == 1
+
+
+def test_source_and_ir_of_ops_in_a_graph_that_is_not_the_default():
+    graph = tf.Graph()
+    with graph.as_default():
+        v = tf.Variable(1.0, name="v")
+        update = tf.assign(v, v * 2.0, name="update").op
+    assert "def run(v):" in tf.source(update)
+    assert "update:0 f32[] = Assign" in tf.ir(update)

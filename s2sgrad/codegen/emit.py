@@ -18,11 +18,13 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..primitives.core import broadcast_shape, literal, np_attr, shortest_float
+from ..shapes import dims_text
 from .names import INTERNAL_NAMES, Namer, value_name
 from .printer import print_statement
 from .program import Instr, Program, Value
 
-__all__ = ["Module", "emit_module", "DEL_MIN_ELEMENTS", "INLINE_CONST_ELEMENTS", "MAX_FUSED_OPS"]
+__all__ = ["Module", "emit_module", "comment_text", "location_text", "DEL_MIN_ELEMENTS", "INLINE_CONST_ELEMENTS",
+           "MAX_FUSED_OPS"]
 
 DEL_MIN_ELEMENTS = 1024      # ``del`` temporaries at least this large after their last use
 INLINE_CONST_ELEMENTS = 16   # constants up to this size are written into the text
@@ -341,8 +343,7 @@ def _python_scalar(x: np.generic) -> Any:
 
 
 def _spec_text(v: Value) -> str:
-    dims = v.shape.dims
-    return f"{v.dtype.name}[{', '.join('?' if d is None else str(d) for d in dims) if dims is not None else '*'}]"
+    return v.dtype.name + dims_text(v.shape.dims, sep=", ")
 
 
 def _origin(v: Value) -> str:

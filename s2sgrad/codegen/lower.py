@@ -10,13 +10,10 @@ from typing import Any, Iterable, Sequence
 from .. import errors
 from ..graph import Operation, Tensor
 from ..primitives import lookup
-from ..shapes import TensorShape
+from ..shapes import TensorShape, dims_text
 from .program import Instr, Program, Value
 
-__all__ = ["needed_ops", "lower", "SOURCE_TYPES"]
-
-# Ops that the code generator turns into parameters or constants instead of statements.
-SOURCE_TYPES = frozenset({"Const", "Placeholder", "PlaceholderWithDefault", "VariableV2", "NoOp"})
+__all__ = ["needed_ops", "lower"]
 
 
 def needed_ops(fetch_tensors: Iterable[Tensor], target_ops: Iterable[Operation],
@@ -41,14 +38,8 @@ def needed_ops(fetch_tensors: Iterable[Tensor], target_ops: Iterable[Operation],
             t = op.outputs[0]
             raise errors.InvalidArgumentError(
                 None, op, f"You must feed a value for placeholder tensor '{op.name}' with dtype "
-                f"{t.dtype.name} and shape {_shape_text(t.shape)}  [created at {op.where}]")
+                f"{t.dtype.name} and shape {dims_text(t.shape.dims, '<unknown>')}  [created at {op.where}]")
     return ops
-
-
-def _shape_text(shape: TensorShape) -> str:
-    if shape.dims is None:
-        return "<unknown>"
-    return "[" + ",".join("?" if d is None else str(d) for d in shape.dims) + "]"
 
 
 def lower(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feeds: dict,
@@ -96,10 +87,12 @@ def _lower_op(op: Operation, values: dict, prog: Program, rng_params: dict) -> N
         return
     prim = lookup(kind)
     args = []
+    as_recorded = True  # every input has its static shape and dtype
     for i, t in enumerate(op.inputs):
         if i in prim.ref_inputs:
             continue
         v = values[t]
+        as_recorded = as_recorded and v.shape is t._shape and v.dtype is t.dtype
         if i in prim.shape_only and v.shape.is_fully_defined():
             v = Value(v.dtype, v.shape, kind="shape")  # only its shape is read: no runtime use
         args.append(v)
@@ -107,10 +100,11 @@ def _lower_op(op: Operation, values: dict, prog: Program, rng_params: dict) -> N
         values[op.outputs[0]] = args[0]
         _commit(op, args[0], prog)
         return
+    inputs = args
     if not prim.pure:
-        args.insert(0, rng_params[op])
+        args = [rng_params[op], *inputs]
     try:
-        specs = _static_specs(op, args) or prim.infer(args if prim.pure else args[1:], op.attrs)
+        specs = (as_recorded and _recorded_specs(op)) or prim.infer(inputs, op.attrs)
     except (ValueError, TypeError) as e:
         shapes = ", ".join(str(list(a.shape.dims)) for a in args if a.shape.dims is not None)
         raise errors.InvalidArgumentError(
@@ -129,19 +123,13 @@ def _same_or_new(static: TensorShape, dims: Any) -> TensorShape:
     return static if static.dims == (None if dims is None else tuple(dims)) else TensorShape(dims)
 
 
-def _static_specs(op: Operation, args: list) -> list | None:
-    """The op's recorded output specs, when every input's concrete shape is its static shape and
-    the outputs are fully known: re-running the shape rule would give the same answer."""
+def _recorded_specs(op: Operation) -> list | None:
+    """The op's recorded output specs, when they are fully known: for inputs of their static
+    shapes, re-running the shape rule would give the same answer."""
     outputs = op.outputs
-    if not all(t._shape.is_fully_defined() for t in outputs):
-        return None
-    inputs = [t for i, t in enumerate(op.inputs) if i not in lookup(op.type).ref_inputs]
-    if len(inputs) != len(args) - (not lookup(op.type).pure):
-        return None
-    values = args if lookup(op.type).pure else args[1:]
-    if any(v.shape is not t._shape or v.dtype is not t.dtype for v, t in zip(values, inputs)):
-        return None
-    return [(t.dtype, t._shape) for t in outputs]
+    if all(t._shape.is_fully_defined() for t in outputs):
+        return [(t.dtype, t._shape) for t in outputs]
+    return None
 
 
 def _commit(op: Operation, new: Value, prog: Program) -> None:

@@ -53,7 +53,7 @@ class Value:
             return False  # no element to stand for it
         if 0 in c.strides and all(s == 0 for s in c.strides):
             return True
-        return c.size > 0 and bool(np.all(c == c.flat[0])) and not (c.dtype.kind in "fc" and np.isnan(c.flat[0]))
+        return bool(np.all(c == c.flat[0])) and not (c.dtype.kind in "fc" and np.isnan(c.flat[0]))
 
     def scalar(self) -> Any:
         """The single element of a uniform constant, as a NumPy scalar of this dtype."""
@@ -90,9 +90,6 @@ class Program:
         self.instrs: list[Instr] = []
         self.outputs: list[Value] = []
         self.commits: list[tuple[Any, Value]] = []  # (variable Operation, new value), graph order
-
-    def producers(self) -> dict[int, Instr]:
-        return {id(v): ins for ins in self.instrs for v in ins.outs}
 
 
 def uniform(like: Value, scalar: Any) -> Value:
