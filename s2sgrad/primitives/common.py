@@ -1,5 +1,5 @@
-"""Small helpers shared by the array-family primitives: static shapes and ints as code,
-runtime calls, and the "nothing to do" simplification."""
+"""Small helpers shared by the primitive families: static shapes and ints as code, runtime
+and method calls, and the "nothing to do" simplification."""
 from __future__ import annotations
 
 import ast
@@ -9,12 +9,10 @@ import numpy as np
 
 from ..shapes import TensorShape
 from ..static import constant_value
-from .core import literal
+from .core import LOAD, literal
 
-__all__ = ["known_shape", "shape_or", "rt_call", "same_shape_input", "const_ints", "shape_operand", "merged_shape",
-           "LOAD"]
-
-LOAD = ast.Load()
+__all__ = ["known_shape", "shape_or", "rt_call", "astype", "same_shape_input", "const_ints", "shape_operand",
+           "merged_shape", "LOAD"]
 
 
 def known_shape(shape: TensorShape) -> ast.expr | None:
@@ -28,9 +26,14 @@ def shape_or(shape: TensorShape, args: Sequence[ast.expr], i: int) -> ast.expr:
     return known if known is not None else ast.Attribute(args[i], "shape", LOAD)
 
 
-def rt_call(name: str, args: list) -> ast.expr:
-    """``rt.<name>(*args)``: a helper of ``codegen/runtime.py``."""
-    return ast.Call(ast.Attribute(ast.Name("rt", LOAD), name, LOAD), args, [])
+def rt_call(name: str, args: list, keywords: Sequence[ast.keyword] = ()) -> ast.expr:
+    """``rt.<name>(*args, **keywords)``: a helper of ``codegen/runtime.py``."""
+    return ast.Call(ast.Attribute(ast.Name("rt", LOAD), name, LOAD), args, list(keywords))
+
+
+def astype(expr: ast.expr, dtype: Any) -> ast.expr:
+    """``expr.astype(np.<dtype>)``."""
+    return ast.Call(ast.Attribute(expr, "astype", LOAD), [literal(dtype)], [])
 
 
 def same_shape_input(ins: Any) -> Any:

@@ -123,13 +123,13 @@ def _has_names(node: ast.AST, subst: dict) -> bool:
 _NAMES_BELOW: dict[int, tuple] = {}  # template subtree -> the names in it (templates live forever)
 
 
-_LOAD = ast.Load()
+LOAD = ast.Load()
 _NUMPY_NAMES = {"bool": "bool_", "string": "object_"}
 
 
 def np_attr(name: str) -> ast.expr:
     """``np.<name>``; ``name`` comes from our own tables, never from the user."""
-    return ast.Attribute(ast.Name("np", _LOAD), name, _LOAD)
+    return ast.Attribute(ast.Name("np", LOAD), name, LOAD)
 
 
 def literal(value: Any) -> ast.expr:
@@ -141,12 +141,12 @@ def literal(value: Any) -> ast.expr:
     if isinstance(value, float):
         return _float_literal(value)
     if isinstance(value, complex):
-        return ast.Call(ast.Name("complex", _LOAD), [literal(value.real), literal(value.imag)], [])
+        return ast.Call(ast.Name("complex", LOAD), [literal(value.real), literal(value.imag)], [])
     if isinstance(value, (tuple, list)):
         elts = [literal(v) for v in value]
-        return ast.Tuple(elts, _LOAD) if isinstance(value, tuple) else ast.List(elts, _LOAD)
+        return ast.Tuple(elts, LOAD) if isinstance(value, tuple) else ast.List(elts, LOAD)
     if isinstance(value, slice):
-        return ast.Call(ast.Name("slice", _LOAD), [literal(value.start), literal(value.stop), literal(value.step)], [])
+        return ast.Call(ast.Name("slice", LOAD), [literal(value.start), literal(value.stop), literal(value.step)], [])
     if isinstance(value, _dt.DType):
         return np_attr(_NUMPY_NAMES.get(value.name, value.name))
     if isinstance(value, np.dtype):

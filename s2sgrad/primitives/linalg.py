@@ -13,10 +13,9 @@ from ..ops import linalg_ops as la
 from ..ops import math_ops as m
 from ..ops import reduce_ops as r
 from ..shapes import TensorShape
+from .common import LOAD
 from .core import broadcast_shape, define, literal, np_attr, only_needed, same_dtype
 from .math import unbroadcast
-
-_LOAD = ast.Load()
 
 
 def _matmul_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -47,7 +46,7 @@ def _operand(expr: ast.expr, v: Any, transposed: bool) -> ast.expr:
     if not transposed:
         return expr
     if v.shape.rank == 2:
-        return ast.Attribute(expr, "T", _LOAD)
+        return ast.Attribute(expr, "T", LOAD)
     return ast.Call(np_attr("swapaxes"), [expr, ast.Constant(-1), ast.Constant(-2)], [])
 
 

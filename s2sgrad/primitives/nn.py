@@ -17,13 +17,13 @@ from ..ops import reduce_ops as r
 from ..ops.convert import record1
 from ..shapes import TensorShape
 from ..static import constant_value
+from .common import rt_call
 from .core import define, literal, np_attr, same_dtype, template
 from .math import unbroadcast
 from .reduce import normalize_axes, reduced_shape
 
 SELU_SCALE = 1.0507009873554804934193349852946
 SELU_SCALE_ALPHA = 1.7580993408473768599402175208123   # scale * alpha
-_LOAD = ast.Load()
 
 
 def _float_input(op: str, x: Any, what: str = "features") -> None:
@@ -143,8 +143,7 @@ def _axis_literal(ins: Any) -> int:
 def _helper_emitter(helper: str) -> Any:
     """``rt.<helper>(x, axis=...)``: the helper shows the stable form (shift by the maximum)."""
     def emit(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-        return ast.Call(ast.Attribute(ast.Name("rt", _LOAD), helper, _LOAD), [args[0]],
-                        [ast.keyword("axis", literal(_axis_literal(ins)))])
+        return rt_call(helper, [args[0]], [ast.keyword("axis", literal(_axis_literal(ins)))])
     return emit
 
 
@@ -207,11 +206,11 @@ def _emit_xent(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     axis, rank = _axis_literal(ins), ins.args[0].shape.rank
     last = axis == -1 or rank is not None and axis == rank - 1
     keywords = [] if last else [ast.keyword("axis", literal(axis))]
-    return ast.Call(ast.Attribute(ast.Name("rt", _LOAD), "softmax_xent", _LOAD), [args[0], args[1]], keywords)
+    return rt_call("softmax_xent", [args[0], args[1]], keywords)
 
 
 def _emit_sparse_xent(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    return ast.Call(ast.Attribute(ast.Name("rt", _LOAD), "sparse_softmax_xent", _LOAD), [args[0], args[1]], [])
+    return rt_call("sparse_softmax_xent", [args[0], args[1]])
 
 
 def _is_zero(t: Any) -> bool:

@@ -14,10 +14,8 @@ from ..ops import array_ops as a
 from ..ops import math_ops as m
 from ..ops import reduce_ops as r
 from ..shapes import TensorShape
-from .common import rt_call, same_shape_input, shape_or
+from .common import LOAD, astype, rt_call, same_shape_input, shape_or
 from .core import broadcast_shape, define, literal, np_attr
-
-_LOAD = ast.Load()
 
 
 def normalize_axes(axis: Any, rank: int | None, what: str = "reduction") -> tuple | None:
@@ -133,7 +131,7 @@ def _arg_emitter(func: str) -> Any:
         axis = normalize_axes((ins.attrs["axis"],), ins.args[0].shape.rank)[0]
         call = ast.Call(np_attr(func), [args[0]], [ast.keyword("axis", literal(axis))])
         if ins.outs[0].dtype is not _dt.int64:
-            call = ast.Call(ast.Attribute(call, "astype", _LOAD), [literal(ins.outs[0].dtype)], [])
+            call = astype(call, ins.outs[0].dtype)
         return call
     return emit
 
@@ -219,8 +217,8 @@ def _broadcast_like_infer(inputs: Sequence[Any], attrs: dict) -> list:
 def _emit_broadcast_like(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     out = ins.outs[0].shape
     shape = literal(tuple(out.dims)) if out.is_fully_defined() else \
-        ast.Call(np_attr("broadcast_shapes"), [ast.Attribute(args[0], "shape", _LOAD),
-                                               ast.Attribute(args[1], "shape", _LOAD)], [])
+        ast.Call(np_attr("broadcast_shapes"), [ast.Attribute(args[0], "shape", LOAD),
+                                               ast.Attribute(args[1], "shape", LOAD)], [])
     return ast.Call(np_attr("broadcast_to"), [args[0], shape], [])
 
 

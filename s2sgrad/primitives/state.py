@@ -11,6 +11,7 @@ from typing import Any, Sequence
 from .. import dtypes as _dt
 from ..shapes import TensorShape
 from ..static import constant_value
+from .common import LOAD, astype, rt_call
 from .core import define, literal, same_dtype, template
 
 
@@ -72,7 +73,7 @@ def _like_inputs(inputs: Sequence[Any], attrs: dict) -> list:
 
 
 def _emit_identity_n(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    return args[0] if len(args) == 1 else ast.Tuple(list(args), ast.Load())
+    return args[0] if len(args) == 1 else ast.Tuple(list(args), LOAD)
 
 
 # IdentityN carries tf.custom_gradient's overridden gradient; its outputs are its inputs, so the
@@ -108,22 +109,21 @@ def _random_emitter(method: str) -> Any:
     def emit(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
         dtype = ins.outs[0].dtype
         draw = _dt.float32 if dtype is _dt.float16 else dtype
-        call = ast.Call(ast.Attribute(args[0], method, ast.Load()), [_size(ins, args)],
+        call = ast.Call(ast.Attribute(args[0], method, LOAD), [_size(ins, args)],
                         [ast.keyword("dtype", literal(draw))])
         if draw is not dtype:
-            call = ast.Call(ast.Attribute(call, "astype", ast.Load()), [literal(dtype)], [])
+            call = astype(call, dtype)
         return call
 
     return emit
 
 
 def _emit_truncated(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    return ast.Call(ast.Attribute(ast.Name("rt", ast.Load()), "truncated_normal", ast.Load()),
-                    [args[0], _size(ins, args), literal(ins.outs[0].dtype)], [])
+    return rt_call("truncated_normal", [args[0], _size(ins, args), literal(ins.outs[0].dtype)])
 
 
 def _emit_integers(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    return ast.Call(ast.Attribute(args[0], "integers", ast.Load()),
+    return ast.Call(ast.Attribute(args[0], "integers", LOAD),
                     [literal(ins.attrs["minval"]), literal(ins.attrs["maxval"])],
                     [ast.keyword("size", _size(ins, args)), ast.keyword("dtype", literal(ins.outs[0].dtype))])
 
