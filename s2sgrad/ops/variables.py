@@ -195,9 +195,6 @@ def global_variables(scope: str | None = None) -> list[Variable]:
     return get_default_graph().get_collection(GLOBAL_VARIABLES, scope)
 
 
-all_variables = global_variables
-
-
 def trainable_variables(scope: str | None = None) -> list[Variable]:
     return get_default_graph().get_collection(TRAINABLE_VARIABLES, scope)
 

@@ -323,7 +323,6 @@ def _scatter_grad(op: Any, g: Any) -> list:
 define("ScatterIntoZeros", _scatter_infer, _emit_scatter, _scatter_grad, shape_only=(1,))
 
 
-
 # -- tf.slice: a block given by begin and size (-1: to the end) ------------------------------------------
 
 def _slice_dims(x: Any, begin: list | None, size: list | None, n: int) -> list:

@@ -17,9 +17,8 @@ from .. import dtypes as _dt
 from ..static import broadcast_shape, constant_value  # noqa: F401 - re-exported for rules
 
 __all__ = ["Primitive", "define", "lookup", "PRIMITIVES", "template", "literal", "np_attr", "only_needed",
-           "constant_value", "broadcast_shape", "same_dtype", "Spec"]
+           "constant_value", "broadcast_shape", "same_dtype", "LOAD"]
 
-Spec = tuple  # (DType, TensorShape)
 Emitter = Callable[[Any, Sequence[ast.expr]], ast.expr]
 
 
@@ -92,7 +91,6 @@ def template(text: str, inputs: Sequence[str] = ("x", "y", "z")) -> Emitter:
             subst[name] = literal(instr.attrs[name])
         return _instantiate(tree, subst)
 
-    emit.template = text  # type: ignore[attr-defined]
     return emit
 
 

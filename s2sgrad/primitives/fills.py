@@ -25,14 +25,13 @@ def _like_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(inputs[0].dtype, inputs[0].shape)]
 
 
-def _fill_emitter(func: str, scalar: int) -> Any:
+def _fill_emitter(func: str) -> Any:
     def emit(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
         out = ins.outs[0]
         shape = known_shape(out.shape)
         if shape is None:
             return ast.Call(np_attr(func + "_like"), [args[0]], [])
         return ast.Call(np_attr(func), [shape], [ast.keyword("dtype", literal(out.dtype))])
-    emit.scalar = scalar  # type: ignore[attr-defined]
     return emit
 
 
@@ -43,9 +42,9 @@ def _uniform_like(scalar: int) -> Any:
     return simplify
 
 
-define("ZerosLike", _like_infer, _fill_emitter("zeros", 0), differentiable=False, shape_only=(0,),
+define("ZerosLike", _like_infer, _fill_emitter("zeros"), differentiable=False, shape_only=(0,),
        simplify=_uniform_like(0))
-define("OnesLike", _like_infer, _fill_emitter("ones", 1), differentiable=False, shape_only=(0,),
+define("OnesLike", _like_infer, _fill_emitter("ones"), differentiable=False, shape_only=(0,),
        simplify=_uniform_like(1))
 
 
