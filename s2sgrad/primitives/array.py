@@ -12,9 +12,9 @@ from ..ops import array_ops as a
 from ..ops import layout_ops as lo
 from ..shapes import TensorShape
 from ..static import constant_value
-from .common import LOAD, const_ints, known_shape, rt_call, same_shape_input, shape_or
+from .common import (LOAD, axes_literal, const_ints, known_shape, normalize_axes, normalize_axis, rt_call,
+                     same_shape_input, shape_or)
 from .core import define, literal, np_attr
-from .reduce import normalize_axes
 
 
 # -- shape queries (their input is read only for its shape) ----------------------------------------
@@ -107,14 +107,14 @@ def _expand_infer(inputs: Sequence[Any], attrs: dict) -> list:
     x = inputs[0]
     if x.shape.rank is None:
         return [(x.dtype, TensorShape(None))]
-    axis = normalize_axes((attrs["axis"],), x.shape.rank + 1, "expand_dims")[0]
+    axis = normalize_axis(attrs["axis"], x.shape.rank + 1, "expand_dims")
     dims = list(x.shape.dims)
     dims.insert(axis, 1)
     return [(x.dtype, TensorShape(dims))]
 
 
 def _emit_expand(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    axis = normalize_axes((ins.attrs["axis"],), ins.outs[0].shape.rank)[0]
+    axis = normalize_axis(ins.attrs["axis"], ins.outs[0].shape.rank)
     return ast.Call(np_attr("expand_dims"), [args[0], literal(axis)], [])
 
 
@@ -146,7 +146,7 @@ def _emit_squeeze(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     axes = normalize_axes(ins.attrs["axis"], x.shape.rank)
     if axes is None and x.shape.is_fully_defined():
         axes = tuple(i for i, d in enumerate(x.shape.dims) if d == 1)
-    keywords = [] if axes is None else [ast.keyword("axis", literal(axes[0] if len(axes) == 1 else axes))]
+    keywords = [] if axes is None else [ast.keyword("axis", axes_literal(axes))]
     return ast.Call(np_attr("squeeze"), [args[0]], keywords)
 
 

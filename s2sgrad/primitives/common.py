@@ -11,8 +11,30 @@ from ..shapes import TensorShape
 from ..static import constant_value
 from .core import LOAD, literal
 
-__all__ = ["known_shape", "shape_or", "rt_call", "astype", "same_shape_input", "const_ints", "shape_operand",
-           "merged_shape", "LOAD"]
+__all__ = ["normalize_axes", "normalize_axis", "axes_literal", "known_shape", "shape_or", "rt_call", "astype",
+           "same_shape_input", "const_ints", "shape_operand", "merged_shape", "LOAD"]
+
+
+def normalize_axes(axis: Any, rank: int | None, what: str = "reduction") -> tuple | None:
+    """``axis`` (None, int or ints) as sorted non-negative ints; ValueError when out of range."""
+    if axis is None or rank is None:
+        return axis
+    out = set()
+    for ax in axis:
+        if not -rank <= ax < rank:
+            raise ValueError(f"Invalid {what} dimension {ax} for input with {rank} dimensions.")
+        out.add(ax % rank)
+    return tuple(sorted(out))
+
+
+def normalize_axis(axis: int, rank: int | None, what: str = "reduction") -> int:
+    """One ``axis`` made non-negative (unchanged when the rank is unknown); ValueError when out of range."""
+    return normalize_axes((axis,), rank, what)[0]
+
+
+def axes_literal(axes: Sequence[int]) -> ast.expr:
+    """``1`` for one axis, ``(0, 2)`` for several: the ``axis=`` argument NumPy takes."""
+    return literal(axes[0] if len(axes) == 1 else tuple(axes))
 
 
 def known_shape(shape: TensorShape) -> ast.expr | None:

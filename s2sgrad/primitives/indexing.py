@@ -10,9 +10,8 @@ from ..ops import array_ops as a
 from ..ops import indexing_ops as ix
 from ..shapes import TensorShape
 from ..static import constant_value
-from .common import LOAD, const_ints, known_shape, rt_call, shape_operand
+from .common import LOAD, const_ints, known_shape, normalize_axis, rt_call, shape_operand
 from .core import define, literal, np_attr, template
-from .reduce import normalize_axes
 
 
 # -- gather and its adjoint ---------------------------------------------------------------------------
@@ -23,13 +22,13 @@ def _gather_infer(inputs: Sequence[Any], attrs: dict) -> list:
         raise TypeError(f"gather indices must be integers, got {indices.dtype.name}")
     if params.shape.rank is None or indices.shape.rank is None:
         return [(params.dtype, TensorShape(None))]
-    axis = normalize_axes((attrs["axis"],), params.shape.rank, "gather")[0]
+    axis = normalize_axis(attrs["axis"], params.shape.rank, "gather")
     p = params.shape.dims
     return [(params.dtype, TensorShape(p[:axis] + indices.shape.dims + p[axis + 1:]))]
 
 
 def _emit_gather(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    axis = normalize_axes((ins.attrs["axis"],), ins.args[0].shape.rank)[0]
+    axis = normalize_axis(ins.attrs["axis"], ins.args[0].shape.rank)
     return ast.Call(np_attr("take"), [args[0], args[1]], [ast.keyword("axis", literal(axis))])
 
 

@@ -17,10 +17,10 @@ from ..ops import reduce_ops as r
 from ..ops.convert import record1
 from ..shapes import TensorShape
 from ..static import constant_value
-from .common import rt_call
+from .common import normalize_axis, rt_call
 from .core import define, literal, np_attr, same_dtype, template
 from .math import unbroadcast
-from .reduce import normalize_axes, reduced_shape
+from .reduce import reduced_shape
 
 SELU_SCALE = 1.0507009873554804934193349852946
 SELU_SCALE_ALPHA = 1.7580993408473768599402175208123   # scale * alpha
@@ -129,21 +129,20 @@ def _softmax_infer(name: str) -> Any:
         _float_input(name, x, "logits")
         if x.shape.rank == 0:
             raise ValueError(f"{name} needs logits of rank >= 1, got a scalar")
-        normalize_axes((attrs["axis"],), x.shape.rank, name)
+        normalize_axis(attrs["axis"], x.shape.rank, name)
         return [(x.dtype, x.shape)]
     return infer
 
 
-def _axis_literal(ins: Any) -> int:
+def _axis(ins: Any) -> int:
     """The ``axis`` attr, made non-negative when the rank is known."""
-    rank = ins.args[0].shape.rank
-    return ins.attrs["axis"] if rank is None else normalize_axes((ins.attrs["axis"],), rank)[0]
+    return normalize_axis(ins.attrs["axis"], ins.args[0].shape.rank)
 
 
 def _helper_emitter(helper: str) -> Any:
     """``rt.<helper>(x, axis=...)``: the helper shows the stable form (shift by the maximum)."""
     def emit(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-        return rt_call(helper, [args[0]], [ast.keyword("axis", literal(_axis_literal(ins)))])
+        return rt_call(helper, [args[0]], [ast.keyword("axis", literal(_axis(ins)))])
     return emit
 
 
@@ -203,7 +202,7 @@ def _drop_last(shape: TensorShape) -> TensorShape:
 
 
 def _emit_xent(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    axis, rank = _axis_literal(ins), ins.args[0].shape.rank
+    axis, rank = _axis(ins), ins.args[0].shape.rank
     last = axis == -1 or rank is not None and axis == rank - 1
     keywords = [] if last else [ast.keyword("axis", literal(axis))]
     return rt_call("softmax_xent", [args[0], args[1]], keywords)

@@ -14,20 +14,8 @@ from ..ops import array_ops as a
 from ..ops import math_ops as m
 from ..ops import reduce_ops as r
 from ..shapes import TensorShape
-from .common import LOAD, astype, rt_call, same_shape_input, shape_or
+from .common import LOAD, astype, axes_literal, normalize_axes, normalize_axis, rt_call, same_shape_input, shape_or
 from .core import broadcast_shape, define, literal, np_attr
-
-
-def normalize_axes(axis: Any, rank: int | None, what: str = "reduction") -> tuple | None:
-    """``axis`` (None, int or ints) as sorted non-negative ints; ValueError when out of range."""
-    if axis is None or rank is None:
-        return axis
-    out = set()
-    for ax in axis:
-        if not -rank <= ax < rank:
-            raise ValueError(f"Invalid {what} dimension {ax} for input with {rank} dimensions.")
-        out.add(ax % rank)
-    return tuple(sorted(out))
 
 
 def reduced_shape(shape: TensorShape, axis: Any, keepdims: bool) -> TensorShape:
@@ -55,7 +43,7 @@ def _axis_keywords(ins: Any, keepdims: bool = True) -> list[ast.keyword]:
     axes = normalize_axes(ins.attrs["axis"], rank)
     keywords = []
     if axes is not None and (rank is None or len(axes) < rank):
-        keywords.append(ast.keyword("axis", literal(axes[0] if len(axes) == 1 else axes)))
+        keywords.append(ast.keyword("axis", axes_literal(axes)))
     if keepdims and ins.attrs["keepdims"]:
         keywords.append(ast.keyword("keepdims", ast.Constant(True)))
     return keywords
@@ -128,7 +116,7 @@ def _arg_infer(inputs: Sequence[Any], attrs: dict) -> list:
 
 def _arg_emitter(func: str) -> Any:
     def emit(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-        axis = normalize_axes((ins.attrs["axis"],), ins.args[0].shape.rank)[0]
+        axis = normalize_axis(ins.attrs["axis"], ins.args[0].shape.rank)
         call = ast.Call(np_attr(func), [args[0]], [ast.keyword("axis", literal(axis))])
         if ins.outs[0].dtype is not _dt.int64:
             call = astype(call, ins.outs[0].dtype)
@@ -142,7 +130,7 @@ define("ArgMin", _arg_infer, _arg_emitter("argmin"), differentiable=False)
 
 def _scan_infer(inputs: Sequence[Any], attrs: dict) -> list:
     x = inputs[0]
-    normalize_axes((attrs["axis"],), x.shape.rank, "scan")
+    normalize_axis(attrs["axis"], x.shape.rank, "scan")
     if x.dtype.np.kind not in "iufc":
         raise TypeError(f"cumulative ops on a {x.dtype.name} tensor are not supported")
     return [(x.dtype, x.shape)]
@@ -150,7 +138,7 @@ def _scan_infer(inputs: Sequence[Any], attrs: dict) -> list:
 
 def _scan_emitter(func: str) -> Any:
     def emit(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-        axis = normalize_axes((ins.attrs["axis"],), ins.args[0].shape.rank)[0]
+        axis = normalize_axis(ins.attrs["axis"], ins.args[0].shape.rank)
         if not ins.attrs["exclusive"] and not ins.attrs["reverse"]:
             return ast.Call(np_attr(func), [args[0]], [ast.keyword("axis", literal(axis))])
         return rt_call(func, [args[0], literal(axis), literal(ins.attrs["exclusive"]), literal(ins.attrs["reverse"])])
@@ -188,7 +176,7 @@ def _emit_sum_to(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     axes = tuple(range(lead)) + tuple(lead + i for i, d in enumerate(xd) if d == 1 and gd[lead + i] != 1)
     keep = [d for i, d in enumerate(gd) if i not in axes]
     call = ast.Call(np_attr("sum"), [args[0]],
-                    [ast.keyword("axis", literal(axes[0] if len(axes) == 1 else axes))] if axes else [])
+                    [ast.keyword("axis", axes_literal(axes))] if axes else [])
     if tuple(keep) != tuple(xd):
         call = ast.Call(np_attr("reshape"), [call, literal(tuple(xd))], [])
     return call
@@ -205,7 +193,7 @@ def _emit_broadcast_reduced(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     value = args[0]
     axes = normalize_axes(ins.attrs["axis"], like.shape.rank)
     if not ins.attrs["keepdims"] and axes is not None and g.shape.rank != 0:
-        value = ast.Call(np_attr("expand_dims"), [value, literal(axes[0] if len(axes) == 1 else axes)], [])
+        value = ast.Call(np_attr("expand_dims"), [value, axes_literal(axes)], [])
     return ast.Call(np_attr("broadcast_to"), [value, shape], [])
 
 
