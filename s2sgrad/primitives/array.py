@@ -12,8 +12,8 @@ from ..ops import array_ops as a
 from ..ops import layout_ops as lo
 from ..shapes import TensorShape
 from ..static import constant_value
-from .common import (LOAD, axes_literal, const_ints, known_shape, normalize_axes, normalize_axis, rt_call,
-                     same_shape_input, shape_or)
+from .common import (LOAD, axes_literal, const_ints, int_vector, known_shape, normalize_axes, normalize_axis,
+                     rt_call, same_shape_input, shape_or, unknown_dims)
 from .core import define, literal, np_attr
 
 
@@ -83,8 +83,7 @@ def _reshape_infer(inputs: Sequence[Any], attrs: dict) -> list:
     target = constant_value(shape)
     if target is not None:
         return [(x.dtype, reshape_dims(x.shape, np.reshape(target, -1)))]
-    n = shape.shape.dims[0] if shape.shape.rank == 1 else None
-    return [(x.dtype, TensorShape(None if n is None else [None] * n))]
+    return [(x.dtype, unknown_dims(shape))]
 
 
 def _emit_reshape(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
@@ -344,9 +343,8 @@ def _slice_dims(x: Any, begin: list | None, size: list | None, n: int) -> list:
 
 def _slice_infer(inputs: Sequence[Any], attrs: dict) -> list:
     x, begin, size = inputs
-    for name, t in (("begin", begin), ("size", size)):
-        if not t.dtype.is_integer or t.shape.rank not in (None, 1):
-            raise TypeError(f"{name} must be a 1-D integer tensor, got {t.dtype.name} {t.shape}")
+    int_vector(begin, "begin")
+    int_vector(size, "size")
     if begin.dtype is not size.dtype:
         raise TypeError(f"begin and size must have the same dtype, got {begin.dtype.name} and {size.dtype.name}")
     b, s = const_ints(begin), const_ints(size)

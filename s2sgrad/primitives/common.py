@@ -12,7 +12,8 @@ from ..static import constant_value
 from .core import LOAD, literal
 
 __all__ = ["normalize_axes", "normalize_axis", "axes_literal", "known_shape", "shape_or", "rt_call", "astype",
-           "same_shape_input", "const_ints", "shape_operand", "merged_shape", "LOAD"]
+           "like_input", "same_shape_input", "const_ints", "int_vector", "unknown_dims", "shape_operand",
+           "merged_shape", "LOAD"]
 
 
 def normalize_axes(axis: Any, rank: int | None, what: str = "reduction") -> tuple | None:
@@ -58,6 +59,11 @@ def astype(expr: ast.expr, dtype: Any) -> ast.expr:
     return ast.Call(ast.Attribute(expr, "astype", LOAD), [literal(dtype)], [])
 
 
+def like_input(inputs: Sequence[Any], attrs: dict) -> list:
+    """Infer: one output with input 0's dtype and shape."""
+    return [(inputs[0].dtype, inputs[0].shape)]
+
+
 def same_shape_input(ins: Any) -> Any:
     """Simplify: the op returns its first input unchanged when the shapes agree."""
     x = ins.args[0]
@@ -70,14 +76,24 @@ def const_ints(t: Any) -> list | None:
     return None if value is None else [int(v) for v in np.reshape(value, -1)]
 
 
-def shape_operand(t: Any, what: str = "shape") -> TensorShape:
-    """The static shape that a 1-D int tensor describes (its dims when it is a constant)."""
+def int_vector(t: Any, what: str) -> None:
+    """TypeError unless ``t`` is an integer tensor of rank 1 (or unknown rank)."""
     if not t.dtype.is_integer or t.shape.rank not in (None, 1):
         raise TypeError(f"{what} must be a 1-D integer tensor, got {t.dtype.name} {t.shape}")
+
+
+def unknown_dims(t: Any) -> TensorShape:
+    """The shape that a 1-D int tensor of unknown value describes: one unknown dim per entry."""
+    n = t.shape.dims[0] if t.shape.rank == 1 else None
+    return TensorShape(None if n is None else [None] * n)
+
+
+def shape_operand(t: Any, what: str = "shape") -> TensorShape:
+    """The static shape that a 1-D int tensor describes (its dims when it is a constant)."""
+    int_vector(t, what)
     dims = const_ints(t)
     if dims is None:
-        n = t.shape.dims[0] if t.shape.rank == 1 else None
-        return TensorShape(None if n is None else [None] * n)
+        return unknown_dims(t)
     if any(d < 0 for d in dims):
         raise ValueError(f"{what} must not have negative dimensions, got {dims}")
     return TensorShape(dims)

@@ -143,8 +143,7 @@ def _scatter_nd_infer(inputs: Sequence[Any], attrs: dict) -> list:
 
 
 def _emit_scatter_nd(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    shape = known_shape(ins.outs[0].shape)
-    return rt_call("scatter_nd", [args[0], args[1], shape if shape is not None else args[2]])
+    return rt_call("scatter_nd", [args[0], args[1], known_shape(ins.outs[0].shape) or args[2]])
 
 
 define("ScatterNd", _scatter_nd_infer, _emit_scatter_nd,

@@ -11,7 +11,8 @@ from ..ops import layout_ops as lo
 from ..ops import reduce_ops as r
 from ..shapes import TensorShape
 from ..static import constant_value
-from .common import LOAD, axes_literal, const_ints, merged_shape, normalize_axes, normalize_axis, same_shape_input
+from .common import (LOAD, axes_literal, const_ints, int_vector, merged_shape, normalize_axes, normalize_axis,
+                     same_shape_input)
 from .core import define, literal, np_attr, template
 
 
@@ -202,8 +203,7 @@ define("SplitV", _split_v_infer, _emit_split_v, _split_grad, default_name="split
 
 def _tile_infer(inputs: Sequence[Any], attrs: dict) -> list:
     x, multiples = inputs
-    if not multiples.dtype.is_integer or multiples.shape.rank not in (None, 1):
-        raise TypeError(f"multiples must be a 1-D integer tensor, got {multiples.dtype.name} {multiples.shape}")
+    int_vector(multiples, "multiples")
     reps = const_ints(multiples)
     n = len(reps) if reps is not None else (multiples.shape.dims[0] if multiples.shape.rank == 1 else None)
     rank = x.shape.rank

@@ -14,7 +14,8 @@ from ..ops import array_ops as a
 from ..ops import math_ops as m
 from ..ops import reduce_ops as r
 from ..shapes import TensorShape
-from .common import LOAD, astype, axes_literal, normalize_axes, normalize_axis, rt_call, same_shape_input, shape_or
+from .common import (LOAD, astype, axes_literal, known_shape, normalize_axes, normalize_axis, rt_call,
+                     same_shape_input, shape_or)
 from .core import broadcast_shape, define, literal, np_attr
 
 
@@ -203,8 +204,7 @@ def _broadcast_like_infer(inputs: Sequence[Any], attrs: dict) -> list:
 
 
 def _emit_broadcast_like(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    out = ins.outs[0].shape
-    shape = literal(tuple(out.dims)) if out.is_fully_defined() else \
+    shape = known_shape(ins.outs[0].shape) or \
         ast.Call(np_attr("broadcast_shapes"), [ast.Attribute(args[0], "shape", LOAD),
                                                ast.Attribute(args[1], "shape", LOAD)], [])
     return ast.Call(np_attr("broadcast_to"), [args[0], shape], [])
