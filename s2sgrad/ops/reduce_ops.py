@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from .. import dtypes as _dt
 from ..graph import Tensor
 from . import array_ops as a
@@ -143,7 +145,4 @@ def prod_of_others(x: Tensor, axis: Any) -> Tensor:
     left = cumprod(flat, 0, exclusive=True)
     right = cumprod(flat, 0, exclusive=True, reverse=True)
     others = a.reshape(left * right, a.shape(moved))
-    inverse = [0] * rank
-    for i, p in enumerate(perm):
-        inverse[p] = i
-    return a.transpose(others, inverse)
+    return a.transpose(others, np.argsort(perm).tolist())

@@ -176,7 +176,7 @@ def _emit_transpose(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
         perm = ins.attrs["perm"]
         return ast.Call(np_attr("transpose"), [args[0]] + ([] if perm is None else [literal(perm)]), [])
     perm = _perm(ins)
-    if perm == tuple(reversed(range(len(perm)))) and len(perm) == 2:
+    if perm == (1, 0):
         view = ast.Attribute(args[0], "T", LOAD)
         return ast.Call(np_attr("ascontiguousarray"), [view], []) if ins.attrs.get("contiguous") else view
     return ast.Call(np_attr("transpose"), [args[0], literal(perm)], [])
@@ -186,11 +186,7 @@ def _transpose_grad(op: Any, g: Any) -> list:
     perm = op.attrs["perm"]
     if perm is None:
         return [a.transpose(g)]
-    rank = len(perm)
-    inverse = [0] * rank
-    for i, p in enumerate(perm):
-        inverse[p % rank] = i
-    return [a.transpose(g, inverse)]
+    return [a.transpose(g, np.argsort([p % len(perm) for p in perm]).tolist())]
 
 
 def _identity_perm(ins: Any) -> Any:

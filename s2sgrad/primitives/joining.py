@@ -54,11 +54,10 @@ def _emit_concat(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
 
 
 def _concat_grad(op: Any, g: Any) -> list:
-    axis = op.attrs["axis"]
-    sizes = a.stack([a.shape(t)[axis] for t in op.inputs]) if len(op.inputs) > 1 else None
-    if sizes is None:
+    if len(op.inputs) == 1:
         return [g]
-    return a.split(g, sizes, axis=axis)
+    axis = op.attrs["axis"]
+    return a.split(g, a.stack([a.shape(t)[axis] for t in op.inputs]), axis=axis)
 
 
 define("ConcatV2", _concat_infer, _emit_concat, _concat_grad, default_name="concat",

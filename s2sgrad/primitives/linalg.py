@@ -57,17 +57,17 @@ def _emit_matmul(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
 
 
 def _matmul_grad(op: Any, g: Any) -> list:
+    """TF's four cases: with ``a`` transposed its gradient is ``b @ g.T`` (transposed as ``b`` is used),
+    else ``g @ b.T``; likewise for ``b``."""
     x, y = op.inputs
     ta, tb = op.attrs["transpose_a"], op.attrs["transpose_b"]
-    if not ta and not tb:
-        gx, gy = (lambda: m.matmul(g, y, transpose_b=True)), (lambda: m.matmul(x, g, transpose_a=True))
-    elif not ta and tb:
-        gx, gy = (lambda: m.matmul(g, y)), (lambda: m.matmul(g, x, transpose_a=True))
-    elif ta and not tb:
-        gx, gy = (lambda: m.matmul(y, g, transpose_b=True)), (lambda: m.matmul(x, g))
-    else:
-        gx = lambda: m.matmul(y, g, transpose_a=True, transpose_b=True)  # noqa: E731
-        gy = lambda: m.matmul(g, x, transpose_a=True, transpose_b=True)  # noqa: E731
+
+    def gx() -> Any:
+        return m.matmul(y, g, transpose_a=tb, transpose_b=True) if ta else m.matmul(g, y, transpose_b=not tb)
+
+    def gy() -> Any:
+        return m.matmul(g, x, transpose_a=True, transpose_b=ta) if tb else m.matmul(x, g, transpose_a=not ta)
+
     return only_needed(op, lambda: unbroadcast(gx(), x), lambda: unbroadcast(gy(), y))
 
 

@@ -258,8 +258,8 @@ def _select_grad(where: Any) -> Any:
     def grad(op: Any, g: Any) -> list:
         c, x, y = op.inputs
         zeros = a.zeros_like(g)
-        return [None] + only_needed(op, lambda: None, lambda: unbroadcast(where(c, g, zeros), x),
-                                    lambda: unbroadcast(where(c, zeros, g), y))[1:]
+        return only_needed(op, lambda: None, lambda: unbroadcast(where(c, g, zeros), x),
+                           lambda: unbroadcast(where(c, zeros, g), y))
     return grad
 
 
