@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 from typing import Any, Sequence
 
 from .. import dtypes as _dt
@@ -101,7 +102,8 @@ def _einsum_grad(op: Any, g: Any) -> list:
         raise ValueError(f"the gradient of einsum needs the ranks of its operands ({op.name})")
     eq, spelled = eqn.explicit(eqn.parse(op.attrs["equation"], len(op.inputs)), ranks)
     broadcast = op.attrs.get("broadcast", "") + spelled
-    return [_operand_grad(eq, broadcast, i, op.inputs, g) for i in range(len(op.inputs))]
+    return only_needed(op, *[functools.partial(_operand_grad, eq, broadcast, i, op.inputs, g)
+                             for i in range(len(op.inputs))])
 
 
 def _operand_grad(eq: eqn.Equation, broadcast: str, i: int, inputs: Sequence[Any], g: Any) -> Any:

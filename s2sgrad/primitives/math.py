@@ -146,7 +146,8 @@ def _div_grad(op: Any, g: Any) -> list:
 
 def _div_no_nan_grad(op: Any, g: Any) -> list:
     x, y = op.inputs
-    return [unbroadcast(m.divide_no_nan(g, y), x), unbroadcast(g * m.divide_no_nan(m.divide_no_nan(-x, y), y), y)]
+    return only_needed(op, lambda: unbroadcast(m.divide_no_nan(g, y), x),
+                       lambda: unbroadcast(g * m.divide_no_nan(m.divide_no_nan(-x, y), y), y))
 
 
 def _floormod_grad(op: Any, g: Any) -> list:
