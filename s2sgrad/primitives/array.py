@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 from typing import Any, Sequence
 
 import numpy as np
@@ -200,19 +201,11 @@ define("Transpose", _transpose_infer, _emit_transpose, _transpose_grad, view="in
 
 # -- basic indexing ---------------------------------------------------------------------------------
 
+@dataclasses.dataclass(frozen=True, slots=True)
 class TensorIndex:
     """In a StridedSlice index spec: "the value of input ``k``" (a scalar int tensor)."""
 
-    __slots__ = ("k",)
-
-    def __init__(self, k: int) -> None:
-        self.k = k
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, TensorIndex) and other.k == self.k
-
-    def __hash__(self) -> int:
-        return hash(("TensorIndex", self.k))
+    k: int
 
     def __repr__(self) -> str:
         return f"<input {self.k}>"
