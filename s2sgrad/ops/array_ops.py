@@ -9,14 +9,14 @@ from .. import dtypes as _dt
 from ..graph import Tensor
 from ..shapes import TensorShape
 from ..static import constant_value
-from .convert import constant, convert_operands, convert_to_tensor, graph_of, record, record1
+from .convert import constant, convert_operands, convert_to_tensor, graph_of, is_tensor_like, record, record1
 
 
 def static_ints(value: Any, what: str) -> list[int] | None:
     """A Python int/list or constant int tensor as ints; None when ``value`` is None."""
     if value is None:
         return None
-    if isinstance(value, Tensor) or hasattr(value, "_as_graph_element"):
+    if is_tensor_like(value):
         known = constant_value(convert_to_tensor(value))
         if known is None:
             raise TypeError(f"{what} must be known when the graph is built (a Python int/list or a constant "
@@ -39,8 +39,10 @@ def static_int(value: Any, what: str) -> int:
     return ints[0]
 
 
-def _int_tensor(value: Any, name: str) -> Tensor:
-    if isinstance(value, Tensor) or hasattr(value, "_as_graph_element"):
+def int_tensor(value: Any, name: str) -> Tensor:
+    """A shape-like argument (ints, a TensorShape, a list mixing ints and scalar tensors, or an int
+    tensor) as an int tensor: int32, or int64 when a value needs it (as TF converts them)."""
+    if is_tensor_like(value):
         t = convert_to_tensor(value)
         if not t.dtype.is_integer:
             raise TypeError(f"{name} must be an integer tensor, got {t.dtype.name}")
@@ -76,7 +78,7 @@ def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
     """``tensor`` with a new shape (one dimension may be -1)."""
     x = convert_to_tensor(tensor)
     with graph_of([x]).as_default():
-        return record1("Reshape", [x, _int_tensor(shape, "shape")], None, name or "Reshape")
+        return record1("Reshape", [x, int_tensor(shape, "shape")], None, name or "Reshape")
 
 
 def expand_dims(input: Any, axis: Any = None, name: str | None = None, dim: Any = None) -> Tensor:
@@ -105,7 +107,7 @@ def transpose(a: Any, perm: Any = None, name: str | None = None, conjugate: bool
 def fill(dims: Any, value: Any, name: str | None = None) -> Tensor:
     v = convert_to_tensor(value)
     with graph_of([v]).as_default():
-        return record1("Fill", [_int_tensor(dims, "dims"), v], None, name or "Fill")
+        return record1("Fill", [int_tensor(dims, "dims"), v], None, name or "Fill")
 
 
 def _filled(shape: Any, dtype: Any, scalar: int, name: str) -> Tensor:
@@ -237,7 +239,7 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: int | None = 
         if isinstance(num_or_size_splits, (int, np.integer)):
             attrs = {"num": int(num_or_size_splits), "axis": ax}
             return list(record("Split", [x], attrs, name or "split").outputs)
-        sizes = _int_tensor(num_or_size_splits, "num_or_size_splits")
+        sizes = int_tensor(num_or_size_splits, "num_or_size_splits")
         parts = num if num is not None else sizes.shape.dims[0]
         if parts is None:
             raise ValueError("Cannot infer num from shape of num_or_size_splits")

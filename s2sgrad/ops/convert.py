@@ -14,6 +14,7 @@ __all__ = ["constant", "convert_to_tensor", "convert_operands", "record", "recor
 
 
 def is_tensor_like(value: Any) -> bool:
+    """A Tensor, or an object standing for one (a Variable: ``_as_graph_element``)."""
     return isinstance(value, Tensor) or hasattr(value, "_as_graph_element")
 
 

@@ -45,7 +45,7 @@ def get_seed(op_seed: int | None) -> tuple:
 def _draw(kind: str, shape: Any, dtype: Any, seed: int | None, name: str, **attrs: Any) -> Tensor:
     dtype = _dt.as_dtype(dtype)
     seeds = get_seed(seed)
-    dims = a._int_tensor(shape, "shape")
+    dims = a.int_tensor(shape, "shape")
     return record1(kind, [dims], {"dtype": dtype, "seed": seeds[0], "seed2": seeds[1], **attrs}, name)
 
 
