@@ -17,7 +17,7 @@ from . import array_ops as a
 from . import math_ops as m
 from . import random_ops
 from . import reduce_ops as r
-from .convert import convert_to_tensor, graph_of, is_tensor_like, record, record1
+from .convert import convert_to_tensor, graph_of, is_tensor_like, record1
 
 __all__ = ["relu", "relu6", "elu", "selu", "leaky_relu", "softplus", "softsign", "softmax", "log_softmax",
            "bias_add", "xw_plus_b", "l2_loss", "l2_normalize", "moments", "dropout", "embedding_lookup",
@@ -62,10 +62,7 @@ def _axis(axis: Any, dim: Any, default: Any = -1) -> Any:
     if axis is not None and dim is not None:
         raise ValueError("Cannot specify both 'axis' and 'dim'")
     value = axis if axis is not None else dim
-    if value is None:
-        return default
-    ax = a.static_int(value, "axis")
-    return ax
+    return default if value is None else a.static_int(value, "axis")
 
 
 def softmax(logits: Any, axis: Any = None, name: str | None = None, dim: Any = None) -> Tensor:
@@ -256,6 +253,14 @@ def _in_float32(logits: Tensor) -> Tensor:
     return m.cast(logits, _dt.float32) if logits.dtype is _dt.float16 else logits
 
 
+def _fused_loss(op_type: str, inputs: list, attrs: dict | None, logits: Tensor, scope: str, op_name: str) -> Tensor:
+    """The loss output of ``op_type`` on ``inputs`` (the first is ``_in_float32(logits)``), in
+    ``logits``' dtype and named ``scope`` (the op itself is named ``op_name`` when a cast follows)."""
+    fused = inputs[0] is logits
+    loss = record1(op_type, inputs, attrs, scope if fused else op_name)
+    return loss if fused else m.cast(loss, logits.dtype, name=scope)
+
+
 def softmax_cross_entropy_with_logits_v2(labels: Any, logits: Any, axis: Any = None, name: str | None = None,
                                          dim: Any = None) -> Tensor:
     """``-sum(labels * log_softmax(logits), axis)``, differentiable in logits and labels; the
@@ -268,11 +273,8 @@ def softmax_cross_entropy_with_logits_v2(labels: Any, logits: Any, axis: Any = N
     graph = graph_of([logits, labels])
     with graph.as_default(), graph.name_scope(name or "softmax_cross_entropy_with_logits") as scope:
         precise = _in_float32(logits)
-        targets = _labels_like(labels, precise)
-        fused = precise.dtype is logits.dtype
-        loss = record("SoftmaxCrossEntropyWithLogits", [precise, targets], {"axis": axis},
-                      scope if fused else "softmax_cross_entropy_with_logits").outputs[0]
-        return loss if fused else m.cast(loss, logits.dtype, name=scope)
+        return _fused_loss("SoftmaxCrossEntropyWithLogits", [precise, _labels_like(labels, precise)], {"axis": axis},
+                           logits, scope, "softmax_cross_entropy_with_logits")
 
 
 def softmax_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None, logits: Any = None,
@@ -299,11 +301,8 @@ def sparse_softmax_cross_entropy_with_logits(_sentinel: Any = None, labels: Any 
     graph = graph_of([logits, labels])
     with graph.as_default(), graph.name_scope(name or "SparseSoftmaxCrossEntropyWithLogits") as scope:
         classes = convert_to_tensor(labels)
-        precise = _in_float32(logits)
-        fused = precise.dtype is logits.dtype
-        loss = record("SparseSoftmaxCrossEntropyWithLogits", [precise, classes], None,
-                      scope if fused else "SparseSoftmaxCrossEntropyWithLogits").outputs[0]
-        return loss if fused else m.cast(loss, logits.dtype, name=scope)
+        return _fused_loss("SparseSoftmaxCrossEntropyWithLogits", [_in_float32(logits), classes], None, logits, scope,
+                           "SparseSoftmaxCrossEntropyWithLogits")
 
 
 def sigmoid_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None, logits: Any = None,
