@@ -14,6 +14,7 @@ from .. import dtypes as _dt
 from ..graph import Graph, GraphElement, Operation, Tensor, get_default_graph
 from ..shapes import TensorShape
 from . import control_flow as cf
+from . import initializers
 from .convert import convert_to_tensor, graph_of, record1
 from .overloads import install
 
@@ -279,7 +280,6 @@ def get_variable(name: str, shape: Any = None, dtype: Any = None, initializer: A
                  regularizer: Any = None, trainable: bool | None = None, collections: Any = None,
                  **kwargs: Any) -> Variable:
     """The variable ``scope/name``: created on first use, shared when the scope reuses."""
-    from . import initializers
     if not isinstance(name, str):
         raise TypeError(f"get_variable: name must be a string, got {name!r}")
     scope = get_variable_scope()

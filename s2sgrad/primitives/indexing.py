@@ -8,6 +8,7 @@ from typing import Any, Sequence
 from .. import dtypes as _dt
 from ..ops import array_ops as a
 from ..ops import indexing_ops as ix
+from ..ops.indexed_slices import IndexedSlices
 from ..shapes import TensorShape
 from ..static import constant_value
 from .common import LOAD, const_ints, known_shape, normalize_axis, rt_call, shape_operand
@@ -33,7 +34,6 @@ def _emit_gather(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
 
 
 def _gather_grad(op: Any, g: Any) -> list:
-    from ..ops.indexed_slices import IndexedSlices
     params, indices = op.inputs
     axis = op.attrs["axis"]
     if axis == 0:
