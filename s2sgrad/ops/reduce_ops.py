@@ -99,7 +99,7 @@ def reduce_std(input_tensor: Any, axis: Any = None, keepdims: bool = False, name
         return m.sqrt(reduce_variance(x, axis, keepdims))
 
 
-def _arg(op_type: str, default_name: str) -> Any:
+def _arg(op_type: str, default_name: str, doc: str) -> Any:
     def arg(input: Any, axis: Any = None, name: str | None = None, dimension: Any = None,
             output_type: Any = _dt.int64) -> Tensor:
         if axis is not None and dimension is not None:
@@ -110,25 +110,43 @@ def _arg(op_type: str, default_name: str) -> Any:
             raise TypeError(f"output_type must be int32 or int64, got {out.name}")
         return record1(op_type, [convert_to_tensor(input)], {"axis": ax, "output_type": out}, name or default_name)
     arg.__name__ = default_name.lower()
+    arg.__doc__ = doc
     return arg
 
 
-argmax = _arg("ArgMax", "ArgMax")
-argmin = _arg("ArgMin", "ArgMin")
+argmax = _arg("ArgMax", "ArgMax", """The index of the largest value along ``axis`` (default 0; the first on ties), as
+    ``output_type`` (int64).
+
+    >>> # tf.argmax([[1, 5], [7, 2]], axis=1)  ->  [1, 0]
+    """)
+argmin = _arg("ArgMin", "ArgMin", """The index of the smallest value along ``axis`` (default 0; the first on ties), as
+    ``output_type`` (int64).
+
+    >>> # tf.argmin([[1, 5], [7, 2]], axis=1)  ->  [0, 1]
+    """)
 
 
-def _scan(op_type: str, default_name: str) -> Any:
+def _scan(op_type: str, default_name: str, doc: str) -> Any:
     def scan(x: Any, axis: Any = 0, exclusive: bool = False, reverse: bool = False,
              name: str | None = None) -> Tensor:
         ax = a.static_int(axis, "axis")
         attrs = {"axis": ax, "exclusive": bool(exclusive), "reverse": bool(reverse)}
         return record1(op_type, [convert_to_tensor(x)], attrs, name or default_name)
     scan.__name__ = default_name.lower()
+    scan.__doc__ = doc
     return scan
 
 
-cumsum = _scan("Cumsum", "Cumsum")
-cumprod = _scan("Cumprod", "Cumprod")
+cumsum = _scan("Cumsum", "Cumsum", """Running sums along ``axis``; ``exclusive`` leaves each element out of its own sum,
+    ``reverse`` runs from the end.
+
+    >>> # tf.cumsum([1, 2, 3], exclusive=True)  ->  [0, 1, 3]
+    """)
+cumprod = _scan("Cumprod", "Cumprod", """Running products along ``axis``; ``exclusive`` leaves each element out of its own
+    product, ``reverse`` runs from the end.
+
+    >>> # tf.cumprod([1, 2, 3], reverse=True)  ->  [6, 6, 3]
+    """)
 
 
 def prod_of_others(x: Tensor, axis: Any) -> Tensor:
