@@ -169,16 +169,20 @@ def _sum_to_infer(inputs: Sequence[Any], attrs: dict) -> list:
 
 
 def _emit_sum_to(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
+    """``np.sum(g, axis=0)`` over the leading axes; ``keepdims=True`` when only stretched axes are
+    summed; a reshape when both are."""
     g, like = ins.args
     if not (g.shape.is_fully_defined() and like.shape.is_fully_defined()):
         return rt_call("sum_to", [args[0], shape_or(like.shape, args, 1)])
     gd, xd = g.shape.dims, like.shape.dims
     lead = len(gd) - len(xd)
-    axes = tuple(range(lead)) + tuple(lead + i for i, d in enumerate(xd) if d == 1 and gd[lead + i] != 1)
-    keep = [d for i, d in enumerate(gd) if i not in axes]
-    call = ast.Call(np_attr("sum"), [args[0]],
-                    [ast.keyword("axis", axes_literal(axes))] if axes else [])
-    if tuple(keep) != tuple(xd):
+    stretched = tuple(lead + i for i, d in enumerate(xd) if d == 1 and gd[lead + i] != 1)
+    axes = tuple(range(lead)) + stretched
+    keywords = [ast.keyword("axis", axes_literal(axes))] if axes else []
+    if stretched and not lead:
+        return ast.Call(np_attr("sum"), [args[0]], keywords + [ast.keyword("keepdims", ast.Constant(True))])
+    call = ast.Call(np_attr("sum"), [args[0]], keywords)
+    if [d for i, d in enumerate(gd) if i not in axes] != list(xd):
         call = ast.Call(np_attr("reshape"), [call, literal(tuple(xd))], [])
     return call
 
