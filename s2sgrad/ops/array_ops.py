@@ -39,6 +39,14 @@ def static_int(value: Any, what: str) -> int:
     return ints[0]
 
 
+def either(value: Any, alias: Any, message: str) -> Any:
+    """``value``, else its other spelling ``alias`` (``axis``/``dim``...); ValueError ``message`` when
+    both are given."""
+    if value is not None and alias is not None:
+        raise ValueError(message)
+    return value if value is not None else alias
+
+
 def int_tensor(value: Any, name: str) -> Tensor:
     """A shape-like argument (ints, a TensorShape, a list mixing ints and scalar tensors, or an int
     tensor) as an int tensor: int32, or int64 when a value needs it (as TF converts them)."""

@@ -59,9 +59,7 @@ def leaky_relu(features: Any, alpha: float = 0.2, name: str | None = None) -> Te
 
 
 def _axis(axis: Any, dim: Any, default: Any = -1) -> Any:
-    if axis is not None and dim is not None:
-        raise ValueError("Cannot specify both 'axis' and 'dim'")
-    value = axis if axis is not None else dim
+    value = a.either(axis, dim, "Cannot specify both 'axis' and 'dim'")
     return default if value is None else a.static_int(value, "axis")
 
 
@@ -125,9 +123,7 @@ def l2_normalize(x: Any, axis: Any = None, epsilon: float = 1e-12, name: str | N
 
     >>> # tf.nn.l2_normalize([3.0, 4.0])  ->  [0.6, 0.8]
     """
-    if axis is not None and dim is not None:
-        raise ValueError("Cannot specify both 'axis' and 'dim'")
-    axes = a.static_ints(axis if axis is not None else dim, "axis")
+    axes = a.static_ints(a.either(axis, dim, "Cannot specify both 'axis' and 'dim'"), "axis")
     x = convert_to_tensor(x)
     graph = graph_of([x])
     with graph.as_default(), graph.name_scope(name or "l2_normalize") as scope:
@@ -141,9 +137,7 @@ def moments(x: Any, axes: Any, shift: Any = None, name: str | None = None, keep_
 
     >>> # mean, variance = tf.nn.moments(x, axes=[0])
     """
-    if keepdims is not None and keep_dims is not None:
-        raise ValueError("Cannot specify both 'keepdims' and 'keep_dims'")
-    keep = bool(keepdims if keepdims is not None else keep_dims)
+    keep = bool(a.either(keepdims, keep_dims, "Cannot specify both 'keepdims' and 'keep_dims'"))
     axes = a.static_ints(axes, "axes")
     if axes is None:
         raise ValueError("moments needs the axes to reduce over")

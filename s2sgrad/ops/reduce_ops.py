@@ -13,16 +13,13 @@ from .convert import convert_to_tensor, graph_of, record1
 
 
 def _axes(axis: Any, reduction_indices: Any) -> tuple | None:
-    if axis is not None and reduction_indices is not None:
-        raise ValueError("Can not specify both 'axis' and 'reduction_indices'.")
-    axes = a.static_ints(axis if axis is not None else reduction_indices, "axis")
+    axis = a.either(axis, reduction_indices, "Can not specify both 'axis' and 'reduction_indices'.")
+    axes = a.static_ints(axis, "axis")
     return None if axes is None else tuple(axes)
 
 
 def _keep(keepdims: Any, keep_dims: Any) -> bool:
-    if keepdims is not None and keep_dims is not None:
-        raise ValueError("Can not specify both 'keepdims' and 'keep_dims'.")
-    return bool(keepdims if keepdims is not None else keep_dims)
+    return bool(a.either(keepdims, keep_dims, "Can not specify both 'keepdims' and 'keep_dims'."))
 
 
 def _reduction(op_type: str, default_name: str, bool_only: bool = False) -> Any:
@@ -102,9 +99,8 @@ def reduce_std(input_tensor: Any, axis: Any = None, keepdims: bool = False, name
 def _arg(op_type: str, default_name: str, doc: str) -> Any:
     def arg(input: Any, axis: Any = None, name: str | None = None, dimension: Any = None,
             output_type: Any = _dt.int64) -> Tensor:
-        if axis is not None and dimension is not None:
-            raise ValueError("Cannot specify both 'axis' and 'dimension'")
-        ax = a.static_int(axis if axis is not None else (dimension if dimension is not None else 0), "axis")
+        axis = a.either(axis, dimension, "Cannot specify both 'axis' and 'dimension'")
+        ax = a.static_int(0 if axis is None else axis, "axis")
         out = _dt.as_dtype(output_type)
         if out not in (_dt.int32, _dt.int64):
             raise TypeError(f"output_type must be int32 or int64, got {out.name}")
