@@ -17,7 +17,7 @@ from . import array_ops as a
 from . import math_ops as m
 from . import random_ops
 from . import reduce_ops as r
-from .convert import convert_to_tensor, graph_of, is_tensor_like, record1
+from .convert import convert_to_tensor, graph_of, is_tensor_like, record1, tensor_or_constant
 
 __all__ = ["relu", "relu6", "elu", "selu", "leaky_relu", "softplus", "softsign", "softmax", "log_softmax",
            "bias_add", "xw_plus_b", "l2_loss", "l2_normalize", "moments", "dropout", "embedding_lookup",
@@ -94,8 +94,8 @@ def bias_add(value: Any, bias: Any, data_format: str | None = None, name: str | 
                          f"Received: data_format={data_format}")
     x = convert_to_tensor(value)
     with graph_of([x]).as_default():
-        b = bias if is_tensor_like(bias) else convert_to_tensor(bias, x.dtype)
-        return record1("BiasAdd", [x, convert_to_tensor(b)], {"data_format": layout}, name or "BiasAdd")
+        b = tensor_or_constant(bias, x.dtype)
+        return record1("BiasAdd", [x, b], {"data_format": layout}, name or "BiasAdd")
 
 
 def xw_plus_b(x: Any, weights: Any, biases: Any, name: str | None = None) -> Tensor:
@@ -310,5 +310,5 @@ def sigmoid_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None,
     logits = convert_to_tensor(logits)
     graph = graph_of([logits, labels])
     with graph.as_default(), graph.name_scope(name or "logistic_loss") as scope:
-        z = labels if is_tensor_like(labels) else convert_to_tensor(labels, logits.dtype)
-        return record1("SigmoidCrossEntropyWithLogits", [logits, convert_to_tensor(z)], None, scope)
+        z = tensor_or_constant(labels, logits.dtype)
+        return record1("SigmoidCrossEntropyWithLogits", [logits, z], None, scope)
