@@ -48,7 +48,8 @@ def _static(value: Any, what: str) -> tuple[Any, _dt.DType]:
 _RANGE_DTYPES = (_dt.int32, _dt.int64, _dt.float32, _dt.float64)
 
 
-def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name: str = "range") -> Tensor:  # noqa: A001
+def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None,  # noqa: A001 - TF's name
+          name: str = "range") -> Tensor:
     """``[start, start + delta, ...)`` up to ``limit`` (exclusive), as a constant. The dtype is
     ``dtype``, else the widest of the arguments' (int32 < int64 < float32 < float64).
 

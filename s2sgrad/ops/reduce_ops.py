@@ -138,8 +138,8 @@ cumsum = _scan("Cumsum", "Cumsum", """Running sums along ``axis``; ``exclusive``
 
     >>> # tf.cumsum([1, 2, 3], exclusive=True)  ->  [0, 1, 3]
     """)
-cumprod = _scan("Cumprod", "Cumprod", """Running products along ``axis``; ``exclusive`` leaves each element out of its own
-    product, ``reverse`` runs from the end.
+cumprod = _scan("Cumprod", "Cumprod", """Running products along ``axis``; ``exclusive`` leaves each element out of its
+    own product, ``reverse`` runs from the end.
 
     >>> # tf.cumprod([1, 2, 3], reverse=True)  ->  [6, 6, 3]
     """)
