@@ -67,6 +67,7 @@ def only_needed(op: Any, *makers: Callable[[], Any]) -> list:
 
 
 def lookup(name: str) -> Primitive:
+    """The primitive of op type ``name`` (ValueError for an unknown type)."""
     try:
         return PRIMITIVES[name]
     except KeyError:
@@ -181,6 +182,7 @@ def shortest_float(value: np.floating) -> float:
 # -- inference helpers -----------------------------------------------------------------------------
 
 def same_dtype(inputs: Sequence[Any], what: str = "inputs") -> _dt.DType:
+    """The dtype all ``inputs`` share; TypeError naming them (as ``what``) when they differ."""
     dtype = inputs[0].dtype
     for t in inputs[1:]:
         if t.dtype is not dtype:

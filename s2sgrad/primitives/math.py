@@ -46,11 +46,13 @@ def _binary_infer(name: str, kinds: str, out: _dt.DType | None = None) -> Any:
 
 def unary(name: str, expr: str, grad: Any = None, kinds: str = "float", out: _dt.DType | None = None,
           **flags: Any) -> None:
+    """An elementwise primitive of one input of ``kinds``, emitted as the template ``expr``."""
     define(name, _unary_infer(name, kinds, out), template(expr), grad, ufunc=True, **flags)
 
 
 def binary(name: str, expr: str, grad: Any = None, kinds: str = "numeric", out: _dt.DType | None = None,
            **flags: Any) -> None:
+    """An elementwise primitive of two inputs of one dtype (``kinds``) that broadcast, emitted as ``expr``."""
     define(name, _binary_infer(name, kinds, out), template(expr), grad, ufunc=True, **flags)
 
 

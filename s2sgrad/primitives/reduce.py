@@ -30,12 +30,12 @@ def reduced_shape(shape: TensorShape, axis: Any, keepdims: bool) -> TensorShape:
     return TensorShape([d for i, d in enumerate(shape.dims) if i not in axes])
 
 
-def _reduce_infer(kinds: str, out: _dt.DType | None = None) -> Any:
+def _reduce_infer(kinds: str) -> Any:
     def infer(inputs: Sequence[Any], attrs: dict) -> list:
         x = inputs[0]
         if x.dtype.np.kind not in kinds:
             raise TypeError(f"reduction of a {x.dtype.name} tensor is not supported")
-        return [(out or x.dtype, reduced_shape(x.shape, attrs["axis"], attrs["keepdims"]))]
+        return [(x.dtype, reduced_shape(x.shape, attrs["axis"], attrs["keepdims"]))]
     return infer
 
 
