@@ -1,5 +1,6 @@
-"""Small helpers shared by the primitive families: static shapes and ints as code, runtime
-and method calls, and the "nothing to do" simplification."""
+"""Small helpers shared by the primitive families: axes, static shapes and int operands
+(checked, and written as code), runtime and method calls, the "like input 0" rule and the
+"nothing to do" simplification."""
 from __future__ import annotations
 
 import ast
