@@ -232,10 +232,12 @@ def add_loss(loss: Tensor, loss_collection: str | None = LOSSES) -> None:
 
 
 def get_losses(scope: str | None = None, loss_collection: str = LOSSES) -> list[Tensor]:
+    """The losses collected in the default graph (those under ``scope``, when given)."""
     return get_default_graph().get_collection(loss_collection, scope)
 
 
 def get_regularization_losses(scope: str | None = None) -> list[Tensor]:
+    """The default graph's ``regularization_losses`` collection."""
     return get_default_graph().get_collection(REGULARIZATION_LOSSES, scope)
 
 

@@ -43,10 +43,10 @@ MATMUL = [
 ]
 
 
-def _einsum(equation, *shapes, order2=False, name=None, **kw):
+def _einsum(equation, *shapes, name=None, **kw):
     inputs = [n(*s) for s in shapes]
     return _case(name or f"einsum_{equation}", lambda *t: tf.einsum(equation, *t),
-                 lambda *a: _np_einsum(equation, *a), inputs, order2=order2, **kw)
+                 lambda *a: _np_einsum(equation, *a), inputs, **kw)
 
 
 def _np_einsum(equation, *arrays):

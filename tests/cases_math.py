@@ -6,6 +6,7 @@ import numpy as np
 
 import s2sgrad as tf
 from optable import OpCase
+from s2sgrad.ops import math_ops as _m
 
 R = np.random.default_rng(1)
 X = R.uniform(0.2, 0.9, (3, 4))          # inside every unary op's domain
@@ -118,6 +119,7 @@ BINARY = [
     _binary("logical_xor", tf.logical_xor, np.logical_xor, B, C, grad=False),
 ]
 
+
 def _case(name, build, ref, inputs, **kw):
     """An OpCase written build, reference, inputs (reads better for multi-input lambdas)."""
     return OpCase(name, build, inputs, ref, **kw)
@@ -150,8 +152,6 @@ OTHER = [
 ]
 
 # TF's fused gradient kernels (y, g) -> dx, each with its own second-order rule.
-from s2sgrad.ops import math_ops as _m  # noqa: E402
-
 GRAD_KERNELS = [
     _case("tanh_grad_kernel", _m.tanh_grad, lambda y, g: g * (1 - y * y), [X, S], order2=True),
     _case("sigmoid_grad_kernel", _m.sigmoid_grad, lambda y, g: g * y * (1 - y), [X, S], order2=True),

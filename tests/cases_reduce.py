@@ -21,13 +21,13 @@ def _case(name, build, ref, inputs, **kw):
     return OpCase(name, build, inputs, ref, **kw)
 
 
-def _reduction_cases(name, op, ref, x=X, order2=False):
+def _reduction_cases(name, op, ref, order2=False):
     """One op over: all axes, one axis, a negative axis, several axes with keepdims, a scalar."""
     return [
-        _case(f"{name}_all", op, ref, [x], order2=order2),
-        _case(f"{name}_axis0", lambda t: op(t, 0), lambda a: ref(a, axis=0), [x], order2=order2),
+        _case(f"{name}_all", op, ref, [X], order2=order2),
+        _case(f"{name}_axis0", lambda t: op(t, 0), lambda a: ref(a, axis=0), [X], order2=order2),
         _case(f"{name}_axis_neg1_keepdims", lambda t: op(t, -1, keepdims=True),
-              lambda a: ref(a, axis=-1, keepdims=True), [x]),
+              lambda a: ref(a, axis=-1, keepdims=True), [X]),
         _case(f"{name}_3d_axes_keepdims", lambda t: op(t, [0, 2], keepdims=True),
               lambda a: ref(a, axis=(0, 2), keepdims=True), [X3], order2=order2),
         _case(f"{name}_3d_axis1", lambda t: op(t, axis=1), lambda a: ref(a, axis=1), [X3]),
@@ -52,7 +52,7 @@ def _scan(func, a, axis, exclusive=False, reverse=False):
 
 
 REDUCTIONS = (
-    _reduction_cases("reduce_sum", tf.reduce_sum, np.sum, order2=False)
+    _reduction_cases("reduce_sum", tf.reduce_sum, np.sum)
     + _reduction_cases("reduce_mean", tf.reduce_mean, np.mean)
     + _reduction_cases("reduce_max", tf.reduce_max, np.max)
     + _reduction_cases("reduce_min", tf.reduce_min, np.min)

@@ -9,14 +9,14 @@ from .. import dtypes as _dt
 from ..graph import Tensor
 from ..shapes import TensorShape
 from ..static import constant_value
-from .convert import constant, convert_operands, convert_to_tensor, graph_of, record, record1
+from .convert import constant, convert_operands, convert_to_tensor, graph_of, is_tensor_like, record, record1
 
 
 def static_ints(value: Any, what: str) -> list[int] | None:
     """A Python int/list or constant int tensor as ints; None when ``value`` is None."""
     if value is None:
         return None
-    if isinstance(value, Tensor) or hasattr(value, "_as_graph_element"):
+    if is_tensor_like(value):
         known = constant_value(convert_to_tensor(value))
         if known is None:
             raise TypeError(f"{what} must be known when the graph is built (a Python int/list or a constant "
@@ -39,8 +39,18 @@ def static_int(value: Any, what: str) -> int:
     return ints[0]
 
 
-def _int_tensor(value: Any, name: str) -> Tensor:
-    if isinstance(value, Tensor) or hasattr(value, "_as_graph_element"):
+def either(value: Any, alias: Any, message: str) -> Any:
+    """``value``, else its other spelling ``alias`` (``axis``/``dim``...); ValueError ``message`` when
+    both are given."""
+    if value is not None and alias is not None:
+        raise ValueError(message)
+    return value if value is not None else alias
+
+
+def int_tensor(value: Any, name: str) -> Tensor:
+    """A shape-like argument (ints, a TensorShape, a list mixing ints and scalar tensors, or an int
+    tensor) as an int tensor: int32, or int64 when a value needs it (as TF converts them)."""
+    if is_tensor_like(value):
         t = convert_to_tensor(value)
         if not t.dtype.is_integer:
             raise TypeError(f"{name} must be an integer tensor, got {t.dtype.name}")
@@ -65,10 +75,18 @@ def shape(input: Any, name: str | None = None, out_type: Any = _dt.int32) -> Ten
 
 
 def size(input: Any, name: str | None = None, out_type: Any = _dt.int32) -> Tensor:
+    """The number of elements of ``input`` as a scalar int tensor.
+
+    >>> # tf.size(tf.zeros([2, 3]))  ->  6
+    """
     return record1("Size", [convert_to_tensor(input)], {"out_type": _dt.as_dtype(out_type)}, name or "Size")
 
 
 def rank(input: Any, name: str | None = None) -> Tensor:
+    """The number of dimensions of ``input`` as a scalar int32 tensor.
+
+    >>> # tf.rank(tf.zeros([2, 3]))  ->  2
+    """
     return record1("Rank", [convert_to_tensor(input)], None, name or "Rank")
 
 
@@ -76,10 +94,14 @@ def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
     """``tensor`` with a new shape (one dimension may be -1)."""
     x = convert_to_tensor(tensor)
     with graph_of([x]).as_default():
-        return record1("Reshape", [x, _int_tensor(shape, "shape")], None, name or "Reshape")
+        return record1("Reshape", [x, int_tensor(shape, "shape")], None, name or "Reshape")
 
 
 def expand_dims(input: Any, axis: Any = None, name: str | None = None, dim: Any = None) -> Tensor:
+    """``input`` with a dimension of size 1 inserted at ``axis`` (``dim`` is the old name).
+
+    >>> # tf.expand_dims(tf.zeros([2, 3]), -1).shape  ->  (2, 3, 1)
+    """
     axis = axis if axis is not None else dim
     if axis is None:
         raise ValueError("expand_dims needs an axis")
@@ -88,6 +110,10 @@ def expand_dims(input: Any, axis: Any = None, name: str | None = None, dim: Any 
 
 
 def squeeze(input: Any, axis: Any = None, name: str | None = None, squeeze_dims: Any = None) -> Tensor:
+    """``input`` without its dimensions of size 1 (only those in ``axis`` when given).
+
+    >>> # tf.squeeze(tf.zeros([1, 3, 1]), [2]).shape  ->  (1, 3)
+    """
     axes = static_ints(axis if axis is not None else squeeze_dims, "axis")
     return record1("Squeeze", [convert_to_tensor(input)], {"axis": None if axes is None else tuple(axes)},
                    name or "Squeeze")
@@ -103,9 +129,13 @@ def transpose(a: Any, perm: Any = None, name: str | None = None, conjugate: bool
 # -- creating tensors ------------------------------------------------------------------------------
 
 def fill(dims: Any, value: Any, name: str | None = None) -> Tensor:
+    """A tensor of shape ``dims`` (ints or an int tensor) filled with the scalar ``value``.
+
+    >>> # tf.fill([2, 2], 7)  ->  [[7, 7], [7, 7]]
+    """
     v = convert_to_tensor(value)
     with graph_of([v]).as_default():
-        return record1("Fill", [_int_tensor(dims, "dims"), v], None, name or "Fill")
+        return record1("Fill", [int_tensor(dims, "dims"), v], None, name or "Fill")
 
 
 def _filled(shape: Any, dtype: Any, scalar: int, name: str) -> Tensor:
@@ -121,14 +151,26 @@ def _filled(shape: Any, dtype: Any, scalar: int, name: str) -> Tensor:
 
 
 def zeros(shape: Any, dtype: Any = _dt.float32, name: str | None = None) -> Tensor:
+    """A tensor of zeros of ``shape`` (ints, or an int tensor known only at run time).
+
+    >>> # b = tf.Variable(tf.zeros([10]))
+    """
     return _filled(shape, dtype, 0, name or "zeros")
 
 
 def ones(shape: Any, dtype: Any = _dt.float32, name: str | None = None) -> Tensor:
+    """A tensor of ones of ``shape`` (ints, or an int tensor known only at run time).
+
+    >>> # tf.ones([2], tf.int32)  ->  [1, 1]
+    """
     return _filled(shape, dtype, 1, name or "ones")
 
 
 def zeros_like(tensor: Any, dtype: Any = None, name: str | None = None, optimize: bool = True) -> Tensor:
+    """Zeros with the shape of ``tensor``, in its dtype or ``dtype``.
+
+    >>> # tf.zeros_like(x)
+    """
     x = convert_to_tensor(tensor)
     if dtype is not None and _dt.as_dtype(dtype) is not x.dtype:
         return zeros(shape(x), dtype, name)
@@ -136,6 +178,10 @@ def zeros_like(tensor: Any, dtype: Any = None, name: str | None = None, optimize
 
 
 def ones_like(tensor: Any, dtype: Any = None, name: str | None = None, optimize: bool = True) -> Tensor:
+    """Ones with the shape of ``tensor``, in its dtype or ``dtype``.
+
+    >>> # tf.ones_like(x, dtype=tf.float32)
+    """
     x = convert_to_tensor(tensor)
     if dtype is not None and _dt.as_dtype(dtype) is not x.dtype:
         return ones(shape(x), dtype, name)
@@ -143,6 +189,10 @@ def ones_like(tensor: Any, dtype: Any = None, name: str | None = None, optimize:
 
 
 def identity(input: Any, name: str | None = None) -> Tensor:
+    """The same value as a new tensor (a named node; free at run time).
+
+    >>> # y = tf.identity(x, name="output")
+    """
     return record1("Identity", [convert_to_tensor(input)], None, name or "Identity")
 
 
@@ -196,6 +246,10 @@ def _where(op_type: str, condition: Any, x: Any, y: Any, name: str | None) -> Te
 # -- joining and splitting -------------------------------------------------------------------------
 
 def concat(values: Sequence[Any], axis: Any, name: str | None = None) -> Tensor:
+    """``values`` joined along the existing dimension ``axis``.
+
+    >>> # tf.concat([[[1, 2]], [[3, 4]]], 0)  ->  [[1, 2], [3, 4]]
+    """
     if not isinstance(values, (list, tuple)) or not values:
         raise ValueError("concat expects a non-empty list of tensors")
     ax = static_int(axis, "axis")
@@ -206,12 +260,20 @@ def concat(values: Sequence[Any], axis: Any, name: str | None = None) -> Tensor:
 
 
 def stack(values: Sequence[Any], axis: int = 0, name: str | None = None) -> Tensor:
+    """Tensors of one shape joined along a new dimension ``axis``.
+
+    >>> # tf.stack([[1, 2], [3, 4]], axis=1)  ->  [[1, 3], [2, 4]]
+    """
     if not isinstance(values, (list, tuple)) or not values:
         raise ValueError("stack expects a non-empty list of tensors")
     return record1("Pack", convert_operands(list(values)), {"axis": static_int(axis, "axis")}, name or "stack")
 
 
 def unstack(value: Any, num: int | None = None, axis: int = 0, name: str | None = None) -> list[Tensor]:
+    """The slices of ``value`` along ``axis``, as a list (``num`` defaults to that dimension).
+
+    >>> # tf.unstack([[1, 2], [3, 4]])  ->  [[1, 2], [3, 4]] as two tensors
+    """
     x = convert_to_tensor(value)
     axis = static_int(axis, "axis")
     if num is None:
@@ -237,7 +299,7 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: int | None = 
         if isinstance(num_or_size_splits, (int, np.integer)):
             attrs = {"num": int(num_or_size_splits), "axis": ax}
             return list(record("Split", [x], attrs, name or "split").outputs)
-        sizes = _int_tensor(num_or_size_splits, "num_or_size_splits")
+        sizes = int_tensor(num_or_size_splits, "num_or_size_splits")
         parts = num if num is not None else sizes.shape.dims[0]
         if parts is None:
             raise ValueError("Cannot infer num from shape of num_or_size_splits")
@@ -268,6 +330,7 @@ def scatter_into_zeros(g: Tensor, like: Tensor, index: tuple, indices: Sequence[
 
 
 def strided_slice(x: Tensor, index: tuple, indices: Sequence[Tensor], name: str | None = None) -> Tensor:
+    """``x[index]`` for a basic index spec whose ``TensorIndex(k)`` items are ``indices[k - 1]``."""
     return record1("StridedSlice", [convert_to_tensor(x), *indices], {"index": index}, name or "strided_slice")
 
 

@@ -9,11 +9,12 @@ from .. import dtypes as _dt
 from ..graph import Graph, Operation, Tensor, get_default_graph
 from ..shapes import TensorShape
 
-__all__ = ["constant", "convert_to_tensor", "convert_operands", "record", "record1", "graph_of",
+__all__ = ["constant", "convert_to_tensor", "convert_operands", "tensor_or_constant", "record", "record1", "graph_of",
            "is_tensor_like"]
 
 
 def is_tensor_like(value: Any) -> bool:
+    """A Tensor, or an object standing for one (a Variable: ``_as_graph_element``)."""
     return isinstance(value, Tensor) or hasattr(value, "_as_graph_element")
 
 
@@ -148,6 +149,11 @@ def convert_to_tensor(value: Any, dtype: Any = None, name: str | None = None,
         except (TypeError, ValueError):
             pass
     return constant(value, dtype, name=name or "Const")
+
+
+def tensor_or_constant(value: Any, dtype: _dt.DType) -> Tensor:
+    """``value`` itself when it is a tensor (whatever its dtype), else a constant of ``dtype``."""
+    return convert_to_tensor(value) if is_tensor_like(value) else convert_to_tensor(value, dtype)
 
 
 def convert_operands(values: Sequence[Any], dtype: Any = None) -> list[Tensor]:

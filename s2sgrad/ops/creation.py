@@ -11,7 +11,7 @@ from ..graph import Tensor, get_default_graph
 from ..shapes import TensorShape
 from ..static import constant_value
 from .array_ops import static_int, static_ints
-from .convert import constant, convert_to_tensor, record1
+from .convert import constant, convert_to_tensor, is_tensor_like, record1
 
 __all__ = ["placeholder", "placeholder_with_default", "range", "linspace", "eye"]
 
@@ -32,7 +32,7 @@ def placeholder_with_default(input: Any, shape: Any, name: str | None = None) ->
 
 def _static(value: Any, what: str) -> tuple[Any, _dt.DType]:
     """A range/linspace argument's value and dtype; tensors must be constants."""
-    if isinstance(value, Tensor) or hasattr(value, "_as_graph_element"):
+    if is_tensor_like(value):
         t = convert_to_tensor(value)
         known = constant_value(t)
         if known is None or np.ndim(known) != 0:
@@ -48,7 +48,8 @@ def _static(value: Any, what: str) -> tuple[Any, _dt.DType]:
 _RANGE_DTYPES = (_dt.int32, _dt.int64, _dt.float32, _dt.float64)
 
 
-def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name: str = "range") -> Tensor:  # noqa: A001
+def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None,  # noqa: A001 - TF's name
+          name: str = "range") -> Tensor:
     """``[start, start + delta, ...)`` up to ``limit`` (exclusive), as a constant. The dtype is
     ``dtype``, else the widest of the arguments' (int32 < int64 < float32 < float64).
 

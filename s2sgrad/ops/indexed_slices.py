@@ -7,6 +7,7 @@ from typing import Any
 from ..graph import Graph, Operation, Tensor
 from ..shapes import TensorShape
 from ..static import constant_value
+from .array_ops import reshape, unsorted_segment_sum
 
 __all__ = ["IndexedSlices", "IndexedSlicesValue"]
 
@@ -52,7 +53,6 @@ class IndexedSlices:
 
     def _dense_tensor(self) -> Tensor:
         """The dense tensor (duplicate indices add up)."""
-        from .array_ops import reshape, unsorted_segment_sum
         if self.dense_shape is None:
             raise ValueError(f"Cannot densify IndexedSlices {self.name} without a dense_shape")
         with self.graph.as_default():

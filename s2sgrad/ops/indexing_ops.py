@@ -9,7 +9,7 @@ from .. import dtypes as _dt
 from ..graph import Tensor
 from . import array_ops as a
 from . import reduce_ops as r
-from .convert import constant, convert_to_tensor, graph_of, is_tensor_like, record1
+from .convert import constant, convert_to_tensor, graph_of, is_tensor_like, record1, tensor_or_constant
 
 __all__ = ["slice", "gather_nd", "scatter_nd", "boolean_mask", "one_hot"]
 
@@ -129,7 +129,7 @@ def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = Non
         on = _fill_value(on_value, 1, dtype, "on_value")
         off = _fill_value(off_value, 0, dtype, "off_value")
         ax = a.static_int(-1 if axis is None else axis, "axis")
-        n = convert_to_tensor(depth, _dt.int32) if not is_tensor_like(depth) else convert_to_tensor(depth)
+        n = tensor_or_constant(depth, _dt.int32)
         return record1("OneHot", [idx, n, on, off], {"axis": ax}, name or "one_hot")
 
 

@@ -29,16 +29,28 @@ class Initializer:
 
 
 class zeros_initializer(Initializer):  # noqa: N801 - TF's public name
+    """Zeros.
+
+    >>> # b = tf.get_variable("b", [10], initializer=tf.zeros_initializer())
+    """
+
     def make(self, shape: list, dtype: _dt.DType) -> Tensor:
         return a.zeros(shape, dtype)
 
 
 class ones_initializer(Initializer):  # noqa: N801
+    """Ones."""
+
     def make(self, shape: list, dtype: _dt.DType) -> Tensor:
         return a.ones(shape, dtype)
 
 
 class constant_initializer(Initializer):  # noqa: N801
+    """``value`` everywhere (a scalar), or ``value`` reshaped to the variable's shape.
+
+    >>> # tf.get_variable("b", [3], initializer=tf.constant_initializer(0.1))
+    """
+
     def __init__(self, value: Any = 0, dtype: Any = _dt.float32, verify_shape: bool = False) -> None:
         super().__init__(dtype)
         self.value = value
@@ -48,6 +60,11 @@ class constant_initializer(Initializer):  # noqa: N801
 
 
 class random_normal_initializer(Initializer):  # noqa: N801
+    """Normal samples with ``mean`` and ``stddev``.
+
+    >>> # tf.get_variable("w", [784, 10], initializer=tf.random_normal_initializer(stddev=0.01))
+    """
+
     def __init__(self, mean: float = 0.0, stddev: float = 1.0, seed: int | None = None,
                  dtype: Any = _dt.float32) -> None:
         super().__init__(dtype)
@@ -58,11 +75,15 @@ class random_normal_initializer(Initializer):  # noqa: N801
 
 
 class truncated_normal_initializer(random_normal_initializer):  # noqa: N801
+    """Normal samples with ``mean`` and ``stddev``, redrawn when more than two stddevs out."""
+
     def make(self, shape: list, dtype: _dt.DType) -> Tensor:
         return rnd.truncated_normal(shape, self.mean, self.stddev, dtype, self.seed)
 
 
 class random_uniform_initializer(Initializer):  # noqa: N801
+    """Uniform samples in ``[minval, maxval)``."""
+
     def __init__(self, minval: float = -0.05, maxval: float = 0.05, seed: int | None = None,
                  dtype: Any = _dt.float32) -> None:
         super().__init__(dtype)
@@ -98,10 +119,15 @@ class variance_scaling_initializer(Initializer):  # noqa: N801
 
 
 def glorot_uniform_initializer(seed: int | None = None, dtype: Any = _dt.float32) -> Initializer:
+    """Uniform in ``[-l, l]``, ``l = sqrt(6 / (fan_in + fan_out))`` (``get_variable``'s default).
+
+    >>> # tf.get_variable("w", [784, 10], initializer=tf.glorot_uniform_initializer(seed=1))
+    """
     return variance_scaling_initializer(1.0, "fan_avg", "uniform", seed, dtype)
 
 
 def glorot_normal_initializer(seed: int | None = None, dtype: Any = _dt.float32) -> Initializer:
+    """Truncated normal with stddev ``sqrt(2 / (fan_in + fan_out))``."""
     return variance_scaling_initializer(1.0, "fan_avg", "truncated_normal", seed, dtype)
 
 

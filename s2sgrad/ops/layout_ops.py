@@ -6,7 +6,7 @@ from typing import Any
 import numpy as np
 
 from ..graph import Tensor
-from .array_ops import _int_tensor, static_ints
+from .array_ops import int_tensor, static_ints
 from .convert import convert_to_tensor, graph_of, is_tensor_like, record1
 
 __all__ = ["tile", "pad", "reverse", "reverse_v2", "broadcast_to"]
@@ -21,7 +21,7 @@ def tile(input: Any, multiples: Any, name: str | None = None) -> Tensor:  # noqa
     """
     x = convert_to_tensor(input)
     with graph_of([x]).as_default():
-        return record1("Tile", [x, _int_tensor(multiples, "multiples")], None, name or "Tile")
+        return record1("Tile", [x, int_tensor(multiples, "multiples")], None, name or "Tile")
 
 
 def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", name: str | None = None,
@@ -36,7 +36,7 @@ def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", name: str | None = N
         raise ValueError(f"Unknown padding mode: {mode}")
     mode = mode.upper()
     with graph_of([x]).as_default():
-        rows = _int_tensor(paddings, "paddings")
+        rows = int_tensor(paddings, "paddings")
         if mode != "CONSTANT":
             return record1("MirrorPad", [x, rows], {"mode": mode}, name or "MirrorPad")
         if isinstance(constant_values, (int, float, np.number)) and constant_values == 0:
@@ -72,4 +72,4 @@ def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Tensor:  # 
     """
     x = convert_to_tensor(input)
     with graph_of([x]).as_default():
-        return record1("BroadcastTo", [x, _int_tensor(shape, "shape")], None, name or "BroadcastTo")
+        return record1("BroadcastTo", [x, int_tensor(shape, "shape")], None, name or "BroadcastTo")

@@ -128,18 +128,22 @@ def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
 
 
 def to_float(x: Any, name: str = "ToFloat") -> Tensor:
+    """``cast(x, tf.float32)`` (TF-v1 shorthand; ``to_double``, ``to_int32``, ``to_int64`` likewise)."""
     return cast(x, _dt.float32, name)
 
 
 def to_double(x: Any, name: str = "ToDouble") -> Tensor:
+    """``cast(x, tf.float64)``."""
     return cast(x, _dt.float64, name)
 
 
 def to_int32(x: Any, name: str = "ToInt32") -> Tensor:
+    """``cast(x, tf.int32)``."""
     return cast(x, _dt.int32, name)
 
 
 def to_int64(x: Any, name: str = "ToInt64") -> Tensor:
+    """``cast(x, tf.int64)``."""
     return cast(x, _dt.int64, name)
 
 
@@ -161,6 +165,10 @@ def clip_by_value(t: Any, clip_value_min: Any, clip_value_max: Any, name: str | 
 
 
 def scalar_mul(scalar: Any, x: Any, name: str | None = None) -> Tensor:
+    """``scalar * x``.
+
+    >>> # tf.scalar_mul(2.0, x)
+    """
     return multiply(scalar, x, name)
 
 

@@ -17,7 +17,7 @@ from . import array_ops as a
 from . import math_ops as m
 from . import random_ops
 from . import reduce_ops as r
-from .convert import convert_to_tensor, graph_of, is_tensor_like, record, record1
+from .convert import convert_to_tensor, graph_of, is_tensor_like, record1, tensor_or_constant
 
 __all__ = ["relu", "relu6", "elu", "selu", "leaky_relu", "softplus", "softsign", "softmax", "log_softmax",
            "bias_add", "xw_plus_b", "l2_loss", "l2_normalize", "moments", "dropout", "embedding_lookup",
@@ -59,13 +59,8 @@ def leaky_relu(features: Any, alpha: float = 0.2, name: str | None = None) -> Te
 
 
 def _axis(axis: Any, dim: Any, default: Any = -1) -> Any:
-    if axis is not None and dim is not None:
-        raise ValueError("Cannot specify both 'axis' and 'dim'")
-    value = axis if axis is not None else dim
-    if value is None:
-        return default
-    ax = a.static_int(value, "axis")
-    return ax
+    value = a.either(axis, dim, "Cannot specify both 'axis' and 'dim'")
+    return default if value is None else a.static_int(value, "axis")
 
 
 def softmax(logits: Any, axis: Any = None, name: str | None = None, dim: Any = None) -> Tensor:
@@ -99,8 +94,8 @@ def bias_add(value: Any, bias: Any, data_format: str | None = None, name: str | 
                          f"Received: data_format={data_format}")
     x = convert_to_tensor(value)
     with graph_of([x]).as_default():
-        b = bias if is_tensor_like(bias) else convert_to_tensor(bias, x.dtype)
-        return record1("BiasAdd", [x, convert_to_tensor(b)], {"data_format": layout}, name or "BiasAdd")
+        b = tensor_or_constant(bias, x.dtype)
+        return record1("BiasAdd", [x, b], {"data_format": layout}, name or "BiasAdd")
 
 
 def xw_plus_b(x: Any, weights: Any, biases: Any, name: str | None = None) -> Tensor:
@@ -128,9 +123,7 @@ def l2_normalize(x: Any, axis: Any = None, epsilon: float = 1e-12, name: str | N
 
     >>> # tf.nn.l2_normalize([3.0, 4.0])  ->  [0.6, 0.8]
     """
-    if axis is not None and dim is not None:
-        raise ValueError("Cannot specify both 'axis' and 'dim'")
-    axes = a.static_ints(axis if axis is not None else dim, "axis")
+    axes = a.static_ints(a.either(axis, dim, "Cannot specify both 'axis' and 'dim'"), "axis")
     x = convert_to_tensor(x)
     graph = graph_of([x])
     with graph.as_default(), graph.name_scope(name or "l2_normalize") as scope:
@@ -144,9 +137,7 @@ def moments(x: Any, axes: Any, shift: Any = None, name: str | None = None, keep_
 
     >>> # mean, variance = tf.nn.moments(x, axes=[0])
     """
-    if keepdims is not None and keep_dims is not None:
-        raise ValueError("Cannot specify both 'keepdims' and 'keep_dims'")
-    keep = bool(keepdims if keepdims is not None else keep_dims)
+    keep = bool(a.either(keepdims, keep_dims, "Cannot specify both 'keepdims' and 'keep_dims'"))
     axes = a.static_ints(axes, "axes")
     if axes is None:
         raise ValueError("moments needs the axes to reduce over")
@@ -256,6 +247,14 @@ def _in_float32(logits: Tensor) -> Tensor:
     return m.cast(logits, _dt.float32) if logits.dtype is _dt.float16 else logits
 
 
+def _fused_loss(op_type: str, inputs: list, attrs: dict | None, logits: Tensor, scope: str, op_name: str) -> Tensor:
+    """The loss output of ``op_type`` on ``inputs`` (the first is ``_in_float32(logits)``), in
+    ``logits``' dtype and named ``scope`` (the op itself is named ``op_name`` when a cast follows)."""
+    fused = inputs[0] is logits
+    loss = record1(op_type, inputs, attrs, scope if fused else op_name)
+    return loss if fused else m.cast(loss, logits.dtype, name=scope)
+
+
 def softmax_cross_entropy_with_logits_v2(labels: Any, logits: Any, axis: Any = None, name: str | None = None,
                                          dim: Any = None) -> Tensor:
     """``-sum(labels * log_softmax(logits), axis)``, differentiable in logits and labels; the
@@ -268,11 +267,8 @@ def softmax_cross_entropy_with_logits_v2(labels: Any, logits: Any, axis: Any = N
     graph = graph_of([logits, labels])
     with graph.as_default(), graph.name_scope(name or "softmax_cross_entropy_with_logits") as scope:
         precise = _in_float32(logits)
-        targets = _labels_like(labels, precise)
-        fused = precise.dtype is logits.dtype
-        loss = record("SoftmaxCrossEntropyWithLogits", [precise, targets], {"axis": axis},
-                      scope if fused else "softmax_cross_entropy_with_logits").outputs[0]
-        return loss if fused else m.cast(loss, logits.dtype, name=scope)
+        return _fused_loss("SoftmaxCrossEntropyWithLogits", [precise, _labels_like(labels, precise)], {"axis": axis},
+                           logits, scope, "softmax_cross_entropy_with_logits")
 
 
 def softmax_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None, logits: Any = None,
@@ -299,11 +295,8 @@ def sparse_softmax_cross_entropy_with_logits(_sentinel: Any = None, labels: Any 
     graph = graph_of([logits, labels])
     with graph.as_default(), graph.name_scope(name or "SparseSoftmaxCrossEntropyWithLogits") as scope:
         classes = convert_to_tensor(labels)
-        precise = _in_float32(logits)
-        fused = precise.dtype is logits.dtype
-        loss = record("SparseSoftmaxCrossEntropyWithLogits", [precise, classes], None,
-                      scope if fused else "SparseSoftmaxCrossEntropyWithLogits").outputs[0]
-        return loss if fused else m.cast(loss, logits.dtype, name=scope)
+        return _fused_loss("SparseSoftmaxCrossEntropyWithLogits", [_in_float32(logits), classes], None, logits, scope,
+                           "SparseSoftmaxCrossEntropyWithLogits")
 
 
 def sigmoid_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None, logits: Any = None,
@@ -317,5 +310,5 @@ def sigmoid_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None,
     logits = convert_to_tensor(logits)
     graph = graph_of([logits, labels])
     with graph.as_default(), graph.name_scope(name or "logistic_loss") as scope:
-        z = labels if is_tensor_like(labels) else convert_to_tensor(labels, logits.dtype)
-        return record1("SigmoidCrossEntropyWithLogits", [logits, convert_to_tensor(z)], None, scope)
+        z = tensor_or_constant(labels, logits.dtype)
+        return record1("SigmoidCrossEntropyWithLogits", [logits, z], None, scope)

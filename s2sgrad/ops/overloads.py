@@ -13,7 +13,7 @@ from ..graph import Tensor
 from ..primitives.array import TensorIndex
 from . import array_ops as a
 from . import math_ops as m
-from .convert import convert_to_tensor, graph_of
+from .convert import convert_to_tensor, graph_of, is_tensor_like
 
 __all__ = ["install", "getitem"]
 
@@ -48,7 +48,7 @@ def getitem(tensor: Any, key: Any) -> Tensor:
             return None
         if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
             return int(v)
-        if isinstance(v, Tensor) or hasattr(v, "_as_graph_element"):
+        if is_tensor_like(v):
             t = convert_to_tensor(v)
             if t.dtype.is_integer and t.shape.rank in (None, 0):
                 inputs.append(t)

@@ -10,7 +10,7 @@ import numpy as np
 from .. import dtypes as _dt
 from ..graph import Tensor, get_default_graph
 from . import array_ops as a
-from .convert import convert_operands, graph_of, record1
+from .convert import convert_operands, record1
 
 __all__ = ["set_random_seed", "random_normal", "random_uniform", "truncated_normal", "get_seed"]
 
@@ -42,33 +42,41 @@ def get_seed(op_seed: int | None) -> tuple:
     return None, None
 
 
-def _draw(kind: str, shape: Any, dtype: Any, seed: int | None, name: str, **attrs: Any) -> Tensor:
-    dtype = _dt.as_dtype(dtype)
+def _draw(kind: str, shape: Any, dtype: _dt.DType, seed: int | None, **attrs: Any) -> Tensor:
+    """A ``kind`` op (named so) drawing samples of ``shape``, seeded as ``get_seed(seed)`` says."""
     seeds = get_seed(seed)
-    dims = a._int_tensor(shape, "shape")
-    return record1(kind, [dims], {"dtype": dtype, "seed": seeds[0], "seed2": seeds[1], **attrs}, name)
+    dims = a.int_tensor(shape, "shape")
+    return record1(kind, [dims], {"dtype": dtype, "seed": seeds[0], "seed2": seeds[1], **attrs}, kind)
 
 
 def random_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = _dt.float32,
                   seed: int | None = None, name: str | None = None) -> Tensor:
-    """Normal samples: ``standard_normal * stddev + mean``."""
-    dtype = _dt.as_dtype(dtype)
-    if not dtype.is_floating:
-        raise TypeError(f"random_normal needs a float dtype, got {dtype.name}")
-    with get_default_graph().name_scope(name or "random_normal"):
-        z = _draw("RandomStandardNormal", shape, dtype, seed, "RandomStandardNormal")
-        return _scale_shift(z, stddev, mean)
+    """Normal samples: ``standard_normal * stddev + mean``.
+
+    >>> # w = tf.Variable(tf.random_normal([784, 10], stddev=0.01, seed=1))
+    """
+    return _normal("RandomStandardNormal", "random_normal", shape, mean, stddev, dtype, seed, name)
 
 
 def truncated_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = _dt.float32,
                      seed: int | None = None, name: str | None = None) -> Tensor:
-    """Normal samples more than two standard deviations out are redrawn."""
+    """Normal samples more than two standard deviations out are redrawn.
+
+    >>> # w = tf.Variable(tf.truncated_normal([784, 10], stddev=0.1))
+    """
+    return _normal("TruncatedNormal", "truncated_normal", shape, mean, stddev, dtype, seed, name)
+
+
+def _normal(kind: str, what: str, shape: Any, mean: Any, stddev: Any, dtype: Any, seed: int | None,
+            name: str | None) -> Tensor:
+    """``kind`` samples (standard normal ones) scaled by ``stddev`` and shifted by ``mean``."""
     dtype = _dt.as_dtype(dtype)
     if not dtype.is_floating:
-        raise TypeError(f"truncated_normal needs a float dtype, got {dtype.name}")
-    with get_default_graph().name_scope(name or "truncated_normal"):
-        z = _draw("TruncatedNormal", shape, dtype, seed, "TruncatedNormal")
-        return _scale_shift(z, stddev, mean)
+        raise TypeError(f"{what} needs a float dtype, got {dtype.name}")
+    with get_default_graph().name_scope(name or what):
+        z = _draw(kind, shape, dtype, seed)
+        scale, shift = convert_operands([stddev, mean], dtype)
+        return z * scale + shift
 
 
 def random_uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = _dt.float32,
@@ -79,17 +87,11 @@ def random_uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any =
         if dtype.is_integer:
             if maxval is None:
                 raise ValueError("Must specify maxval for integer dtype " + dtype.name)
-            return _draw("RandomUniformInt", shape, dtype, seed, "RandomUniformInt",
-                         minval=a.static_int(minval, "minval"), maxval=a.static_int(maxval, "maxval"))
+            return _draw("RandomUniformInt", shape, dtype, seed, minval=a.static_int(minval, "minval"),
+                         maxval=a.static_int(maxval, "maxval"))
         if not dtype.is_floating:
             raise TypeError(f"random_uniform needs a float or int dtype, got {dtype.name}")
-        u = _draw("RandomUniform", shape, dtype, seed, "RandomUniform")
+        u = _draw("RandomUniform", shape, dtype, seed)
         maxval = 1.0 if maxval is None else maxval
         lo, hi = convert_operands([minval, maxval], dtype)
         return u * (hi - lo) + lo
-
-
-def _scale_shift(z: Tensor, scale: Any, shift: Any) -> Tensor:
-    with graph_of([z]).as_default():
-        s, b = convert_operands([scale, shift], z.dtype)
-        return z * s + b

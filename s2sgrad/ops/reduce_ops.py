@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from .. import dtypes as _dt
 from ..graph import Tensor
 from . import array_ops as a
@@ -11,16 +13,13 @@ from .convert import convert_to_tensor, graph_of, record1
 
 
 def _axes(axis: Any, reduction_indices: Any) -> tuple | None:
-    if axis is not None and reduction_indices is not None:
-        raise ValueError("Can not specify both 'axis' and 'reduction_indices'.")
-    axes = a.static_ints(axis if axis is not None else reduction_indices, "axis")
+    axis = a.either(axis, reduction_indices, "Can not specify both 'axis' and 'reduction_indices'.")
+    axes = a.static_ints(axis, "axis")
     return None if axes is None else tuple(axes)
 
 
 def _keep(keepdims: Any, keep_dims: Any) -> bool:
-    if keepdims is not None and keep_dims is not None:
-        raise ValueError("Can not specify both 'keepdims' and 'keep_dims'.")
-    return bool(keepdims if keepdims is not None else keep_dims)
+    return bool(a.either(keepdims, keep_dims, "Can not specify both 'keepdims' and 'keep_dims'."))
 
 
 def _reduction(op_type: str, default_name: str, bool_only: bool = False) -> Any:
@@ -97,36 +96,53 @@ def reduce_std(input_tensor: Any, axis: Any = None, keepdims: bool = False, name
         return m.sqrt(reduce_variance(x, axis, keepdims))
 
 
-def _arg(op_type: str, default_name: str) -> Any:
+def _arg(op_type: str, default_name: str, doc: str) -> Any:
     def arg(input: Any, axis: Any = None, name: str | None = None, dimension: Any = None,
             output_type: Any = _dt.int64) -> Tensor:
-        if axis is not None and dimension is not None:
-            raise ValueError("Cannot specify both 'axis' and 'dimension'")
-        ax = a.static_int(axis if axis is not None else (dimension if dimension is not None else 0), "axis")
+        axis = a.either(axis, dimension, "Cannot specify both 'axis' and 'dimension'")
+        ax = a.static_int(0 if axis is None else axis, "axis")
         out = _dt.as_dtype(output_type)
         if out not in (_dt.int32, _dt.int64):
             raise TypeError(f"output_type must be int32 or int64, got {out.name}")
         return record1(op_type, [convert_to_tensor(input)], {"axis": ax, "output_type": out}, name or default_name)
     arg.__name__ = default_name.lower()
+    arg.__doc__ = doc
     return arg
 
 
-argmax = _arg("ArgMax", "ArgMax")
-argmin = _arg("ArgMin", "ArgMin")
+argmax = _arg("ArgMax", "ArgMax", """The index of the largest value along ``axis`` (default 0; the first on ties), as
+    ``output_type`` (int64).
+
+    >>> # tf.argmax([[1, 5], [7, 2]], axis=1)  ->  [1, 0]
+    """)
+argmin = _arg("ArgMin", "ArgMin", """The index of the smallest value along ``axis`` (default 0; the first on ties), as
+    ``output_type`` (int64).
+
+    >>> # tf.argmin([[1, 5], [7, 2]], axis=1)  ->  [0, 1]
+    """)
 
 
-def _scan(op_type: str, default_name: str) -> Any:
+def _scan(op_type: str, default_name: str, doc: str) -> Any:
     def scan(x: Any, axis: Any = 0, exclusive: bool = False, reverse: bool = False,
              name: str | None = None) -> Tensor:
         ax = a.static_int(axis, "axis")
         attrs = {"axis": ax, "exclusive": bool(exclusive), "reverse": bool(reverse)}
         return record1(op_type, [convert_to_tensor(x)], attrs, name or default_name)
     scan.__name__ = default_name.lower()
+    scan.__doc__ = doc
     return scan
 
 
-cumsum = _scan("Cumsum", "Cumsum")
-cumprod = _scan("Cumprod", "Cumprod")
+cumsum = _scan("Cumsum", "Cumsum", """Running sums along ``axis``; ``exclusive`` leaves each element out of its own sum,
+    ``reverse`` runs from the end.
+
+    >>> # tf.cumsum([1, 2, 3], exclusive=True)  ->  [0, 1, 3]
+    """)
+cumprod = _scan("Cumprod", "Cumprod", """Running products along ``axis``; ``exclusive`` leaves each element out of its
+    own product, ``reverse`` runs from the end.
+
+    >>> # tf.cumprod([1, 2, 3], reverse=True)  ->  [6, 6, 3]
+    """)
 
 
 def prod_of_others(x: Tensor, axis: Any) -> Tensor:
@@ -143,7 +159,4 @@ def prod_of_others(x: Tensor, axis: Any) -> Tensor:
     left = cumprod(flat, 0, exclusive=True)
     right = cumprod(flat, 0, exclusive=True, reverse=True)
     others = a.reshape(left * right, a.shape(moved))
-    inverse = [0] * rank
-    for i, p in enumerate(perm):
-        inverse[p] = i
-    return a.transpose(others, inverse)
+    return a.transpose(others, np.argsort(perm).tolist())

@@ -14,6 +14,7 @@ from .. import dtypes as _dt
 from ..graph import Graph, GraphElement, Operation, Tensor, get_default_graph
 from ..shapes import TensorShape
 from . import control_flow as cf
+from . import initializers
 from .convert import convert_to_tensor, graph_of, record1
 from .overloads import install
 
@@ -184,25 +185,33 @@ def assign(ref: Any, value: Any, validate_shape: bool = True, use_locking: Any =
 
 
 def assign_add(ref: Any, value: Any, use_locking: Any = None, name: str | None = None) -> Tensor:
+    """Add ``value`` to ``ref`` when the op runs; the output is the new value.
+
+    >>> # increment = tf.assign_add(counter, 1)
+    """
     return _update("AssignAdd", ref, value, name)
 
 
 def assign_sub(ref: Any, value: Any, use_locking: Any = None, name: str | None = None) -> Tensor:
+    """Subtract ``value`` from ``ref`` when the op runs; the output is the new value.
+
+    >>> # step = tf.assign_sub(w, 0.1 * grad_w)
+    """
     return _update("AssignSub", ref, value, name)
 
 
 def global_variables(scope: str | None = None) -> list[Variable]:
+    """The default graph's variables (those whose name starts with ``scope``, when given)."""
     return get_default_graph().get_collection(GLOBAL_VARIABLES, scope)
 
 
-all_variables = global_variables
-
-
 def trainable_variables(scope: str | None = None) -> list[Variable]:
+    """The default graph's trainable variables: what optimizers update by default."""
     return get_default_graph().get_collection(TRAINABLE_VARIABLES, scope)
 
 
 def local_variables(scope: str | None = None) -> list[Variable]:
+    """The default graph's ``local_variables`` collection."""
     return get_default_graph().get_collection("local_variables", scope)
 
 
@@ -212,6 +221,10 @@ def variables_initializer(var_list: list, name: str = "init") -> Operation:
 
 
 def global_variables_initializer() -> Operation:
+    """An op that initializes every global variable.
+
+    >>> # sess.run(tf.global_variables_initializer())
+    """
     return variables_initializer(global_variables())
 
 
@@ -219,6 +232,7 @@ initialize_all_variables = global_variables_initializer
 
 
 def local_variables_initializer() -> Operation:
+    """An op that initializes the local variables."""
     return variables_initializer(local_variables(), name="local_init")
 
 
@@ -246,6 +260,7 @@ class VariableScope:
 
 
 def get_variable_scope() -> VariableScope:
+    """The innermost ``variable_scope`` of this thread (the root scope, named ``""``, outside any)."""
     if not _scopes.stack:
         return VariableScope("", False, None)
     return VariableScope(*_scopes.stack[-1])
@@ -282,7 +297,6 @@ def get_variable(name: str, shape: Any = None, dtype: Any = None, initializer: A
                  regularizer: Any = None, trainable: bool | None = None, collections: Any = None,
                  **kwargs: Any) -> Variable:
     """The variable ``scope/name``: created on first use, shared when the scope reuses."""
-    from . import initializers
     if not isinstance(name, str):
         raise TypeError(f"get_variable: name must be a string, got {name!r}")
     scope = get_variable_scope()

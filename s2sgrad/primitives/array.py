@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 from typing import Any, Sequence
 
 import numpy as np
@@ -12,9 +13,9 @@ from ..ops import array_ops as a
 from ..ops import layout_ops as lo
 from ..shapes import TensorShape
 from ..static import constant_value
-from .common import LOAD, const_ints, known_shape, rt_call, same_shape_input, shape_or
+from .common import (LOAD, axes_literal, const_ints, int_vector, known_shape, normalize_axes, normalize_axis,
+                     rt_call, same_shape_input, shape_or, unknown_dims)
 from .core import define, literal, np_attr
-from .reduce import normalize_axes
 
 
 # -- shape queries (their input is read only for its shape) ----------------------------------------
@@ -83,8 +84,7 @@ def _reshape_infer(inputs: Sequence[Any], attrs: dict) -> list:
     target = constant_value(shape)
     if target is not None:
         return [(x.dtype, reshape_dims(x.shape, np.reshape(target, -1)))]
-    n = shape.shape.dims[0] if shape.shape.rank == 1 else None
-    return [(x.dtype, TensorShape(None if n is None else [None] * n))]
+    return [(x.dtype, unknown_dims(shape))]
 
 
 def _emit_reshape(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
@@ -107,14 +107,14 @@ def _expand_infer(inputs: Sequence[Any], attrs: dict) -> list:
     x = inputs[0]
     if x.shape.rank is None:
         return [(x.dtype, TensorShape(None))]
-    axis = normalize_axes((attrs["axis"],), x.shape.rank + 1, "expand_dims")[0]
+    axis = normalize_axis(attrs["axis"], x.shape.rank + 1, "expand_dims")
     dims = list(x.shape.dims)
     dims.insert(axis, 1)
     return [(x.dtype, TensorShape(dims))]
 
 
 def _emit_expand(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    axis = normalize_axes((ins.attrs["axis"],), ins.outs[0].shape.rank)[0]
+    axis = normalize_axis(ins.attrs["axis"], ins.outs[0].shape.rank)
     return ast.Call(np_attr("expand_dims"), [args[0], literal(axis)], [])
 
 
@@ -146,7 +146,7 @@ def _emit_squeeze(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     axes = normalize_axes(ins.attrs["axis"], x.shape.rank)
     if axes is None and x.shape.is_fully_defined():
         axes = tuple(i for i, d in enumerate(x.shape.dims) if d == 1)
-    keywords = [] if axes is None else [ast.keyword("axis", literal(axes[0] if len(axes) == 1 else axes))]
+    keywords = [] if axes is None else [ast.keyword("axis", axes_literal(axes))]
     return ast.Call(np_attr("squeeze"), [args[0]], keywords)
 
 
@@ -177,7 +177,7 @@ def _emit_transpose(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
         perm = ins.attrs["perm"]
         return ast.Call(np_attr("transpose"), [args[0]] + ([] if perm is None else [literal(perm)]), [])
     perm = _perm(ins)
-    if perm == tuple(reversed(range(len(perm)))) and len(perm) == 2:
+    if perm == (1, 0):
         view = ast.Attribute(args[0], "T", LOAD)
         return ast.Call(np_attr("ascontiguousarray"), [view], []) if ins.attrs.get("contiguous") else view
     return ast.Call(np_attr("transpose"), [args[0], literal(perm)], [])
@@ -187,11 +187,7 @@ def _transpose_grad(op: Any, g: Any) -> list:
     perm = op.attrs["perm"]
     if perm is None:
         return [a.transpose(g)]
-    rank = len(perm)
-    inverse = [0] * rank
-    for i, p in enumerate(perm):
-        inverse[p % rank] = i
-    return [a.transpose(g, inverse)]
+    return [a.transpose(g, np.argsort([p % len(perm) for p in perm]).tolist())]
 
 
 def _identity_perm(ins: Any) -> Any:
@@ -205,19 +201,11 @@ define("Transpose", _transpose_infer, _emit_transpose, _transpose_grad, view="in
 
 # -- basic indexing ---------------------------------------------------------------------------------
 
+@dataclasses.dataclass(frozen=True, slots=True)
 class TensorIndex:
     """In a StridedSlice index spec: "the value of input ``k``" (a scalar int tensor)."""
 
-    __slots__ = ("k",)
-
-    def __init__(self, k: int) -> None:
-        self.k = k
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, TensorIndex) and other.k == self.k
-
-    def __hash__(self) -> int:
-        return hash(("TensorIndex", self.k))
+    k: int
 
     def __repr__(self) -> str:
         return f"<input {self.k}>"
@@ -323,7 +311,6 @@ def _scatter_grad(op: Any, g: Any) -> list:
 define("ScatterIntoZeros", _scatter_infer, _emit_scatter, _scatter_grad, shape_only=(1,))
 
 
-
 # -- tf.slice: a block given by begin and size (-1: to the end) ------------------------------------------
 
 def _slice_dims(x: Any, begin: list | None, size: list | None, n: int) -> list:
@@ -345,9 +332,8 @@ def _slice_dims(x: Any, begin: list | None, size: list | None, n: int) -> list:
 
 def _slice_infer(inputs: Sequence[Any], attrs: dict) -> list:
     x, begin, size = inputs
-    for name, t in (("begin", begin), ("size", size)):
-        if not t.dtype.is_integer or t.shape.rank not in (None, 1):
-            raise TypeError(f"{name} must be a 1-D integer tensor, got {t.dtype.name} {t.shape}")
+    int_vector(begin, "begin")
+    int_vector(size, "size")
     if begin.dtype is not size.dtype:
         raise TypeError(f"begin and size must have the same dtype, got {begin.dtype.name} and {size.dtype.name}")
     b, s = const_ints(begin), const_ints(size)

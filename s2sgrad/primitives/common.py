@@ -1,5 +1,6 @@
-"""Small helpers shared by the array-family primitives: static shapes and ints as code,
-runtime calls, and the "nothing to do" simplification."""
+"""Small helpers shared by the primitive families: axes, static shapes and int operands
+(checked, and written as code), runtime and method calls, the "like input 0" rule and the
+"nothing to do" simplification."""
 from __future__ import annotations
 
 import ast
@@ -9,12 +10,33 @@ import numpy as np
 
 from ..shapes import TensorShape
 from ..static import constant_value
-from .core import literal
+from .core import LOAD, literal
 
-__all__ = ["known_shape", "shape_or", "rt_call", "same_shape_input", "const_ints", "shape_operand", "merged_shape",
-           "LOAD"]
+__all__ = ["normalize_axes", "normalize_axis", "axes_literal", "known_shape", "shape_or", "rt_call", "astype",
+           "like_input", "same_shape_input", "const_ints", "int_vector", "unknown_dims", "shape_operand",
+           "merged_shape", "LOAD"]
 
-LOAD = ast.Load()
+
+def normalize_axes(axis: Any, rank: int | None, what: str = "reduction") -> tuple | None:
+    """``axis`` (None, int or ints) as sorted non-negative ints; ValueError when out of range."""
+    if axis is None or rank is None:
+        return axis
+    out = set()
+    for ax in axis:
+        if not -rank <= ax < rank:
+            raise ValueError(f"Invalid {what} dimension {ax} for input with {rank} dimensions.")
+        out.add(ax % rank)
+    return tuple(sorted(out))
+
+
+def normalize_axis(axis: int, rank: int | None, what: str = "reduction") -> int:
+    """One ``axis`` made non-negative (unchanged when the rank is unknown); ValueError when out of range."""
+    return normalize_axes((axis,), rank, what)[0]
+
+
+def axes_literal(axes: Sequence[int]) -> ast.expr:
+    """``1`` for one axis, ``(0, 2)`` for several: the ``axis=`` argument NumPy takes."""
+    return literal(axes[0] if len(axes) == 1 else tuple(axes))
 
 
 def known_shape(shape: TensorShape) -> ast.expr | None:
@@ -28,9 +50,19 @@ def shape_or(shape: TensorShape, args: Sequence[ast.expr], i: int) -> ast.expr:
     return known if known is not None else ast.Attribute(args[i], "shape", LOAD)
 
 
-def rt_call(name: str, args: list) -> ast.expr:
-    """``rt.<name>(*args)``: a helper of ``codegen/runtime.py``."""
-    return ast.Call(ast.Attribute(ast.Name("rt", LOAD), name, LOAD), args, [])
+def rt_call(name: str, args: list, keywords: Sequence[ast.keyword] = ()) -> ast.expr:
+    """``rt.<name>(*args, **keywords)``: a helper of ``codegen/runtime.py``."""
+    return ast.Call(ast.Attribute(ast.Name("rt", LOAD), name, LOAD), args, list(keywords))
+
+
+def astype(expr: ast.expr, dtype: Any) -> ast.expr:
+    """``expr.astype(np.<dtype>)``."""
+    return ast.Call(ast.Attribute(expr, "astype", LOAD), [literal(dtype)], [])
+
+
+def like_input(inputs: Sequence[Any], attrs: dict) -> list:
+    """Infer: one output with input 0's dtype and shape."""
+    return [(inputs[0].dtype, inputs[0].shape)]
 
 
 def same_shape_input(ins: Any) -> Any:
@@ -45,14 +77,24 @@ def const_ints(t: Any) -> list | None:
     return None if value is None else [int(v) for v in np.reshape(value, -1)]
 
 
-def shape_operand(t: Any, what: str = "shape") -> TensorShape:
-    """The static shape that a 1-D int tensor describes (its dims when it is a constant)."""
+def int_vector(t: Any, what: str) -> None:
+    """TypeError unless ``t`` is an integer tensor of rank 1 (or unknown rank)."""
     if not t.dtype.is_integer or t.shape.rank not in (None, 1):
         raise TypeError(f"{what} must be a 1-D integer tensor, got {t.dtype.name} {t.shape}")
+
+
+def unknown_dims(t: Any) -> TensorShape:
+    """The shape that a 1-D int tensor of unknown value describes: one unknown dim per entry."""
+    n = t.shape.dims[0] if t.shape.rank == 1 else None
+    return TensorShape(None if n is None else [None] * n)
+
+
+def shape_operand(t: Any, what: str = "shape") -> TensorShape:
+    """The static shape that a 1-D int tensor describes (its dims when it is a constant)."""
+    int_vector(t, what)
     dims = const_ints(t)
     if dims is None:
-        n = t.shape.dims[0] if t.shape.rank == 1 else None
-        return TensorShape(None if n is None else [None] * n)
+        return unknown_dims(t)
     if any(d < 0 for d in dims):
         raise ValueError(f"{what} must not have negative dimensions, got {dims}")
     return TensorShape(dims)

@@ -17,9 +17,8 @@ from .. import dtypes as _dt
 from ..static import broadcast_shape, constant_value  # noqa: F401 - re-exported for rules
 
 __all__ = ["Primitive", "define", "lookup", "PRIMITIVES", "template", "literal", "np_attr", "only_needed",
-           "constant_value", "broadcast_shape", "same_dtype", "Spec"]
+           "constant_value", "broadcast_shape", "same_dtype", "LOAD"]
 
-Spec = tuple  # (DType, TensorShape)
 Emitter = Callable[[Any, Sequence[ast.expr]], ast.expr]
 
 
@@ -68,6 +67,7 @@ def only_needed(op: Any, *makers: Callable[[], Any]) -> list:
 
 
 def lookup(name: str) -> Primitive:
+    """The primitive of op type ``name`` (ValueError for an unknown type)."""
     try:
         return PRIMITIVES[name]
     except KeyError:
@@ -92,7 +92,6 @@ def template(text: str, inputs: Sequence[str] = ("x", "y", "z")) -> Emitter:
             subst[name] = literal(instr.attrs[name])
         return _instantiate(tree, subst)
 
-    emit.template = text  # type: ignore[attr-defined]
     return emit
 
 
@@ -123,13 +122,13 @@ def _has_names(node: ast.AST, subst: dict) -> bool:
 _NAMES_BELOW: dict[int, tuple] = {}  # template subtree -> the names in it (templates live forever)
 
 
-_LOAD = ast.Load()
+LOAD = ast.Load()
 _NUMPY_NAMES = {"bool": "bool_", "string": "object_"}
 
 
 def np_attr(name: str) -> ast.expr:
     """``np.<name>``; ``name`` comes from our own tables, never from the user."""
-    return ast.Attribute(ast.Name("np", _LOAD), name, _LOAD)
+    return ast.Attribute(ast.Name("np", LOAD), name, LOAD)
 
 
 def literal(value: Any) -> ast.expr:
@@ -141,12 +140,12 @@ def literal(value: Any) -> ast.expr:
     if isinstance(value, float):
         return _float_literal(value)
     if isinstance(value, complex):
-        return ast.Call(ast.Name("complex", _LOAD), [literal(value.real), literal(value.imag)], [])
+        return ast.Call(ast.Name("complex", LOAD), [literal(value.real), literal(value.imag)], [])
     if isinstance(value, (tuple, list)):
         elts = [literal(v) for v in value]
-        return ast.Tuple(elts, _LOAD) if isinstance(value, tuple) else ast.List(elts, _LOAD)
+        return ast.Tuple(elts, LOAD) if isinstance(value, tuple) else ast.List(elts, LOAD)
     if isinstance(value, slice):
-        return ast.Call(ast.Name("slice", _LOAD), [literal(value.start), literal(value.stop), literal(value.step)], [])
+        return ast.Call(ast.Name("slice", LOAD), [literal(value.start), literal(value.stop), literal(value.step)], [])
     if isinstance(value, _dt.DType):
         return np_attr(_NUMPY_NAMES.get(value.name, value.name))
     if isinstance(value, np.dtype):
@@ -183,6 +182,7 @@ def shortest_float(value: np.floating) -> float:
 # -- inference helpers -----------------------------------------------------------------------------
 
 def same_dtype(inputs: Sequence[Any], what: str = "inputs") -> _dt.DType:
+    """The dtype all ``inputs`` share; TypeError naming them (as ``what``) when they differ."""
     dtype = inputs[0].dtype
     for t in inputs[1:]:
         if t.dtype is not dtype:

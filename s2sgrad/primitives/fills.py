@@ -14,25 +14,20 @@ from ..ops import layout_ops as lo
 from ..ops import reduce_ops as r
 from ..shapes import TensorShape
 from ..static import constant_value
-from .common import known_shape, rt_call, same_shape_input, shape_operand
+from .common import known_shape, like_input, rt_call, same_shape_input, shape_operand
 from .core import broadcast_shape, define, literal, np_attr
 from .math import unbroadcast
 
 
 # -- fills ------------------------------------------------------------------------------------------
 
-def _like_infer(inputs: Sequence[Any], attrs: dict) -> list:
-    return [(inputs[0].dtype, inputs[0].shape)]
-
-
-def _fill_emitter(func: str, scalar: int) -> Any:
+def _fill_emitter(func: str) -> Any:
     def emit(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
         out = ins.outs[0]
         shape = known_shape(out.shape)
         if shape is None:
             return ast.Call(np_attr(func + "_like"), [args[0]], [])
         return ast.Call(np_attr(func), [shape], [ast.keyword("dtype", literal(out.dtype))])
-    emit.scalar = scalar  # type: ignore[attr-defined]
     return emit
 
 
@@ -43,9 +38,9 @@ def _uniform_like(scalar: int) -> Any:
     return simplify
 
 
-define("ZerosLike", _like_infer, _fill_emitter("zeros", 0), differentiable=False, shape_only=(0,),
+define("ZerosLike", like_input, _fill_emitter("zeros"), differentiable=False, shape_only=(0,),
        simplify=_uniform_like(0))
-define("OnesLike", _like_infer, _fill_emitter("ones", 1), differentiable=False, shape_only=(0,),
+define("OnesLike", like_input, _fill_emitter("ones"), differentiable=False, shape_only=(0,),
        simplify=_uniform_like(1))
 
 
@@ -57,8 +52,7 @@ def _fill_infer(inputs: Sequence[Any], attrs: dict) -> list:
 
 
 def _emit_fill(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    shape = known_shape(ins.outs[0].shape)
-    return ast.Call(np_attr("full"), [shape if shape is not None else args[0], args[1]],
+    return ast.Call(np_attr("full"), [known_shape(ins.outs[0].shape) or args[0], args[1]],
                     [ast.keyword("dtype", literal(ins.outs[0].dtype))])
 
 
@@ -82,8 +76,7 @@ def _broadcast_to_infer(inputs: Sequence[Any], attrs: dict) -> list:
 
 
 def _emit_broadcast_to(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    shape = known_shape(ins.outs[0].shape)
-    return ast.Call(np_attr("broadcast_to"), [args[0], shape if shape is not None else args[1]], [])
+    return ast.Call(np_attr("broadcast_to"), [args[0], known_shape(ins.outs[0].shape) or args[1]], [])
 
 
 define("BroadcastTo", _broadcast_to_infer, _emit_broadcast_to, lambda op, g: [unbroadcast(g, op.inputs[0]), None],

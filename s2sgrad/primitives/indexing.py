@@ -8,11 +8,11 @@ from typing import Any, Sequence
 from .. import dtypes as _dt
 from ..ops import array_ops as a
 from ..ops import indexing_ops as ix
+from ..ops.indexed_slices import IndexedSlices
 from ..shapes import TensorShape
 from ..static import constant_value
-from .common import LOAD, const_ints, known_shape, rt_call, shape_operand
+from .common import LOAD, const_ints, known_shape, normalize_axis, rt_call, shape_operand
 from .core import define, literal, np_attr, template
-from .reduce import normalize_axes
 
 
 # -- gather and its adjoint ---------------------------------------------------------------------------
@@ -23,18 +23,17 @@ def _gather_infer(inputs: Sequence[Any], attrs: dict) -> list:
         raise TypeError(f"gather indices must be integers, got {indices.dtype.name}")
     if params.shape.rank is None or indices.shape.rank is None:
         return [(params.dtype, TensorShape(None))]
-    axis = normalize_axes((attrs["axis"],), params.shape.rank, "gather")[0]
+    axis = normalize_axis(attrs["axis"], params.shape.rank, "gather")
     p = params.shape.dims
     return [(params.dtype, TensorShape(p[:axis] + indices.shape.dims + p[axis + 1:]))]
 
 
 def _emit_gather(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    axis = normalize_axes((ins.attrs["axis"],), ins.args[0].shape.rank)[0]
+    axis = normalize_axis(ins.attrs["axis"], ins.args[0].shape.rank)
     return ast.Call(np_attr("take"), [args[0], args[1]], [ast.keyword("axis", literal(axis))])
 
 
 def _gather_grad(op: Any, g: Any) -> list:
-    from ..ops.indexed_slices import IndexedSlices
     params, indices = op.inputs
     axis = op.attrs["axis"]
     if axis == 0:
@@ -144,8 +143,7 @@ def _scatter_nd_infer(inputs: Sequence[Any], attrs: dict) -> list:
 
 
 def _emit_scatter_nd(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    shape = known_shape(ins.outs[0].shape)
-    return rt_call("scatter_nd", [args[0], args[1], shape if shape is not None else args[2]])
+    return rt_call("scatter_nd", [args[0], args[1], known_shape(ins.outs[0].shape) or args[2]])
 
 
 define("ScatterNd", _scatter_nd_infer, _emit_scatter_nd,

@@ -11,9 +11,9 @@ from ..ops import layout_ops as lo
 from ..ops import reduce_ops as r
 from ..shapes import TensorShape
 from ..static import constant_value
-from .common import LOAD, const_ints, merged_shape, same_shape_input
+from .common import (LOAD, axes_literal, const_ints, int_vector, merged_shape, normalize_axes, normalize_axis,
+                     same_shape_input)
 from .core import define, literal, np_attr, template
-from .reduce import normalize_axes
 
 
 # -- joining and splitting -------------------------------------------------------------------------
@@ -27,7 +27,7 @@ def _concat_infer(inputs: Sequence[Any], attrs: dict) -> list:
         return [(dtype, TensorShape(None))]
     if rank == 0:
         raise ValueError("Can't concatenate scalars (use tf.stack instead)")
-    axis = normalize_axes((attrs["axis"],), rank, "concat")[0]
+    axis = normalize_axis(attrs["axis"], rank, "concat")
     dims: list = [None] * rank
     total: int | None = 0
     for t in inputs:
@@ -48,17 +48,16 @@ def _concat_infer(inputs: Sequence[Any], attrs: dict) -> list:
 
 
 def _emit_concat(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    axis = normalize_axes((ins.attrs["axis"],), ins.outs[0].shape.rank)[0]
+    axis = normalize_axis(ins.attrs["axis"], ins.outs[0].shape.rank)
     return ast.Call(np_attr("concatenate"), [ast.List(list(args), LOAD)],
                     [ast.keyword("axis", literal(axis))] if axis else [])
 
 
 def _concat_grad(op: Any, g: Any) -> list:
-    axis = op.attrs["axis"]
-    sizes = a.stack([a.shape(t)[axis] for t in op.inputs]) if len(op.inputs) > 1 else None
-    if sizes is None:
+    if len(op.inputs) == 1:
         return [g]
-    return a.split(g, sizes, axis=axis)
+    axis = op.attrs["axis"]
+    return a.split(g, a.stack([a.shape(t)[axis] for t in op.inputs]), axis=axis)
 
 
 define("ConcatV2", _concat_infer, _emit_concat, _concat_grad, default_name="concat",
@@ -69,14 +68,14 @@ def _stack_infer(inputs: Sequence[Any], attrs: dict) -> list:
     dtype, shape = merged_shape(inputs, "stack")
     if shape.rank is None:
         return [(dtype, TensorShape(None))]
-    axis = normalize_axes((attrs["axis"],), shape.rank + 1, "stack")[0]
+    axis = normalize_axis(attrs["axis"], shape.rank + 1, "stack")
     dims = list(shape.dims)
     dims.insert(axis, len(inputs))
     return [(dtype, TensorShape(dims))]
 
 
 def _emit_stack(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    axis = normalize_axes((ins.attrs["axis"],), ins.outs[0].shape.rank)[0]
+    axis = normalize_axis(ins.attrs["axis"], ins.outs[0].shape.rank)
     return ast.Call(np_attr("stack"), [ast.List(list(args), LOAD)],
                     [ast.keyword("axis", literal(axis))] if axis else [])
 
@@ -90,7 +89,7 @@ def _unstack_infer(inputs: Sequence[Any], attrs: dict) -> list:
     num = attrs["num"]
     if x.shape.rank is None:
         return [(x.dtype, TensorShape(None))] * num
-    axis = normalize_axes((attrs["axis"],), x.shape.rank, "unstack")[0]
+    axis = normalize_axis(attrs["axis"], x.shape.rank, "unstack")
     d = x.shape.dims[axis]
     if d is not None and d != num:
         raise ValueError(f"Cannot unstack {num} tensors from dimension {axis} of size {d}")
@@ -99,7 +98,7 @@ def _unstack_infer(inputs: Sequence[Any], attrs: dict) -> list:
 
 
 def _emit_unstack(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    axis = normalize_axes((ins.attrs["axis"],), ins.args[0].shape.rank)[0]
+    axis = normalize_axis(ins.attrs["axis"], ins.args[0].shape.rank)
     value = args[0] if axis == 0 else ast.Call(np_attr("moveaxis"), [args[0], literal(axis), ast.Constant(0)], [])
     return ast.Call(ast.Name("tuple", LOAD), [value], [])
 
@@ -115,7 +114,7 @@ def _split_specs(x: Any, attrs: dict, sizes: list) -> list:
     """Each part's spec: ``x``'s shape with the split axis replaced by the part's size."""
     if x.shape.rank is None:
         return [(x.dtype, TensorShape(None))] * attrs["num"]
-    axis = normalize_axes((attrs["axis"],), x.shape.rank, "split")[0]
+    axis = normalize_axis(attrs["axis"], x.shape.rank, "split")
     specs = []
     for size in sizes:
         dims = list(x.shape.dims)
@@ -127,7 +126,7 @@ def _split_specs(x: Any, attrs: dict, sizes: list) -> list:
 def _split_dim(x: Any, attrs: dict) -> int | None:
     if x.shape.rank is None:
         return None
-    return x.shape.dims[normalize_axes((attrs["axis"],), x.shape.rank, "split")[0]]
+    return x.shape.dims[normalize_axis(attrs["axis"], x.shape.rank, "split")]
 
 
 def _split_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -160,7 +159,7 @@ def _split_v_infer(inputs: Sequence[Any], attrs: dict) -> list:
 
 def _split_keywords(ins: Any) -> list:
     rank = ins.args[0].shape.rank
-    axis = normalize_axes((ins.attrs["axis"],), rank)[0] if rank is not None else ins.attrs["axis"]
+    axis = normalize_axis(ins.attrs["axis"], rank)
     return [ast.keyword("axis", literal(axis))] if axis else []
 
 
@@ -175,7 +174,7 @@ def _emit_split_v(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     """Cut points from the sizes: literal when known; a -1 part over an unknown dimension makes
     the later cuts relative to ``np.shape(x)[axis]``; sizes known only at run time are resolved there."""
     rank = ins.args[0].shape.rank
-    axis = normalize_axes((ins.attrs["axis"],), rank)[0] if rank is not None else ins.attrs["axis"]
+    axis = normalize_axis(ins.attrs["axis"], rank)
     sizes = const_ints(ins.args[1])
     if sizes is None:
         cuts = _cuts_at_run_time(ins, args)  # np.shape(x)[axis] takes the axis as given
@@ -203,8 +202,7 @@ define("SplitV", _split_v_infer, _emit_split_v, _split_grad, default_name="split
 
 def _tile_infer(inputs: Sequence[Any], attrs: dict) -> list:
     x, multiples = inputs
-    if not multiples.dtype.is_integer or multiples.shape.rank not in (None, 1):
-        raise TypeError(f"multiples must be a 1-D integer tensor, got {multiples.dtype.name} {multiples.shape}")
+    int_vector(multiples, "multiples")
     reps = const_ints(multiples)
     n = len(reps) if reps is not None else (multiples.shape.dims[0] if multiples.shape.rank == 1 else None)
     rank = x.shape.rank
@@ -252,7 +250,7 @@ def _reverse_infer(inputs: Sequence[Any], attrs: dict) -> list:
 
 def _emit_reverse(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     axes = normalize_axes(ins.attrs["axis"], ins.args[0].shape.rank)
-    return ast.Call(np_attr("flip"), [args[0], literal(axes[0] if len(axes) == 1 else tuple(axes))], [])
+    return ast.Call(np_attr("flip"), [args[0], axes_literal(axes)], [])
 
 
 def _nothing_to_flip(ins: Any) -> Any:

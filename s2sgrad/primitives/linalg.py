@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 from typing import Any, Sequence
 
 from .. import dtypes as _dt
@@ -13,10 +14,9 @@ from ..ops import linalg_ops as la
 from ..ops import math_ops as m
 from ..ops import reduce_ops as r
 from ..shapes import TensorShape
+from .common import LOAD
 from .core import broadcast_shape, define, literal, np_attr, only_needed, same_dtype
 from .math import unbroadcast
-
-_LOAD = ast.Load()
 
 
 def _matmul_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -47,7 +47,7 @@ def _operand(expr: ast.expr, v: Any, transposed: bool) -> ast.expr:
     if not transposed:
         return expr
     if v.shape.rank == 2:
-        return ast.Attribute(expr, "T", _LOAD)
+        return ast.Attribute(expr, "T", LOAD)
     return ast.Call(np_attr("swapaxes"), [expr, ast.Constant(-1), ast.Constant(-2)], [])
 
 
@@ -58,17 +58,17 @@ def _emit_matmul(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
 
 
 def _matmul_grad(op: Any, g: Any) -> list:
+    """TF's four cases: with ``a`` transposed its gradient is ``b @ g.T`` (transposed as ``b`` is used),
+    else ``g @ b.T``; likewise for ``b``."""
     x, y = op.inputs
     ta, tb = op.attrs["transpose_a"], op.attrs["transpose_b"]
-    if not ta and not tb:
-        gx, gy = (lambda: m.matmul(g, y, transpose_b=True)), (lambda: m.matmul(x, g, transpose_a=True))
-    elif not ta and tb:
-        gx, gy = (lambda: m.matmul(g, y)), (lambda: m.matmul(g, x, transpose_a=True))
-    elif ta and not tb:
-        gx, gy = (lambda: m.matmul(y, g, transpose_b=True)), (lambda: m.matmul(x, g))
-    else:
-        gx = lambda: m.matmul(y, g, transpose_a=True, transpose_b=True)  # noqa: E731
-        gy = lambda: m.matmul(g, x, transpose_a=True, transpose_b=True)  # noqa: E731
+
+    def gx() -> Any:
+        return m.matmul(y, g, transpose_a=tb, transpose_b=True) if ta else m.matmul(g, y, transpose_b=not tb)
+
+    def gy() -> Any:
+        return m.matmul(g, x, transpose_a=True, transpose_b=ta) if tb else m.matmul(x, g, transpose_a=not ta)
+
     return only_needed(op, lambda: unbroadcast(gx(), x), lambda: unbroadcast(gy(), y))
 
 
@@ -102,7 +102,8 @@ def _einsum_grad(op: Any, g: Any) -> list:
         raise ValueError(f"the gradient of einsum needs the ranks of its operands ({op.name})")
     eq, spelled = eqn.explicit(eqn.parse(op.attrs["equation"], len(op.inputs)), ranks)
     broadcast = op.attrs.get("broadcast", "") + spelled
-    return [_operand_grad(eq, broadcast, i, op.inputs, g) for i in range(len(op.inputs))]
+    return only_needed(op, *[functools.partial(_operand_grad, eq, broadcast, i, op.inputs, g)
+                             for i in range(len(op.inputs))])
 
 
 def _operand_grad(eq: eqn.Equation, broadcast: str, i: int, inputs: Sequence[Any], g: Any) -> Any:

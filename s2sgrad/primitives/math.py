@@ -13,8 +13,8 @@ from .. import dtypes as _dt
 from ..ops import array_ops as a
 from ..ops import math_ops as m
 from ..shapes import TensorShape
-from .common import merged_shape, rt_call
-from .core import broadcast_shape, define, literal, only_needed, template
+from .common import LOAD, astype, merged_shape, rt_call
+from .core import broadcast_shape, define, literal, np_attr, only_needed, template
 
 _KINDS = {"float": "fc", "real": "f", "numeric": "iufc", "signed": "ifc", "int": "iu", "bool": "b",
           "any": "iufcbO", "ordered": "iuf"}
@@ -46,11 +46,13 @@ def _binary_infer(name: str, kinds: str, out: _dt.DType | None = None) -> Any:
 
 def unary(name: str, expr: str, grad: Any = None, kinds: str = "float", out: _dt.DType | None = None,
           **flags: Any) -> None:
+    """An elementwise primitive of one input of ``kinds``, emitted as the template ``expr``."""
     define(name, _unary_infer(name, kinds, out), template(expr), grad, ufunc=True, **flags)
 
 
 def binary(name: str, expr: str, grad: Any = None, kinds: str = "numeric", out: _dt.DType | None = None,
            **flags: Any) -> None:
+    """An elementwise primitive of two inputs of one dtype (``kinds``) that broadcast, emitted as ``expr``."""
     define(name, _binary_infer(name, kinds, out), template(expr), grad, ufunc=True, **flags)
 
 
@@ -146,7 +148,8 @@ def _div_grad(op: Any, g: Any) -> list:
 
 def _div_no_nan_grad(op: Any, g: Any) -> list:
     x, y = op.inputs
-    return [unbroadcast(m.divide_no_nan(g, y), x), unbroadcast(g * m.divide_no_nan(m.divide_no_nan(-x, y), y), y)]
+    return only_needed(op, lambda: unbroadcast(m.divide_no_nan(g, y), x),
+                       lambda: unbroadcast(g * m.divide_no_nan(m.divide_no_nan(-x, y), y), y))
 
 
 def _floormod_grad(op: Any, g: Any) -> list:
@@ -191,7 +194,7 @@ def _emit_pow(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     """``x ** 2`` as ``np.square(x)`` (NumPy computes both the same way)."""
     y = ins.args[1]
     if y.const is not None and y.is_uniform() and y.scalar() == 2 and ins.args[0].shape == ins.outs[0].shape:
-        return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "square", ast.Load()), [args[0]], [])
+        return ast.Call(np_attr("square"), [args[0]], [])
     return ast.BinOp(args[0], ast.Pow(), args[1])
 
 
@@ -249,8 +252,7 @@ def _emit_select(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     if c.shape.rank is None or x.shape.rank is None:
         return _where_rows_at_run_time(ins, args)
     if _picks_rows(c, x):
-        rows = ast.Call(ast.Attribute(ast.Name("np", ast.Load()), "reshape", ast.Load()),
-                        [args[0], literal((-1,) + (1,) * (x.shape.rank - 1))], [])
+        rows = ast.Call(np_attr("reshape"), [args[0], literal((-1,) + (1,) * (x.shape.rank - 1))], [])
         return _where(ins, [rows, args[1], args[2]])
     return _where(ins, args)
 
@@ -259,8 +261,8 @@ def _select_grad(where: Any) -> Any:
     def grad(op: Any, g: Any) -> list:
         c, x, y = op.inputs
         zeros = a.zeros_like(g)
-        return [None] + only_needed(op, lambda: None, lambda: unbroadcast(where(c, g, zeros), x),
-                                    lambda: unbroadcast(where(c, zeros, g), y))[1:]
+        return only_needed(op, lambda: None, lambda: unbroadcast(where(c, g, zeros), x),
+                           lambda: unbroadcast(where(c, zeros, g), y))
     return grad
 
 
@@ -279,7 +281,7 @@ _INLINE_TERMS = 16  # longer sums call rt.add_n: a deep ``a + b + ...`` tree ove
 
 def _emit_add_n(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     if len(args) > _INLINE_TERMS:
-        return rt_call("add_n", [ast.List(list(args), ast.Load())])
+        return rt_call("add_n", [ast.List(list(args), LOAD)])
     expr = args[0]
     for arg in args[1:]:
         expr = ast.BinOp(expr, ast.Add(), arg)
@@ -305,7 +307,7 @@ def _cast_grad(op: Any, g: Any) -> list:
 
 
 def _emit_cast(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    return ast.Call(ast.Attribute(args[0], "astype", ast.Load()), [literal(ins.attrs["DstT"])], [])
+    return astype(args[0], ins.attrs["DstT"])
 
 
 define("Cast", _cast_infer, _emit_cast, _cast_grad,

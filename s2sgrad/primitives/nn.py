@@ -17,13 +17,13 @@ from ..ops import reduce_ops as r
 from ..ops.convert import record1
 from ..shapes import TensorShape
 from ..static import constant_value
-from .core import define, literal, np_attr, same_dtype, template
+from .common import normalize_axis, rt_call
+from .core import define, literal, np_attr, only_needed, same_dtype, template
 from .math import unbroadcast
-from .reduce import normalize_axes, reduced_shape
+from .reduce import reduced_shape
 
 SELU_SCALE = 1.0507009873554804934193349852946
 SELU_SCALE_ALPHA = 1.7580993408473768599402175208123   # scale * alpha
-_LOAD = ast.Load()
 
 
 def _float_input(op: str, x: Any, what: str = "features") -> None:
@@ -89,24 +89,28 @@ def _emit_leaky_relu(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
 def _masked_grad_grad(op: Any, gg: Any) -> list:
     """``g * mask(features)`` is linear in ``g`` and flat in the features."""
     features = op.inputs[1]
-    return [_grad_op(op.type, gg, features, op), a.zeros_like(features)]
+    return only_needed(op, lambda: _grad_op(op.type, gg, features, op), lambda: a.zeros_like(features))
 
 
 def _select_grad_grad(op: Any, gg: Any) -> list:
     """Elu/Selu gradients are linear in ``g``; their derivative in ``y`` is ``g`` where ``y < 0``."""
     g, y = op.inputs
-    return [_grad_op(op.type, gg, y, op), a.where(y < 0.0, gg * g, a.zeros_like(y))]
+    return only_needed(op, lambda: _grad_op(op.type, gg, y, op), lambda: a.where(y < 0.0, gg * g, a.zeros_like(y)))
 
 
 def _softplus_grad_grad(op: Any, gg: Any) -> list:
     g, x = op.inputs
-    return [_grad_op(op.type, gg, x, op), gg * g / (m.exp(-x) + 2.0 + m.exp(x))]
+    return only_needed(op, lambda: _grad_op(op.type, gg, x, op), lambda: gg * g / (m.exp(-x) + 2.0 + m.exp(x)))
 
 
 def _softsign_grad_grad(op: Any, gg: Any) -> list:
     g, x = op.inputs
-    denominator = 1.0 + m.abs(x)
-    return [_grad_op(op.type, gg, x, op), -2.0 * gg * g * m.sign(x) / (denominator * denominator * denominator)]
+
+    def grad_x() -> Any:
+        denominator = 1.0 + m.abs(x)
+        return -2.0 * gg * g * m.sign(x) / (denominator * denominator * denominator)
+
+    return only_needed(op, lambda: _grad_op(op.type, gg, x, op), grad_x)
 
 
 activation("Relu", "np.maximum(x, 0)", "x * (y > 0)", _masked_grad_grad, real=True)
@@ -129,22 +133,20 @@ def _softmax_infer(name: str) -> Any:
         _float_input(name, x, "logits")
         if x.shape.rank == 0:
             raise ValueError(f"{name} needs logits of rank >= 1, got a scalar")
-        normalize_axes((attrs["axis"],), x.shape.rank, name)
+        normalize_axis(attrs["axis"], x.shape.rank, name)
         return [(x.dtype, x.shape)]
     return infer
 
 
-def _axis_literal(ins: Any) -> int:
+def _axis(ins: Any) -> int:
     """The ``axis`` attr, made non-negative when the rank is known."""
-    rank = ins.args[0].shape.rank
-    return ins.attrs["axis"] if rank is None else normalize_axes((ins.attrs["axis"],), rank)[0]
+    return normalize_axis(ins.attrs["axis"], ins.args[0].shape.rank)
 
 
 def _helper_emitter(helper: str) -> Any:
     """``rt.<helper>(x, axis=...)``: the helper shows the stable form (shift by the maximum)."""
     def emit(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-        return ast.Call(ast.Attribute(ast.Name("rt", _LOAD), helper, _LOAD), [args[0]],
-                        [ast.keyword("axis", literal(_axis_literal(ins)))])
+        return rt_call(helper, [args[0]], [ast.keyword("axis", literal(_axis(ins)))])
     return emit
 
 
@@ -204,14 +206,14 @@ def _drop_last(shape: TensorShape) -> TensorShape:
 
 
 def _emit_xent(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    axis, rank = _axis_literal(ins), ins.args[0].shape.rank
+    axis, rank = _axis(ins), ins.args[0].shape.rank
     last = axis == -1 or rank is not None and axis == rank - 1
     keywords = [] if last else [ast.keyword("axis", literal(axis))]
-    return ast.Call(ast.Attribute(ast.Name("rt", _LOAD), "softmax_xent", _LOAD), [args[0], args[1]], keywords)
+    return rt_call("softmax_xent", [args[0], args[1]], keywords)
 
 
 def _emit_sparse_xent(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    return ast.Call(ast.Attribute(ast.Name("rt", _LOAD), "sparse_softmax_xent", _LOAD), [args[0], args[1]], [])
+    return rt_call("sparse_softmax_xent", [args[0], args[1]])
 
 
 def _is_zero(t: Any) -> bool:
@@ -234,10 +236,12 @@ def _xent_grad(op: Any, g_loss: Any, g_backprop: Any) -> list:
     """As TF, plus ``-g_backprop`` for the labels (``backprop = softmax - labels``), a term TF's
     rule omits, so mixed second derivatives in logits and labels are right."""
     axis = op.attrs["axis"]
-    labels_grad = a.expand_dims(g_loss, axis) * -_softmax_along(op.inputs[0], axis, log=True)
-    if not _is_zero(g_backprop):
-        labels_grad = labels_grad - g_backprop
-    return [_xent_logits_grad(op, g_loss, g_backprop, axis), labels_grad]
+
+    def labels_grad() -> Any:
+        grad = a.expand_dims(g_loss, axis) * -_softmax_along(op.inputs[0], axis, log=True)
+        return grad if _is_zero(g_backprop) else grad - g_backprop
+
+    return only_needed(op, lambda: _xent_logits_grad(op, g_loss, g_backprop, axis), labels_grad)
 
 
 define("SoftmaxCrossEntropyWithLogits", _xent_infer, _emit_xent, _xent_grad,
@@ -254,7 +258,7 @@ def _sigmoid_xent_infer(inputs: Sequence[Any], attrs: dict) -> list:
 def _sigmoid_xent_grad(op: Any, g: Any) -> list:
     """TF's formula selects on ``x >= 0``; its derivative is ``sigmoid(x) - z`` everywhere, even at 0."""
     x, z = op.inputs
-    return [g * (m.sigmoid(x) - z), -g * x]
+    return only_needed(op, lambda: g * (m.sigmoid(x) - z), lambda: -g * x)
 
 
 define("SigmoidCrossEntropyWithLogits", _sigmoid_xent_infer,
@@ -299,11 +303,11 @@ def _emit_bias_add(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
 def _bias_add_grad(op: Any, g: Any) -> list:
     value, bias = op.inputs
     if op.attrs["data_format"] == "NHWC":
-        return [g, unbroadcast(g, bias)]
+        return only_needed(op, lambda: g, lambda: unbroadcast(g, bias))
     rank = value.shape.rank
     if rank is None:
         raise ValueError(f"the gradient of bias_add with data_format NCHW needs the rank of {value.name}")
-    return [g, r.reduce_sum(g, [0] + list(range(2, rank)))]
+    return only_needed(op, lambda: g, lambda: r.reduce_sum(g, [0] + list(range(2, rank))))
 
 
 define("BiasAdd", _bias_add_infer, _emit_bias_add, _bias_add_grad)

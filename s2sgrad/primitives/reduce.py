@@ -14,22 +14,9 @@ from ..ops import array_ops as a
 from ..ops import math_ops as m
 from ..ops import reduce_ops as r
 from ..shapes import TensorShape
-from .common import rt_call, same_shape_input, shape_or
+from .common import (LOAD, astype, axes_literal, known_shape, normalize_axes, normalize_axis, rt_call,
+                     same_shape_input, shape_or)
 from .core import broadcast_shape, define, literal, np_attr
-
-_LOAD = ast.Load()
-
-
-def normalize_axes(axis: Any, rank: int | None, what: str = "reduction") -> tuple | None:
-    """``axis`` (None, int or ints) as sorted non-negative ints; ValueError when out of range."""
-    if axis is None or rank is None:
-        return axis
-    out = set()
-    for ax in axis:
-        if not -rank <= ax < rank:
-            raise ValueError(f"Invalid {what} dimension {ax} for input with {rank} dimensions.")
-        out.add(ax % rank)
-    return tuple(sorted(out))
 
 
 def reduced_shape(shape: TensorShape, axis: Any, keepdims: bool) -> TensorShape:
@@ -43,12 +30,12 @@ def reduced_shape(shape: TensorShape, axis: Any, keepdims: bool) -> TensorShape:
     return TensorShape([d for i, d in enumerate(shape.dims) if i not in axes])
 
 
-def _reduce_infer(kinds: str, out: _dt.DType | None = None) -> Any:
+def _reduce_infer(kinds: str) -> Any:
     def infer(inputs: Sequence[Any], attrs: dict) -> list:
         x = inputs[0]
         if x.dtype.np.kind not in kinds:
             raise TypeError(f"reduction of a {x.dtype.name} tensor is not supported")
-        return [(out or x.dtype, reduced_shape(x.shape, attrs["axis"], attrs["keepdims"]))]
+        return [(x.dtype, reduced_shape(x.shape, attrs["axis"], attrs["keepdims"]))]
     return infer
 
 
@@ -57,7 +44,7 @@ def _axis_keywords(ins: Any, keepdims: bool = True) -> list[ast.keyword]:
     axes = normalize_axes(ins.attrs["axis"], rank)
     keywords = []
     if axes is not None and (rank is None or len(axes) < rank):
-        keywords.append(ast.keyword("axis", literal(axes[0] if len(axes) == 1 else axes)))
+        keywords.append(ast.keyword("axis", axes_literal(axes)))
     if keepdims and ins.attrs["keepdims"]:
         keywords.append(ast.keyword("keepdims", ast.Constant(True)))
     return keywords
@@ -130,10 +117,10 @@ def _arg_infer(inputs: Sequence[Any], attrs: dict) -> list:
 
 def _arg_emitter(func: str) -> Any:
     def emit(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-        axis = normalize_axes((ins.attrs["axis"],), ins.args[0].shape.rank)[0]
+        axis = normalize_axis(ins.attrs["axis"], ins.args[0].shape.rank)
         call = ast.Call(np_attr(func), [args[0]], [ast.keyword("axis", literal(axis))])
         if ins.outs[0].dtype is not _dt.int64:
-            call = ast.Call(ast.Attribute(call, "astype", _LOAD), [literal(ins.outs[0].dtype)], [])
+            call = astype(call, ins.outs[0].dtype)
         return call
     return emit
 
@@ -144,7 +131,7 @@ define("ArgMin", _arg_infer, _arg_emitter("argmin"), differentiable=False)
 
 def _scan_infer(inputs: Sequence[Any], attrs: dict) -> list:
     x = inputs[0]
-    normalize_axes((attrs["axis"],), x.shape.rank, "scan")
+    normalize_axis(attrs["axis"], x.shape.rank, "scan")
     if x.dtype.np.kind not in "iufc":
         raise TypeError(f"cumulative ops on a {x.dtype.name} tensor are not supported")
     return [(x.dtype, x.shape)]
@@ -152,7 +139,7 @@ def _scan_infer(inputs: Sequence[Any], attrs: dict) -> list:
 
 def _scan_emitter(func: str) -> Any:
     def emit(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-        axis = normalize_axes((ins.attrs["axis"],), ins.args[0].shape.rank)[0]
+        axis = normalize_axis(ins.attrs["axis"], ins.args[0].shape.rank)
         if not ins.attrs["exclusive"] and not ins.attrs["reverse"]:
             return ast.Call(np_attr(func), [args[0]], [ast.keyword("axis", literal(axis))])
         return rt_call(func, [args[0], literal(axis), literal(ins.attrs["exclusive"]), literal(ins.attrs["reverse"])])
@@ -182,16 +169,20 @@ def _sum_to_infer(inputs: Sequence[Any], attrs: dict) -> list:
 
 
 def _emit_sum_to(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
+    """``np.sum(g, axis=0)`` over the leading axes; ``keepdims=True`` when only stretched axes are
+    summed; a reshape when both are."""
     g, like = ins.args
     if not (g.shape.is_fully_defined() and like.shape.is_fully_defined()):
         return rt_call("sum_to", [args[0], shape_or(like.shape, args, 1)])
     gd, xd = g.shape.dims, like.shape.dims
     lead = len(gd) - len(xd)
-    axes = tuple(range(lead)) + tuple(lead + i for i, d in enumerate(xd) if d == 1 and gd[lead + i] != 1)
-    keep = [d for i, d in enumerate(gd) if i not in axes]
-    call = ast.Call(np_attr("sum"), [args[0]],
-                    [ast.keyword("axis", literal(axes[0] if len(axes) == 1 else axes))] if axes else [])
-    if tuple(keep) != tuple(xd):
+    stretched = tuple(lead + i for i, d in enumerate(xd) if d == 1 and gd[lead + i] != 1)
+    axes = tuple(range(lead)) + stretched
+    keywords = [ast.keyword("axis", axes_literal(axes))] if axes else []
+    if stretched and not lead:
+        return ast.Call(np_attr("sum"), [args[0]], keywords + [ast.keyword("keepdims", ast.Constant(True))])
+    call = ast.Call(np_attr("sum"), [args[0]], keywords)
+    if [d for i, d in enumerate(gd) if i not in axes] != list(xd):
         call = ast.Call(np_attr("reshape"), [call, literal(tuple(xd))], [])
     return call
 
@@ -207,7 +198,7 @@ def _emit_broadcast_reduced(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     value = args[0]
     axes = normalize_axes(ins.attrs["axis"], like.shape.rank)
     if not ins.attrs["keepdims"] and axes is not None and g.shape.rank != 0:
-        value = ast.Call(np_attr("expand_dims"), [value, literal(axes[0] if len(axes) == 1 else axes)], [])
+        value = ast.Call(np_attr("expand_dims"), [value, axes_literal(axes)], [])
     return ast.Call(np_attr("broadcast_to"), [value, shape], [])
 
 
@@ -217,10 +208,9 @@ def _broadcast_like_infer(inputs: Sequence[Any], attrs: dict) -> list:
 
 
 def _emit_broadcast_like(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    out = ins.outs[0].shape
-    shape = literal(tuple(out.dims)) if out.is_fully_defined() else \
-        ast.Call(np_attr("broadcast_shapes"), [ast.Attribute(args[0], "shape", _LOAD),
-                                               ast.Attribute(args[1], "shape", _LOAD)], [])
+    shape = known_shape(ins.outs[0].shape) or \
+        ast.Call(np_attr("broadcast_shapes"), [ast.Attribute(args[0], "shape", LOAD),
+                                               ast.Attribute(args[1], "shape", LOAD)], [])
     return ast.Call(np_attr("broadcast_to"), [args[0], shape], [])
 
 

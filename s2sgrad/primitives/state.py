@@ -11,15 +11,12 @@ from typing import Any, Sequence
 from .. import dtypes as _dt
 from ..shapes import TensorShape
 from ..static import constant_value
+from .common import LOAD, astype, known_shape, like_input, rt_call, unknown_dims
 from .core import define, literal, same_dtype, template
 
 
 def _attr_spec(inputs: Sequence[Any], attrs: dict) -> list:
     return [(attrs["dtype"], TensorShape(attrs["shape"]))]
-
-
-def _like_input(inputs: Sequence[Any], attrs: dict) -> list:
-    return [(inputs[0].dtype, inputs[0].shape)]
 
 
 def _with_default(inputs: Sequence[Any], attrs: dict) -> list:
@@ -63,8 +60,8 @@ define("Assign", _assign_spec, None, differentiable=False, ref_inputs=(0,), assi
 define("AssignAdd", _update_spec, template("x + y"), differentiable=False, assigns=True, ufunc=True)
 define("AssignSub", _update_spec, template("x - y"), differentiable=False, assigns=True, ufunc=True)
 define("NoOp", _no_outputs, None, differentiable=False)
-define("Identity", _like_input, template("x"), lambda op, g: [g], simplify=_first_arg, view="input")
-define("StopGradient", _like_input, template("x"), differentiable=False, simplify=_first_arg, view="input")
+define("Identity", like_input, template("x"), lambda op, g: [g], simplify=_first_arg, view="input")
+define("StopGradient", like_input, template("x"), differentiable=False, simplify=_first_arg, view="input")
 
 
 def _like_inputs(inputs: Sequence[Any], attrs: dict) -> list:
@@ -72,7 +69,7 @@ def _like_inputs(inputs: Sequence[Any], attrs: dict) -> list:
 
 
 def _emit_identity_n(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    return args[0] if len(args) == 1 else ast.Tuple(list(args), ast.Load())
+    return args[0] if len(args) == 1 else ast.Tuple(list(args), LOAD)
 
 
 # IdentityN carries tf.custom_gradient's overridden gradient; its outputs are its inputs, so the
@@ -93,13 +90,11 @@ def _shape_arg(inputs: Sequence[Any], attrs: dict) -> list:
         if any(d < 0 for d in dims):
             raise ValueError(f"shape must not have negative dimensions, got {dims}")
         return [(attrs["dtype"], TensorShape(dims))]
-    n = shape.shape.dims[0] if shape.shape.rank == 1 else None
-    return [(attrs["dtype"], TensorShape(None if n is None else [None] * n))]
+    return [(attrs["dtype"], unknown_dims(shape))]
 
 
 def _size(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    out = ins.outs[0].shape
-    return literal(tuple(out.dims)) if out.is_fully_defined() else args[1]
+    return known_shape(ins.outs[0].shape) or args[1]
 
 
 def _random_emitter(method: str) -> Any:
@@ -108,22 +103,21 @@ def _random_emitter(method: str) -> Any:
     def emit(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
         dtype = ins.outs[0].dtype
         draw = _dt.float32 if dtype is _dt.float16 else dtype
-        call = ast.Call(ast.Attribute(args[0], method, ast.Load()), [_size(ins, args)],
+        call = ast.Call(ast.Attribute(args[0], method, LOAD), [_size(ins, args)],
                         [ast.keyword("dtype", literal(draw))])
         if draw is not dtype:
-            call = ast.Call(ast.Attribute(call, "astype", ast.Load()), [literal(dtype)], [])
+            call = astype(call, dtype)
         return call
 
     return emit
 
 
 def _emit_truncated(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    return ast.Call(ast.Attribute(ast.Name("rt", ast.Load()), "truncated_normal", ast.Load()),
-                    [args[0], _size(ins, args), literal(ins.outs[0].dtype)], [])
+    return rt_call("truncated_normal", [args[0], _size(ins, args), literal(ins.outs[0].dtype)])
 
 
 def _emit_integers(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    return ast.Call(ast.Attribute(args[0], "integers", ast.Load()),
+    return ast.Call(ast.Attribute(args[0], "integers", LOAD),
                     [literal(ins.attrs["minval"]), literal(ins.attrs["maxval"])],
                     [ast.keyword("size", _size(ins, args)), ast.keyword("dtype", literal(ins.outs[0].dtype))])
 

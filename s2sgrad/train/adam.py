@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..graph import get_default_graph
 from ..ops import control_flow as cf
 from ..ops import math_ops as m
 from ..ops import variables as v
@@ -28,25 +29,22 @@ class AdamOptimizer(Optimizer):
         self._set_hyper("beta1", beta1)
         self._set_hyper("beta2", beta2)
         self._set_hyper("epsilon", epsilon)
-        self._beta1, self._beta2 = beta1, beta2
 
     def _create_slots(self, var_list: list) -> None:
         graph = var_list[0].graph
-        self._non_slot_variable(self._beta1, "beta1_power", graph)
-        self._non_slot_variable(self._beta2, "beta2_power", graph)
+        self._non_slot_variable(self._hyper_values["beta1"], "beta1_power", graph)
+        self._non_slot_variable(self._hyper_values["beta2"], "beta2_power", graph)
         for var in var_list:
             self._zeros_slot(var, "m", self._name)
             self._zeros_slot(var, "v", self._name)
 
     def _get_beta_accumulators(self) -> tuple[v.Variable, v.Variable]:
-        from ..graph import get_default_graph
         graph = get_default_graph()
         return self._non_slots[("beta1_power", graph)], self._non_slots[("beta2_power", graph)]
 
     def _apply_dense(self, grad: Any, var: v.Variable) -> Any:
         beta1_power, beta2_power = (m.cast(p, var.dtype) for p in self._get_beta_accumulators())
-        lr, beta1, beta2 = (self._hyper(name, var) for name in ("learning_rate", "beta1", "beta2"))
-        epsilon = self._hyper("epsilon", var)
+        lr, beta1, beta2, epsilon = (self._hyper(name, var) for name in ("learning_rate", "beta1", "beta2", "epsilon"))
         lr_t = lr * m.sqrt(1.0 - beta2_power) / (1.0 - beta1_power)
         m_slot, v_slot = self.get_slot(var, "m"), self.get_slot(var, "v")
         m_t = v.assign_add(m_slot, (grad - m_slot) * (1.0 - beta1))

@@ -216,6 +216,7 @@ def get_or_create_global_step(graph: Any = None) -> v.Variable:
 
 
 def get_global_step(graph: Any = None) -> v.Variable | None:
+    """The graph's ``global_step`` variable, or None when there is none yet."""
     found = _graph(graph).get_collection("global_step")
     return found[0] if found else None
 
