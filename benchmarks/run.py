@@ -1,6 +1,7 @@
 """Run the benchmark suite: s2sgrad against hand-written NumPy (and peers when installed).
 
     python benchmarks/run.py              # all workloads, compile scaling, memory
+    python benchmarks/run.py --compile-peers   # and tf1/jax compile times (slow)
     python benchmarks/run.py --quick      # fewer repeats (a smoke run)
     python benchmarks/run.py --only seed  # workloads whose name contains "seed"
 
@@ -66,26 +67,38 @@ print(json.dumps(out))
 PEERS = ("tf1", "jax", "torch", "autograd")
 
 
-def compile_scaling(sizes: tuple[int, ...]) -> dict[int, float]:
-    """Seconds from building the N-layer tanh chain to its first gradient, in a fresh process
-    (timed after ``import s2sgrad``)."""
-    out = {}
-    for n in sizes:
-        code = f"""
-import time, numpy as np
-import s2sgrad as tf
-t0 = time.perf_counter()
-x0, ws = np.linspace(-1, 1, 16), np.linspace(0.5, 1.5, {n})
+# Program to first gradient: the same N-layer tanh chain in each framework (timed after import).
+_CHAIN = {
+    "s2sgrad": ("import s2sgrad as tf", """
 x = tf.placeholder(tf.float64, [16]); h = x
-for k in range({n}):
+for k in range(N):
     h = tf.tanh(h * ws[k] + 0.1)
 g = tf.gradients(tf.reduce_sum(h), x)[0]
-tf.Session().run(g, {{x: x0}})
-print(time.perf_counter() - t0)
-"""
-        result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_child_env())
-        out[n] = float(result.stdout.strip().splitlines()[-1]) if result.returncode == 0 else float("nan")
-    return out
+tf.Session().run(g, {x: x0})"""),
+    "tf1": ("import tensorflow.compat.v1 as tf\ntf.disable_eager_execution()", """
+x = tf.placeholder(tf.float64, [16]); h = x
+for k in range(N):
+    h = tf.tanh(h * ws[k] + 0.1)
+g = tf.gradients(tf.reduce_sum(h), x)[0]
+tf.Session().run(g, {x: x0})"""),
+    "jax": ("import jax, jax.numpy as jnp\njax.config.update('jax_enable_x64', True)", """
+def f(x):
+    h = x
+    for k in range(N):
+        h = jnp.tanh(h * ws[k] + 0.1)
+    return jnp.sum(h)
+jax.jit(jax.grad(f))(x0).block_until_ready()"""),
+}
+
+
+def compile_time(impl: str, n: int) -> float:
+    """Seconds from building the N-layer chain to its first gradient, in a fresh process (nan if
+    ``impl`` is not installed)."""
+    setup, body = _CHAIN[impl]
+    code = (f"import time, numpy as np\n{setup}\nN = {n}\nx0, ws = np.linspace(-1, 1, 16), np.linspace(0.5, 1.5, N)\n"
+            f"t0 = time.perf_counter()\n{body}\nprint(time.perf_counter() - t0)\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_child_env())
+    return float(result.stdout.strip().splitlines()[-1]) if result.returncode == 0 else float("nan")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -93,6 +106,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="3 repeats instead of 7")
     parser.add_argument("--only", default="", help="run workloads whose name contains this text")
     parser.add_argument("--no-peers", action="store_true", help="skip tf1/jax/torch/autograd")
+    parser.add_argument("--compile-peers", action="store_true",
+                        help="also time tf1 and jax to the first gradient at N=3000 (about a minute)")
     args = parser.parse_args(argv)
     from workloads import WORKLOADS
     repeats = 3 if args.quick else 7
@@ -123,11 +138,14 @@ def main(argv: list[str] | None = None) -> int:
         if "median" in fwd and "median" in both:
             print(f"gradient cost: loss+gradient / loss alone = {both['median'] / fwd['median']:.2f}x")
     if not args.only or "compile" in args.only:
-        times = compile_scaling((300, 3000))
+        times = {n: compile_time("s2sgrad", n) for n in (300, 3000)}
         print("\n## program to first gradient, chain of N tanh layers (s, fresh process, after import)")
         for n, t in times.items():
             print(f"N={n}: {t:.3f} s")
         print(f"scaling N=3000 / N=300: {times[3000] / times[300]:.1f}")
+        if args.compile_peers:
+            for impl in ("tf1", "jax"):
+                print(f"{impl} N=3000: {compile_time(impl, 3000):.1f} s")
     return 0
 
 
