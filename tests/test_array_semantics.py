@@ -137,3 +137,18 @@ def test_math_namespace_aliases_the_top_level_ops():
     assert not missing
     with tf.Session() as sess:
         assert sess.run(tf.math.reduce_variance([1.0, 2.0, 3.0, 4.0])) == np.float32(1.25)
+
+
+def test_zeros_and_ones_take_a_shape_held_by_a_variable():
+    shape = tf.Variable([2, 3])
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        assert sess.run(tf.zeros(shape)).shape == (2, 3)
+        assert sess.run(tf.ones(shape, tf.int32)).tolist() == [[1, 1, 1], [1, 1, 1]]
+
+
+def test_old_and_new_argument_spellings_cannot_both_be_given():
+    with pytest.raises(ValueError, match="Cannot specify both 'axis' and 'dim'"):
+        tf.expand_dims(tf.zeros([2]), axis=0, dim=0)
+    with pytest.raises(ValueError, match="Cannot specify both 'axis' and 'squeeze_dims'"):
+        tf.squeeze(tf.zeros([1, 2]), axis=[0], squeeze_dims=[0])

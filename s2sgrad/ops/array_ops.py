@@ -102,7 +102,7 @@ def expand_dims(input: Any, axis: Any = None, name: str | None = None, dim: Any 
 
     >>> # tf.expand_dims(tf.zeros([2, 3]), -1).shape  ->  (2, 3, 1)
     """
-    axis = axis if axis is not None else dim
+    axis = either(axis, dim, "Cannot specify both 'axis' and 'dim'.")
     if axis is None:
         raise ValueError("expand_dims needs an axis")
     ax = static_int(axis, "axis")
@@ -114,7 +114,7 @@ def squeeze(input: Any, axis: Any = None, name: str | None = None, squeeze_dims:
 
     >>> # tf.squeeze(tf.zeros([1, 3, 1]), [2]).shape  ->  (1, 3)
     """
-    axes = static_ints(axis if axis is not None else squeeze_dims, "axis")
+    axes = static_ints(either(axis, squeeze_dims, "Cannot specify both 'axis' and 'squeeze_dims'."), "axis")
     return record1("Squeeze", [convert_to_tensor(input)], {"axis": None if axes is None else tuple(axes)},
                    name or "Squeeze")
 
@@ -140,7 +140,7 @@ def fill(dims: Any, value: Any, name: str | None = None) -> Tensor:
 
 def _filled(shape: Any, dtype: Any, scalar: int, name: str) -> Tensor:
     dtype = _dt.as_dtype(dtype)
-    if isinstance(shape, Tensor) or (isinstance(shape, (list, tuple)) and any(isinstance(s, Tensor) for s in shape)):
+    if is_tensor_like(shape) or (isinstance(shape, (list, tuple)) and any(is_tensor_like(s) for s in shape)):
         return fill(shape, constant(scalar, dtype), name=name)
     dims = static_ints(shape if not isinstance(shape, TensorShape) else shape.as_list(), "shape")
     if dims is None:
