@@ -68,19 +68,15 @@ PEERS = ("tf1", "jax", "torch", "autograd")
 
 
 # Program to first gradient: the same N-layer tanh chain in each framework (timed after import).
+_TF1_CHAIN = """
+x = tf.placeholder(tf.float64, [16]); h = x
+for k in range(N):
+    h = tf.tanh(h * ws[k] + 0.1)
+g = tf.gradients(tf.reduce_sum(h), x)[0]
+tf.Session().run(g, {x: x0})"""
 _CHAIN = {
-    "s2sgrad": ("import s2sgrad as tf", """
-x = tf.placeholder(tf.float64, [16]); h = x
-for k in range(N):
-    h = tf.tanh(h * ws[k] + 0.1)
-g = tf.gradients(tf.reduce_sum(h), x)[0]
-tf.Session().run(g, {x: x0})"""),
-    "tf1": ("import tensorflow.compat.v1 as tf\ntf.disable_eager_execution()", """
-x = tf.placeholder(tf.float64, [16]); h = x
-for k in range(N):
-    h = tf.tanh(h * ws[k] + 0.1)
-g = tf.gradients(tf.reduce_sum(h), x)[0]
-tf.Session().run(g, {x: x0})"""),
+    "s2sgrad": ("import s2sgrad as tf", _TF1_CHAIN),
+    "tf1": ("import tensorflow.compat.v1 as tf\ntf.disable_eager_execution()", _TF1_CHAIN),
     "jax": ("import jax, jax.numpy as jnp\njax.config.update('jax_enable_x64', True)", """
 def f(x):
     h = x
