@@ -51,7 +51,7 @@ from .inspection import ir, source
 from .tracing import grad, hessian, jacobian, value_and_grad
 from .explain import explain
 from .export import export
+from .version import __version__
 
 
 newaxis = None
-__version__ = "0.1.0"
