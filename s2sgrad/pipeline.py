@@ -26,8 +26,8 @@ from .fetches import FetchStructure
 from .graph import Graph, Operation, Tensor, get_default_graph
 from .ops.convert import graph_of, is_tensor_like
 
-__all__ = ["Plan", "plan", "compile", "generate", "graph_of_fetches", "Executable", "static_variable_spec", "translate_error",
-           "MAX_SHAPES_PER_PLAN"]
+__all__ = ["Plan", "plan", "compile", "generate", "graph_of_fetches", "Executable", "static_variable_spec",
+           "translate_error", "MAX_SHAPES_PER_PLAN"]
 
 MAX_SHAPES_PER_PLAN = 64   # compiled modules kept per plan; older feed shapes compile again
 
