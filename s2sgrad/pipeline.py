@@ -143,10 +143,12 @@ class Executable:
         self.copy_outputs = module.copy_outputs
         self.scalar_outputs = [i for i, rank in enumerate(module.output_ranks) if rank == 0]
         self.fn = load_source(module.source, module.constants, label, origin=self)  # hooks see all of the above
-        self._call = make_call(self, functools.partial(translate_error, exe=self))
+        self._call: Callable[[list], list] | None = None  # made on first use (a Session runs its own steps)
 
     def call(self, args: list) -> list:
         """Run the module on its arguments: the fetched values, then the committed values."""
+        if self._call is None:
+            self._call = make_call(self, functools.partial(translate_error, exe=self))
         return self._call(args)
 
 
