@@ -64,7 +64,7 @@ def _session_spec(fetches: Any, feed_dict: dict, session: Session | None) -> Exp
     structure = graph_slice.structure
     slots = structure.rebuild([_Slot(i) for i in range(len(structure.tensors))])  # as run would return them
     result = _expression(slots, lambda v: v.index if isinstance(v, _Slot) else None, "the fetches")
-    feeds = {t: convert_feed(v, t) for t, v in zip(graph_slice.fed, feed_dict.values())}
+    feeds = {t: convert_feed(v, t) for t, v in zip(graph_slice.fed, feed_dict.values(), strict=True)}
     store = session.variable_store if session is not None else None
     specs = graph_slice.feed_specs(list(feeds.values()))
     module = generate(graph_slice, specs, store.spec if store is not None else static_variable_spec)

@@ -26,7 +26,7 @@ def source(fetches: Any, feed_list: Sequence[Any] | None = None, feed_dict: dict
     if feed_dict is not None and not isinstance(feed_dict, dict):
         raise TypeError(f"feed_dict must be a dict, got {type(feed_dict).__name__}")
     fed = _fed(graph, feed_dict if feed_dict is not None else feed_list)
-    values = None if feed_dict is None else [convert_feed(v, t) for t, v in zip(fed, feed_dict.values())]
+    values = None if feed_dict is None else [convert_feed(v, t) for t, v in zip(fed, feed_dict.values(), strict=True)]
     graph_slice = plan(graph, fetches, fed)
     return generate(graph_slice, graph_slice.feed_specs(values), static_variable_spec).source
 

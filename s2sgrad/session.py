@@ -17,7 +17,7 @@ from .fastpath import make_dispatcher, make_step
 from .feeds import convert_feed, feed_target
 from .fetches import fetch_key
 from .graph import Graph, get_default_graph
-from .pipeline import Plan, generate, plan, static_variable_spec, translate_error
+from .pipeline import Executable, Plan, generate, plan, static_variable_spec, translate_error
 from .variable_store import VariableStore
 
 __all__ = ["Session", "InteractiveSession", "get_default_session"]
@@ -101,7 +101,7 @@ class Session(SessionBase):
     def _new_step(self, runner: _Runner, values: list) -> Callable:
         """Compile (or reuse) the executable for these feed shapes and make its run step."""
         with self._lock:
-            exe = runner.plan.executable(values, self._store.spec, forget=lambda old: runner.steps.pop(old, None))
+            exe = self._executable(runner, values)
             signature = tuple([v.shape for v in values])
             step = runner.steps.get(signature)
             if step is None:
@@ -111,15 +111,19 @@ class Session(SessionBase):
                     lambda e: translate_error(e, exe), structure.rebuild, structure.flat)
             return step
 
+    def _executable(self, runner: _Runner, values: list) -> Executable:
+        """The plan's executable for these feed values' shapes (compiled on first use); when the
+        plan's cache drops an older one, its step goes too."""
+        with self._lock:
+            return runner.plan.executable(values, self._store.spec, forget=lambda old: runner.steps.pop(old, None))
+
     # -- inspection --------------------------------------------------------------------------------
     def source(self, fetches: Any, feed_dict: Any = None) -> str:
         """The exact module text that ``run(fetches, feed_dict)`` executes."""
         feeds = feed_dict or {}
         runner = self._runner_for(fetches, feeds)
-        values = [convert_feed(v, t) for v, t in zip(feeds.values(), runner.plan.fed)]
-        with self._lock:
-            return runner.plan.executable(values, self._store.spec,
-                                          forget=lambda old: runner.steps.pop(old, None)).source
+        values = [convert_feed(v, t) for v, t in zip(feeds.values(), runner.plan.fed, strict=True)]
+        return self._executable(runner, values).source
 
     def make_callable(self, fetches: Any, feed_list: Sequence[Any] | None = None,
                       accept_options: bool = False) -> Callable:
@@ -191,7 +195,7 @@ class _Callable:
     def source(self) -> str:
         """The module the last call ran (before any call: the one for the static feed shapes)."""
         if self._last is not None:
-            return self._session.source(self._fetches, dict(zip(self._feed_list, self._last)))
+            return self._session.source(self._fetches, dict(zip(self._feed_list, self._last, strict=True)))
         static = self._runner.plan
         return generate(static, static.feed_specs(), static_variable_spec).source
 

@@ -15,6 +15,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from .. import pipeline
 from ..backprop import UnconnectedGradients, as_unconnected_gradients
 from ..compiler import quiet_numpy_warnings
 from ..explain import analyze
@@ -22,7 +23,6 @@ from ..graph import Tensor, user_location
 from ..ir import format_ops
 from ..ops import array_ops as a
 from ..ops.creation import placeholder
-from ..pipeline import Executable, compile, plan
 from . import derivatives
 from .arguments import Argument, Binder, call_with, rebuild, signature_key
 from .convert import as_tensor, graph_dtype
@@ -88,20 +88,20 @@ class _Program:
         fetches: list[Tensor] = [self.recording.y] if self.has_value else []
         positions = _map_results(self.recording.results, lambda t: fetches.append(t) or len(fetches) - 1)
         placeholders = [t for t in self.recording.inputs if t is not None]
-        graph_slice = plan(self.trace.graph, fetches, placeholders)
+        graph_slice = pipeline.plan(self.trace.graph, fetches, placeholders)
         _, index = graph_slice.structure.flat  # fetches position -> index among the computed values
         self.value_index = index[0] if self.has_value else None
         self.slots = _map_results(positions, lambda i: index[i])
         self.ops = graph_slice.ops
         specs = {t: (t.dtype, tuple(t.shape.dims)) for t in placeholders}
-        self.executable = compile(graph_slice, specs, _no_variables, label=fn.label)
+        self.executable = pipeline.compile(graph_slice, specs, _no_variables, label=fn.label)
         self.dtypes = [t.dtype.np for t in placeholders]
 
     def run(self, arguments: list[Argument]) -> tuple[Any, Any]:
         quiet_numpy_warnings()
         values = [leaf.value for arg in arguments for leaf in arg.leaves if leaf.kind != "static"]
         feeds = []
-        for v, dtype in zip(values, self.dtypes):
+        for v, dtype in zip(values, self.dtypes, strict=True):
             arr = np.asarray(v, dtype=dtype)
             feeds.append(arr[()] if arr.ndim == 0 else arr)
         exe = self.executable
@@ -176,7 +176,7 @@ class GradientFunction:
         return self._program(arguments)
 
     # -- inspection -----------------------------------------------------------------------------
-    def executable(self, *args: Any, **kwargs: Any) -> Executable:
+    def executable(self, *args: Any, **kwargs: Any) -> pipeline.Executable:
         """The compiled ``Executable`` for these example arguments' signature."""
         return self._inspect(args, kwargs).executable
 
@@ -195,7 +195,7 @@ class GradientFunction:
         xs, labels = [], []
         for i in recording.wrt:
             arg = recording.arguments[i]
-            for leaf, t in zip(arg.leaves, recording.leaf_inputs(i)):
+            for leaf, t in zip(arg.leaves, recording.leaf_inputs(i), strict=True):
                 xs.append(t)
                 labels.append(f"argument {arg.name!r}" if arg.tree is None else f"argument {arg.name!r} ({leaf.name})")
         name = getattr(self.f, "__name__", "f")
@@ -244,12 +244,13 @@ class GradientFunction:
             if any(len(xs) != 1 for xs in xs_per_arg):
                 raise TypeError(f"{self.label}: hessian needs each differentiated argument to be one array")
             blocks = derivatives.hessian(y, flat)
-            return [[self._filled(h, [xi, xj]) for h, xj in zip(row, flat)] for row, xi in zip(blocks, flat)]
+            return [[self._filled(h, [xi, xj]) for h, xj in zip(row, flat, strict=True)]
+                    for row, xi in zip(blocks, flat, strict=True)]
         found = (derivatives.jacobian if self.mode == "jacobian" else derivatives.gradient)(y, flat)
         lead = [y] if self.mode == "jacobian" else []
         results, start = [], 0
         for xs in xs_per_arg:
-            results.append([self._filled(g, lead + [x]) for g, x in zip(found[start:start + len(xs)], xs)])
+            results.append([self._filled(g, lead + [x]) for g, x in zip(found[start:start + len(xs)], xs, strict=True)])
             start += len(xs)
         return results
 
@@ -267,7 +268,8 @@ class GradientFunction:
             if self._single:
                 per_arg = [per_arg[0][0]]
         else:
-            per_arg = [rebuild(recording.arguments[i].tree, iter(r)) for i, r in zip(recording.wrt, results)]
+            per_arg = [rebuild(recording.arguments[i].tree, iter(r))
+                       for i, r in zip(recording.wrt, results, strict=True)]
         derivative = per_arg[0] if self._single else tuple(per_arg)
         if self.mode == "value_and_grad":
             return value, derivative
