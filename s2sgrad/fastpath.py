@@ -20,6 +20,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from . import errors
+from .variable_store import VariableStore
 
 __all__ = ["make_dispatcher", "make_step", "make_call"]
 
@@ -55,7 +56,7 @@ def make_call(exe: Any, translate: Callable) -> Callable:
     return _function("call", ["args"], body + [f"return [{', '.join(returned)}]"], ns)
 
 
-def make_step(exe: Any, n_feeds: int, store: Any, uninitialized: Callable, translate: Callable,
+def make_step(exe: Any, n_feeds: int, store: VariableStore, uninitialized: Callable, translate: Callable,
               rebuild: Callable | None, slots: tuple | None) -> Callable:
     """``step(*feed_values) -> result`` for one executable bound to one session's ``VariableStore``:
     its snapshot and commit, inlined.
