@@ -21,14 +21,16 @@ from ..primitives.core import broadcast_shape, literal, np_attr, shortest_float
 from ..shapes import dims_text
 from .names import INTERNAL_NAMES, Namer, value_name
 from .printer import print_statement
-from .program import Instr, Program, Value
+from .program import Instr, Kind, Program, Value
 
 __all__ = ["Module", "emit_module", "comment_text", "location_text", "DEL_MIN_ELEMENTS", "INLINE_CONST_ELEMENTS",
-           "MAX_FUSED_OPS"]
+           "MAX_FUSED_OPS", "RUNTIME_IMPORT", "CONSTANTS_NOTE"]
 
 DEL_MIN_ELEMENTS = 1024      # ``del`` temporaries at least this large after their last use
 INLINE_CONST_ELEMENTS = 16   # constants up to this size are written into the text
 MAX_FUSED_OPS = 5            # at most this many operations in one fused expression
+RUNTIME_IMPORT = "from s2sgrad.codegen import runtime as rt"   # written when the module calls a helper
+CONSTANTS_NOTE = "# _constants: the arrays too large to print, by name (s2sgrad supplies it with this text)"
 _LOAD, _STORE = ast.Load(), ast.Store()
 _COMMENT_COLUMN = 44
 _REF = "\x00"                # placeholder names: never a valid identifier, replaced before printing
@@ -113,7 +115,7 @@ class _Emitter:
 
     # -- rendering arguments -----------------------------------------------------------------------
     def render(self, v: Value, ins: Instr | None) -> ast.expr:
-        if v.kind == "shape":
+        if v.kind is Kind.SHAPE:
             raise AssertionError(f"{ins.prim.name}: emitter read a shape-only argument")
         if v.const is None:
             token = f"{_REF}{id(v)}"
@@ -182,7 +184,7 @@ class _Emitter:
             return False
         v = ins.outs[0]
         t = v.tensor
-        return (self.uses.get(id(v), 0) == 1 and id(v) not in self.keep and v.kind == "temp"
+        return (self.uses.get(id(v), 0) == 1 and id(v) not in self.keep and v.kind is Kind.TEMP
                 and (t is None or t._adjoint_of is None))
 
     # -- module --------------------------------------------------------------------------------
@@ -212,7 +214,9 @@ class _Emitter:
         body.append((print_statement(ret), None))
 
         lines = ast.unparse(ast.Module([ast.Expr(ast.Constant(title))], [])).split("\n")
-        lines += ["import numpy as np", ""]
+        lines += ["import numpy as np"] + ([RUNTIME_IMPORT] if helpers else []) + [""]
+        if self.constants:
+            lines.append(CONSTANTS_NOTE)
         if self.const_lines:
             lines += self.const_lines + [""]
         lines.append(f"def run({', '.join(params)}):")
@@ -243,7 +247,7 @@ class _Emitter:
                 node.id = self.name_of(self.refs[node.id])
 
     def _deletable(self, v: Value) -> bool:
-        return (v.kind == "temp" and id(v) not in self.keep and v.const is None
+        return (v.kind is Kind.TEMP and id(v) not in self.keep and v.const is None
                 and (v.size is None or v.size >= DEL_MIN_ELEMENTS))
 
     def _copy_outputs(self, returned: Sequence[Value]) -> list[int]:

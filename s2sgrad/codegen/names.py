@@ -12,6 +12,8 @@ import keyword
 import re
 from typing import Any
 
+from .program import Kind
+
 __all__ = ["identifier", "op_identifier", "value_name", "Namer", "INTERNAL_NAMES"]
 
 INTERNAL_NAMES = frozenset({"np", "rt", "run", "_constants"})
@@ -64,7 +66,7 @@ def value_name(v: Any) -> str:
     """The base name of a codegen Value: ``g_<x>`` for the gradient of x, ``new_<var>`` for an
     assigned value, ``rng_<op>`` for a random generator, ``<x>_t`` for a layout copy of x (a value
     with no tensor of its own), else from its op's name."""
-    if v.kind == "rng":
+    if v.kind is Kind.RNG:
         return "rng_" + op_identifier(v.source.name)
     t = v.tensor
     if t is None:

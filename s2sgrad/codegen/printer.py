@@ -83,7 +83,7 @@ def _expr(node: ast.AST, context: int) -> str:
         return _wrap(symbol + _expr(node.operand, own), own, context)
     if kind is ast.Compare:
         parts = [_expr(node.left, _CMP + 1)]
-        for op, right in zip(node.ops, node.comparators):
+        for op, right in zip(node.ops, node.comparators, strict=True):
             parts.append(f"{_CMPOPS[type(op)]} {_expr(right, _CMP + 1)}")
         return _wrap(" ".join(parts), _CMP, context)
     if kind is ast.Subscript:
