@@ -20,15 +20,16 @@ import numpy as np
 from ..primitives.core import broadcast_shape, literal, np_attr, shortest_float
 from ..shapes import dims_text
 from .names import INTERNAL_NAMES, Namer, value_name
-from .printer import print_statement
+from .printer import print_lines
 from .program import Instr, Kind, Program, Value
 
 __all__ = ["Module", "emit_module", "comment_text", "location_text", "DEL_MIN_ELEMENTS", "INLINE_CONST_ELEMENTS",
-           "MAX_FUSED_OPS", "RUNTIME_IMPORT", "CONSTANTS_NOTE"]
+           "MAX_FUSED_OPS", "MAX_LINE", "RUNTIME_IMPORT", "CONSTANTS_NOTE"]
 
 DEL_MIN_ELEMENTS = 1024      # ``del`` temporaries at least this large after their last use
 INLINE_CONST_ELEMENTS = 16   # constants up to this size are written into the text
 MAX_FUSED_OPS = 5            # at most this many operations in one fused expression
+MAX_LINE = 99                # generated lines are broken inside brackets to stay within this width
 RUNTIME_IMPORT = "from s2sgrad.codegen import runtime as rt"   # written when the module calls a helper
 CONSTANTS_NOTE = "# _constants: the arrays too large to print, by name (s2sgrad supplies it with this text)"
 _LOAD, _STORE = ast.Load(), ast.Store()
@@ -141,11 +142,11 @@ class _Emitter:
         if v.dtype.name != "string" and (v.const.size <= INLINE_CONST_ELEMENTS or v.is_uniform()):
             small = v.const.size <= INLINE_CONST_ELEMENTS and not (v.is_uniform() and v.const.size > 1)
             value = literal(np.asarray(v.const)) if small else _full(v)
-            line = ast.unparse(ast.Assign([ast.Name(name, _STORE)], value, None, lineno=0))
+            lines = print_lines(ast.Assign([ast.Name(name, _STORE)], value, None, lineno=0), MAX_LINE)
         else:
             self.constants[name] = v.const
-            line = f"{name} = _constants[{name!r}]"
-        self.const_lines.append(_with_comment(line, f"{_spec_text(v)}  {_origin(v)}"))
+            lines = [f"{name} = _constants[{name!r}]"]
+        self.const_lines += _with_comment(lines, f"{_spec_text(v)}  {_origin(v)}", "")
         return name
 
     # -- statements ------------------------------------------------------------------------------
@@ -205,13 +206,13 @@ class _Emitter:
         for token, i in last_use.items():
             if self._deletable(self.refs[token]):
                 dying.setdefault(i, []).append(self.refs[token])
-        body: list[tuple[str, Any]] = []
+        body: list[tuple[list[str], Any]] = []
         for i, stmt in enumerate(stmts):
             body.append((self._text(stmt), stmt.ins.op))
             if i in dying:
-                body.append(("del " + ", ".join(sorted(self.name_of(v) for v in dying[i])), None))
+                body.append((_dels(sorted(self.name_of(v) for v in dying[i])), None))
         self._resolve(final[-1])
-        body.append((print_statement(ret), None))
+        body.append((print_lines(ret, MAX_LINE - 4), None))
 
         lines = ast.unparse(ast.Module([ast.Expr(ast.Constant(title))], [])).split("\n")
         lines += ["import numpy as np"] + ([RUNTIME_IMPORT] if helpers else []) + [""]
@@ -221,10 +222,11 @@ class _Emitter:
             lines += self.const_lines + [""]
         lines.append(f"def run({', '.join(params)}):")
         line_ops = {}
-        for text, op in body:
-            if op is not None:
-                line_ops[len(lines) + 1] = op
-            lines.append("    " + text)
+        for texts, op in body:
+            for text in texts:
+                if op is not None and not text.lstrip().startswith("#"):
+                    line_ops[len(lines) + 1] = op   # every line: a traceback may point at any of them
+                lines.append("    " + text)
         return Module("\n".join(lines) + "\n", list(prog.params), self.constants, line_ops,
                       self._copy_outputs(returned), helpers, [v.shape.rank for v in returned],
                       [var for var, _ in prog.commits])
@@ -237,7 +239,8 @@ class _Emitter:
         else:
             target = ast.Tuple([ast.Name(self.name_of(o) if id(o) in self.uses or id(o) in self.keep else "_",
                                          _STORE) for o in ins.outs], _STORE)
-        return _with_comment(print_statement(ast.Assign([target], stmt.expr, None, lineno=0)), _op_comment(ins))
+        code = print_lines(ast.Assign([target], stmt.expr, None, lineno=0), MAX_LINE - 4)
+        return _with_comment(code, _op_comment(ins), "    ")
 
     def _resolve(self, stmt: _Statement) -> None:
         """Give placeholder names their final identifiers (in statement order, so numbering reads well)."""
@@ -366,5 +369,23 @@ def _op_comment(ins: Instr) -> str:
     return f"grad of {forward.type}  {location_text(forward)}"
 
 
-def _with_comment(code: str, comment: str) -> str:
-    return f"{code.ljust(_COMMENT_COLUMN - 4)}  # {comment}" if comment else code
+def _with_comment(code: list[str], comment: str, indent: str) -> list[str]:
+    """A one-line statement with its comment at the comment column when that fits in
+    ``MAX_LINE``, else the comment on its own line above the statement."""
+    if not comment:
+        return code
+    if len(code) == 1:
+        line = f"{code[0].ljust(_COMMENT_COLUMN - len(indent))}  # {comment}"
+        if len(indent) + len(line) <= MAX_LINE:
+            return [line]
+    return [f"# {comment}", *code]
+
+
+def _dels(names: list[str]) -> list[str]:
+    """``del a, b, c`` statements, as many as needed to keep lines within ``MAX_LINE``."""
+    lines = ["del"]
+    for name in names:
+        if len(lines[-1]) > 3 and 4 + len(lines[-1]) + 2 + len(name) > MAX_LINE:
+            lines.append("del")
+        lines[-1] += (" " if len(lines[-1]) == 3 else ", ") + name
+    return lines
