@@ -4,7 +4,8 @@ A module is: a docstring, ``import numpy as np``, module-level constants, and on
 ``run`` made of assignments, ``del`` and one ``return``. Every name it reads is a parameter,
 a value it assigned before (each exactly once), a module constant, ``np``, ``rt``,
 ``_constants`` or one of a few harmless builtins; no attribute starts with ``_``; nothing is
-imported but NumPy and (when it calls one) the runtime helpers as ``rt``. ``problems(source)`` lists what breaks these rules (empty when none).
+imported but NumPy and (when it calls one) the runtime helpers as ``rt``. ``problems(source)``
+lists what breaks these rules (empty when none).
 """
 from __future__ import annotations
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from ..primitives.core import broadcast_shape, literal, np_attr, shortest_float
 from ..shapes import dims_text
+from .lines import MAX_LINE, dels, signature, with_comment, wrapped_title
 from .names import INTERNAL_NAMES, Namer, value_name
 from .printer import print_lines
 from .program import Instr, Kind, Program, Value
@@ -29,11 +30,9 @@ __all__ = ["Module", "emit_module", "comment_text", "location_text", "DEL_MIN_EL
 DEL_MIN_ELEMENTS = 1024      # ``del`` temporaries at least this large after their last use
 INLINE_CONST_ELEMENTS = 16   # constants up to this size are written into the text
 MAX_FUSED_OPS = 5            # at most this many operations in one fused expression
-MAX_LINE = 99                # generated lines are broken inside brackets to stay within this width
 RUNTIME_IMPORT = "from s2sgrad.codegen import runtime as rt"   # written when the module calls a helper
 CONSTANTS_NOTE = "# _constants: the arrays too large to print, by name (s2sgrad supplies it with this text)"
 _LOAD, _STORE = ast.Load(), ast.Store()
-_COMMENT_COLUMN = 44
 _REF = "\x00"                # placeholder names: never a valid identifier, replaced before printing
 _OPERATIONS = frozenset({ast.BinOp, ast.UnaryOp, ast.Call, ast.Compare, ast.Subscript})
 
@@ -146,7 +145,7 @@ class _Emitter:
         else:
             self.constants[name] = v.const
             lines = [f"{name} = _constants[{name!r}]"]
-        self.const_lines += _with_comment(lines, f"{_spec_text(v)}  {_origin(v)}", "")
+        self.const_lines += with_comment(lines, f"{_spec_text(v)}  {_origin(v)}", "    ")  # the body's column
         return name
 
     # -- statements ------------------------------------------------------------------------------
@@ -210,17 +209,17 @@ class _Emitter:
         for i, stmt in enumerate(stmts):
             body.append((self._text(stmt), stmt.ins.op))
             if i in dying:
-                body.append((_dels(sorted(self.name_of(v) for v in dying[i])), None))
+                body.append((dels(sorted(self.name_of(v) for v in dying[i])), None))
         self._resolve(final[-1])
         body.append((print_lines(ret, MAX_LINE - 4), None))
 
-        lines = ast.unparse(ast.Module([ast.Expr(ast.Constant(title))], [])).split("\n")
+        lines = ast.unparse(ast.Module([ast.Expr(ast.Constant(wrapped_title(title)))], [])).split("\n")
         lines += ["import numpy as np"] + ([RUNTIME_IMPORT] if helpers else []) + [""]
         if self.constants:
             lines.append(CONSTANTS_NOTE)
         if self.const_lines:
             lines += self.const_lines + [""]
-        lines.append(f"def run({', '.join(params)}):")
+        lines += signature(params)
         line_ops = {}
         for texts, op in body:
             for text in texts:
@@ -240,7 +239,7 @@ class _Emitter:
             target = ast.Tuple([ast.Name(self.name_of(o) if id(o) in self.uses or id(o) in self.keep else "_",
                                          _STORE) for o in ins.outs], _STORE)
         code = print_lines(ast.Assign([target], stmt.expr, None, lineno=0), MAX_LINE - 4)
-        return _with_comment(code, _op_comment(ins), "    ")
+        return with_comment(code, _op_comment(ins), "    ")
 
     def _resolve(self, stmt: _Statement) -> None:
         """Give placeholder names their final identifiers (in statement order, so numbering reads well)."""
@@ -367,25 +366,3 @@ def _op_comment(ins: Instr) -> str:
     if op.type == "AddN":  # tf.gradients summing several contributions to one tensor
         return f"sum of gradients of {comment_text(forward.name)}  {location_text(forward)}"
     return f"grad of {forward.type}  {location_text(forward)}"
-
-
-def _with_comment(code: list[str], comment: str, indent: str) -> list[str]:
-    """A one-line statement with its comment at the comment column when that fits in
-    ``MAX_LINE``, else the comment on its own line above the statement."""
-    if not comment:
-        return code
-    if len(code) == 1:
-        line = f"{code[0].ljust(_COMMENT_COLUMN - len(indent))}  # {comment}"
-        if len(indent) + len(line) <= MAX_LINE:
-            return [line]
-    return [f"# {comment}", *code]
-
-
-def _dels(names: list[str]) -> list[str]:
-    """``del a, b, c`` statements, as many as needed to keep lines within ``MAX_LINE``."""
-    lines = ["del"]
-    for name in names:
-        if len(lines[-1]) > 3 and 4 + len(lines[-1]) + 2 + len(name) > MAX_LINE:
-            lines.append("del")
-        lines[-1] += (" " if len(lines[-1]) == 3 else ", ") + name
-    return lines

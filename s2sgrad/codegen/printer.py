@@ -104,12 +104,32 @@ def _fill(prefix: str, node: ast.expr, suffix: str, width: int, text: str | None
 
 
 def _split_binop(prefix: str, node: ast.BinOp, suffix: str, width: int) -> list[str]:
-    """``(left`` then `` op right)`` on the next line, aligned inside the added parentheses (which
-    leave the tree as it is); each side is broken further when it does not fit."""
-    symbol, own = _BINOPS[type(node.op)]
-    left = _fill(prefix + "(", node.left, "", width, _expr(node.left, own))
+    """A chain ``a + b - c`` of one precedence in added parentheses (the tree stays the same),
+    operands packed greedily, each continuation line starting with its operator aligned inside
+    the parenthesis; an operand too long for a line of its own is broken further."""
+    own = _BINOPS[type(node.op)][1]
+    terms: list[tuple[str, ast.expr]] = []
+    left: ast.expr = node
+    while type(left) is ast.BinOp and _BINOPS[type(left.op)][1] == own:
+        terms.append((_BINOPS[type(left.op)][0] + " ", left.right))
+        left = left.left
+    terms.append(("", left))
+    terms.reverse()
     indent = " " * (len(prefix) + 1)
-    return left + _fill(f"{indent}{symbol} ", node.right, ")" + suffix, width, _expr(node.right, own + 1))
+    lines: list[str] = []
+    current = prefix + "("
+    for k, (symbol, operand) in enumerate(terms):
+        end = ")" + suffix if k == len(terms) - 1 else ""
+        piece = symbol + _expr(operand, own if k == 0 else own + 1)
+        if k and len(current) + 1 + len(piece) + len(end) > width:
+            lines.append(current)
+            current = indent + piece[:len(symbol)]
+        elif k:
+            current += " " + piece[:len(symbol)]
+        sub = _fill(current, operand, end, width, piece[len(symbol):])
+        lines += sub[:-1]
+        current = sub[-1]
+    return lines + [current]
 
 
 def _bracketed(node: ast.expr) -> tuple[str, list, str] | None:
