@@ -25,6 +25,7 @@ __all__ = ["assigned_name"]
 _Statement = tuple  # (filename, first line, column): one statement of one file
 
 _lock = threading.Lock()
+_missing: set[str] = set()   # files without source
 _files: dict[str, tuple[list, dict[int, tuple[_Statement, str | None]]]] = {}
 # graph -> [ops scanned, {statement: id of its last op}]; ids, not ops, so the graph can die
 _scans: weakref.WeakKeyDictionary[Graph, list] = weakref.WeakKeyDictionary()
@@ -48,20 +49,23 @@ def _last_ops(graph: Graph) -> dict:
     scan = _scans.get(graph)
     if scan is None:
         scan = _scans[graph] = [0, {}]
-    ops = graph._ops
-    for op in ops[scan[0]:]:
+    new = graph._ops[scan[0]:]   # append-only: the ops added since the last scan
+    for op in new:
         if op.grad_of is None and not lookup(op.type).ref_inputs:  # writes are named new_<variable>
             found = _statement(op.location)
             if found is not None:
                 scan[1][found[0]] = op.id
-    scan[0] = len(ops)
+    scan[0] += len(new)
     return scan[1]
 
 
 def _statement(location: tuple) -> tuple[_Statement, str | None] | None:
     filename, line = location
+    if filename in _missing and filename not in linecache.cache:
+        return None   # looked for once: linecache would search sys.path again on every call
     lines = linecache.getlines(filename)
     if not lines:
+        _missing.add(filename)
         return None
     cached = _files.get(filename)
     if cached is None or cached[0] is not lines:
