@@ -14,8 +14,10 @@ from .ops.convert import convert_to_tensor
 from .ops.creation import eye
 from .ops.linalg_ops import einsum, tensordot
 from .ops.math_ops import matmul
+from .ops.nn_ops import l2_normalize
+from .tf1_api import missing_names as _missing_names
 
-__all__ = ["einsum", "eye", "matmul", "matrix_transpose", "tensordot"]
+__all__ = ["einsum", "eye", "l2_normalize", "matmul", "matrix_transpose", "tensordot"]
 
 
 def matrix_transpose(a: Any, name: str = "matrix_transpose", conjugate: bool = False) -> Tensor:
@@ -28,3 +30,6 @@ def matrix_transpose(a: Any, name: str = "matrix_transpose", conjugate: bool = F
     if rank is None or rank < 2:
         raise ValueError(f"matrix_transpose needs a tensor of known rank >= 2, got shape {x.shape}")
     return transpose(x, list(range(rank - 2)) + [rank - 1, rank - 2], name=name)
+
+
+__getattr__ = _missing_names("linalg", __name__)

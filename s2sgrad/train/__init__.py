@@ -5,6 +5,10 @@ from .gradient_descent import GradientDescentOptimizer
 from .momentum import MomentumOptimizer
 from .optimizer import Optimizer, get_global_step, get_or_create_global_step
 from .rmsprop import RMSPropOptimizer
+from ..tf1_api import missing_names as _missing_names
 
 __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer", "AdagradOptimizer",
            "RMSPropOptimizer", "get_global_step", "get_or_create_global_step"]
+
+
+__getattr__ = _missing_names("train", __name__)
