@@ -12,15 +12,20 @@ from .graph import Tensor
 from .ops import array_ops, reduce_ops
 from .ops.creation import linspace
 from .ops.math_ops import multiply, negative, subtract
-from .ops.variables import global_variables, local_variables_initializer, variables_initializer
+from .ops.variables import Variable, global_variables, local_variables_initializer, variables_initializer
 
 __all__ = ["all_variables", "arg_max", "arg_min", "concat", "concat_v2", "initialize_local_variables",
            "initialize_variables", "lin_space", "mul", "neg", "pack", "select", "sub", "unpack"]
 
 mul, sub, neg = multiply, subtract, negative
 pack, unpack, concat_v2 = array_ops.stack, array_ops.unstack, array_ops.concat
-all_variables, initialize_variables = global_variables, variables_initializer
-initialize_local_variables, lin_space = local_variables_initializer, linspace
+initialize_variables, initialize_local_variables = variables_initializer, local_variables_initializer
+lin_space = linspace
+
+
+def all_variables() -> list[Variable]:
+    """TF 0.x's name for ``tf.global_variables()``."""
+    return global_variables()
 
 
 def concat(values: Sequence[Any], axis: Any, name: str = "concat") -> Tensor:

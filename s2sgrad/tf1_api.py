@@ -7,7 +7,7 @@ Each s2sgrad module that stands for a TF namespace (``s2sgrad`` for ``tf``, ``s2
 >>> tf.nn.conv3d_transpose
 Traceback (most recent call last):
 ...
-s2sgrad.tf1_api.UnsupportedTensorFlowName: tf.nn.conv3d_transpose is a TensorFlow 1.x function...
+s2sgrad.tf1_api.UnsupportedTensorFlowName: tf.nn.conv3d_transpose is a TensorFlow 1.x name that s2sgrad does not...
 
 A name TensorFlow does not have either is an ordinary AttributeError (with Python's
 "Did you mean" for typos). The list is ``data/tf1_names.txt``, written by ``tools/tf1_names.py``.
@@ -44,7 +44,7 @@ class UnsupportedTensorFlowName(AttributeError):
     def __init__(self, tf_name: str, namespace: bool = False) -> None:
         kind = "namespace" if namespace else "name"
         message = (f"{tf_name} is a TensorFlow 1.x {kind} that s2sgrad does not support yet"
-                   f"{_planned(tf_name)}; {COVERAGE_PAGE} lists what s2sgrad supports")
+                   f"{_planned(tf_name + '.' if namespace else tf_name)}; {COVERAGE_PAGE} lists what s2sgrad supports")
         super().__init__(message)
         self.tf_name = tf_name
 
@@ -53,7 +53,7 @@ def _planned(tf_name: str) -> str:
     relative = tf_name.removeprefix("tf.")
     for prefixes, what, issue in PLANNED:
         if relative.startswith(prefixes):
-            return f" ({what} are planned in issue {issue})"
+            return f" (planned: {what}, issue {issue})"
     return ""
 
 

@@ -10,10 +10,12 @@ the committed table is stale.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
-import s2sgrad
-from s2sgrad.tf1_api import tf1_names
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # this checkout's s2sgrad
+import s2sgrad  # noqa: E402
+from s2sgrad.tf1_api import tf1_names  # noqa: E402
 
 BEGIN = "<!-- coverage table: written by tools/coverage_table.py, do not edit by hand -->"
 END = "<!-- end of coverage table -->"

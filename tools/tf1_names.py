@@ -15,7 +15,8 @@ It walks ``tf.compat.v1`` recursively and writes two files:
 
 ``tf.compat.v1`` no longer holds the TF 0.x/1.0 spellings that old programs use (``tf.mul``,
 ``tf.scalar_summary``...) nor ``tf.contrib``; ``LEGACY`` adds the ones that real programs
-still call, so that they, too, get the "not supported yet" answer rather than a typo's.
+still call, and the common ``tf.layers`` and ``tf.nn.rnn_cell`` names (Keras-based: with TF 2's
+Keras 3 they do not load), so that they, too, get the "not supported yet" answer rather than a typo's.
 """
 from __future__ import annotations
 
@@ -32,7 +33,8 @@ SKIPPED = {"raw_ops."}
 # Namespaces listed but not walked: v1 is ``tf`` itself, v2 is TensorFlow 2's API, and TensorFlow
 # 2.x's ``keras`` is Keras 3, not TF-1.x's tf.keras.
 NOT_WALKED = {"compat.v1.", "compat.v2.", "keras."}
-# TF 0.x/1.0 names removed before tf.compat.v1 existed, and tf.contrib names common in TF-1.x programs.
+# TF 0.x/1.0 names removed before tf.compat.v1 existed, tf.contrib names common in TF-1.x programs, and
+# the common names of the two Keras-based namespaces that TensorFlow 2.x cannot load without tf_keras.
 LEGACY = """
 mul sub neg select concat_v2 all_variables initialize_variables initialize_local_variables
 scalar_summary histogram_summary image_summary audio_summary merge_summary merge_all_summaries
@@ -48,24 +50,35 @@ contrib.framework. contrib.framework.get_or_create_global_step contrib.framework
 contrib.framework.get_variables contrib.framework.get_variables_to_restore contrib.framework.arg_scope
 contrib.framework.model_variable contrib.framework.get_model_variables
 contrib.learn. contrib.slim. contrib.seq2seq. contrib.distributions. contrib.metrics. contrib.losses.
+layers.dense layers.conv1d layers.conv2d layers.conv2d_transpose layers.max_pooling1d layers.max_pooling2d
+layers.average_pooling2d layers.dropout layers.flatten layers.batch_normalization layers.Dense layers.Conv2D
+layers.MaxPooling2D layers.Dropout layers.Flatten layers.BatchNormalization layers.Layer
+nn.rnn_cell.RNNCell nn.rnn_cell.BasicRNNCell nn.rnn_cell.BasicLSTMCell nn.rnn_cell.LSTMCell nn.rnn_cell.GRUCell
+nn.rnn_cell.MultiRNNCell nn.rnn_cell.DropoutWrapper nn.rnn_cell.LSTMStateTuple nn.rnn_cell.ResidualWrapper
 """.split()
 
 
 def walk(module: types.ModuleType, prefix: str, stack: tuple = ()) -> dict[str, object]:
     """Every public name under ``module``: {"nn.relu": <function>, "nn.": <module>, ...}."""
     found: dict[str, object] = {}
-    for name in sorted(dir(module)):
+    try:
+        names = sorted(dir(module))
+    except Exception as e:  # noqa: BLE001 - a Keras-based namespace that does not load with Keras 3
+        print(f"left out the contents of {prefix}: {type(e).__name__}: {e}", file=sys.stderr)
+        return found
+    for name in names:
         if name.startswith("_") or prefix + name + "." in SKIPPED:
             continue
         try:
             value = getattr(module, name)
-        except Exception:  # noqa: BLE001 - a lazily loaded namespace that fails to load is left out
+        except Exception as e:  # noqa: BLE001 - a lazily loaded namespace that fails to load is left out
+            print(f"left out {prefix}{name}: {type(e).__name__}: {e}", file=sys.stderr)
             continue
         if isinstance(value, types.ModuleType):
-            if id(value) in stack or not _module_name(value).startswith(("tensorflow", "tf_keras", "keras")):
+            if id(value) in stack or not _module_name(value).startswith(("tensorflow", "tf_keras", "keras", "?")):
                 continue
             found[prefix + name + "."] = value
-            if prefix + name + "." in NOT_WALKED:
+            if prefix + name + "." in NOT_WALKED or _module_name(value) == "?":
                 continue
             found.update(walk(value, prefix + name + ".", stack + (id(value),)))
         else:
@@ -76,8 +89,8 @@ def walk(module: types.ModuleType, prefix: str, stack: tuple = ()) -> dict[str, 
 def _module_name(module: types.ModuleType) -> str:
     try:
         return module.__name__
-    except AttributeError:  # Keras 3's lazy stand-in for the TF-1.x Keras namespace
-        return ""
+    except Exception:  # noqa: BLE001 - Keras 3's lazy stand-in for TF-1.x's Keras-based namespaces (tf.layers)
+        return "?"
 
 
 def parameters(value: object) -> str | None:
