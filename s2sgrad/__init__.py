@@ -49,6 +49,7 @@ from .session import InteractiveSession, Session, get_default_session
 from . import compat, contrib, debugging, initializers, linalg, losses, manip, math, nn, random, train
 from .backprop import NoGradient as no_gradient
 from .errors import OpError
+from .graph_keys import GraphKeys, add_to_collection, add_to_collections, get_collection, is_tensor
 from .execution_mode import (disable_eager_execution, disable_v2_behavior, enable_eager_execution,
                              enable_v2_behavior, executing_eagerly)
 from .legacy import (all_variables, arg_max, arg_min, concat, concat_v2, initialize_local_variables,

@@ -1,9 +1,11 @@
-"""``tf.initializers``: the initializer classes and the variable-initializing ops under TF-1.x's short names.
+"""``tf.initializers``: the initializers and the variable-initializing ops under TF-1.x's short names.
 
 >>> import s2sgrad as tf
 >>> tf.initializers.zeros is tf.zeros_initializer
 True
 """
+from __future__ import annotations
+
 from .ops.initializers import constant_initializer as constant
 from .ops.initializers import glorot_normal_initializer as glorot_normal
 from .ops.initializers import glorot_uniform_initializer as glorot_uniform
@@ -18,8 +20,29 @@ from .ops.variables import local_variables_initializer as local_variables
 from .ops.variables import variables_initializer as variables
 from .tf1_api import missing_names as _missing_names
 
-__all__ = ["constant", "global_variables", "glorot_normal", "glorot_uniform", "local_variables", "ones",
-           "random_normal", "random_uniform", "truncated_normal", "variables", "variance_scaling", "zeros"]
+__all__ = ["constant", "global_variables", "glorot_normal", "glorot_uniform", "he_normal", "he_uniform",
+           "lecun_normal", "lecun_uniform", "local_variables", "ones", "random_normal", "random_uniform",
+           "truncated_normal", "variables", "variance_scaling", "zeros"]
+
+
+def he_normal(seed: int | None = None) -> variance_scaling:
+    """He et al.'s initializer: truncated normal with variance ``2 / fan_in``."""
+    return variance_scaling(2.0, "fan_in", "truncated_normal", seed)
+
+
+def he_uniform(seed: int | None = None) -> variance_scaling:
+    """Uniform with variance ``2 / fan_in``."""
+    return variance_scaling(2.0, "fan_in", "uniform", seed)
+
+
+def lecun_normal(seed: int | None = None) -> variance_scaling:
+    """LeCun's initializer: truncated normal with variance ``1 / fan_in``."""
+    return variance_scaling(1.0, "fan_in", "truncated_normal", seed)
+
+
+def lecun_uniform(seed: int | None = None) -> variance_scaling:
+    """Uniform with variance ``1 / fan_in``."""
+    return variance_scaling(1.0, "fan_in", "uniform", seed)
 
 
 __getattr__ = _missing_names("initializers", __name__)

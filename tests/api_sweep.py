@@ -35,7 +35,9 @@ NOT_SWEPT = {"tf.Graph", "tf.Operation", "tf.Tensor", "tf.Session", "tf.Interact
              "tf.global_variables", "tf.local_variables", "tf.trainable_variables", "tf.DType",
              "tf.UnconnectedGradients",  # an Enum: calling it with a bad value is Python's own error
              "tf.OpError", "tf.executing_eagerly", "tf.disable_eager_execution", "tf.disable_v2_behavior",
-             "tf.enable_eager_execution", "tf.enable_v2_behavior"}  # errors, and switches taking no data
+             "tf.enable_eager_execution", "tf.enable_v2_behavior",  # errors, and switches taking no data
+             "tf.GraphKeys", "tf.get_collection", "tf.add_to_collection", "tf.add_to_collections", "tf.is_tensor",
+             "train.global_step"}  # collections take any key and value, is_tensor any object, as in TF
 # Parameters that are accepted for TF compatibility and ignored, or that only choose names.
 IGNORED = {"name", "use_locking", "colocate_gradients_with_ops", "gate_gradients", "caching_device", "config",
            "target", "validate_indices", "partition_strategy", "use_resource", "synchronization", "aggregation",

@@ -66,13 +66,16 @@ def test_aliases_are_the_object_they_stand_for(name, target):
 
 
 # Names s2sgrad added for TF-1.x compatibility: parameters and their defaults exactly as TensorFlow's.
-CHECKED = ["arg_max", "arg_min", "concat", "concat_v2", "select", "all_variables", "executing_eagerly", "disable_eager_execution",
-           "disable_v2_behavior", "enable_eager_execution", "enable_v2_behavior", "initialize_variables",
-           "initialize_local_variables", "compat.as_bytes", "compat.as_text", "compat.as_str", "compat.as_str_any",
-           "compat.path_to_str", "errors.exception_type_from_error_code", "errors.error_code_from_exception_type",
-           "random_uniform_initializer", "initializers.random_uniform", "linalg.transpose",
-           *(n for n, target in ALIASES if callable(target) and n not in ("compat.v1", "compat.v1.placeholder", "OpError",
-                                                                       "errors.UnsupportedTensorFlowName"))]
+CHECKED = ["arg_max", "arg_min", "concat", "concat_v2", "select", "all_variables", "executing_eagerly",
+           "disable_eager_execution", "disable_v2_behavior", "enable_eager_execution", "enable_v2_behavior",
+           "initialize_variables", "initialize_local_variables", "compat.as_bytes", "compat.as_text", "compat.as_str",
+           "compat.as_str_any", "compat.path_to_str", "errors.exception_type_from_error_code",
+           "errors.error_code_from_exception_type", "random_uniform_initializer", "initializers.random_uniform",
+           "linalg.transpose", "get_collection", "add_to_collection", "add_to_collections", "is_tensor",
+           "train.global_step", "initializers.he_normal", "initializers.he_uniform", "initializers.lecun_normal",
+           "initializers.lecun_uniform"]
+NOT_FUNCTIONS = {"compat.v1", "compat.v1.placeholder", "OpError", "errors.UnsupportedTensorFlowName"}
+CHECKED += [n for n, target in ALIASES if callable(target) and n not in NOT_FUNCTIONS]
 # TF 0.x/1.0 names that tf.compat.v1 no longer has, and two that TF 2 extended (bad_indices_policy): their
 # signatures in TensorFlow 1.x's API.
 OLD_SIGNATURES = {"manip.gather_nd": "params, indices, name=None, batch_dims=0",
@@ -218,3 +221,68 @@ def test_every_namespace_module_is_listed_in_tf_and_importable():
         assert inspect.ismodule(module) and module.__name__ == "s2sgrad." + name
         assert all(hasattr(module, n) for n in getattr(module, "__all__", []))
     assert tf_v1 is tf
+
+
+# tf.compat.v1.GraphKeys' values in TensorFlow 2.21 (the ones s2sgrad defines)
+TF_GRAPH_KEYS = {"GLOBAL_VARIABLES": "variables", "VARIABLES": "variables", "LOCAL_VARIABLES": "local_variables",
+                 "METRIC_VARIABLES": "metric_variables", "MODEL_VARIABLES": "model_variables",
+                 "TRAINABLE_VARIABLES": "trainable_variables", "SUMMARIES": "summaries",
+                 "QUEUE_RUNNERS": "queue_runners",
+                 "TABLE_INITIALIZERS": "table_initializer", "MOVING_AVERAGE_VARIABLES": "moving_average_variables",
+                 "REGULARIZATION_LOSSES": "regularization_losses", "SAVERS": "savers", "WEIGHTS": "weights",
+                 "BIASES": "biases", "ACTIVATIONS": "activations", "UPDATE_OPS": "update_ops", "LOSSES": "losses",
+                 "INIT_OP": "init_op", "LOCAL_INIT_OP": "local_init_op", "GLOBAL_STEP": "global_step",
+                 "TRAIN_OP": "train_op"}
+
+
+def test_graph_keys_and_collections_are_tensorflows():
+    assert {k: v for k, v in vars(tf.GraphKeys).items() if k.isupper()} == TF_GRAPH_KEYS
+    w = tf.Variable([1.0], name="w")
+    frozen = tf.Variable([2.0], name="frozen", trainable=False)
+    step = tf.train.get_or_create_global_step()
+    loss = tf.losses.mean_squared_error([1.0], w)
+    assert tf.get_collection(tf.GraphKeys.GLOBAL_VARIABLES) == [w, frozen, step]
+    assert tf.get_collection(tf.GraphKeys.TRAINABLE_VARIABLES) == [w]
+    assert tf.get_collection(tf.GraphKeys.GLOBAL_STEP) == [step]
+    assert tf.get_collection(tf.GraphKeys.LOSSES) == [loss]
+    assert tf.get_collection(tf.GraphKeys.GLOBAL_VARIABLES, scope="fro") == [frozen]
+    tf.add_to_collection("mine", w)
+    tf.add_to_collections(["a", "b"], frozen)
+    tf.add_to_collections("a", w)
+    assert tf.get_collection("mine") == [w] and tf.get_collection("a") == [frozen, w]
+    assert tf.get_collection("b") == [frozen] and tf.get_collection("nothing") == []
+    tf.get_collection("mine").append(frozen)  # a copy
+    assert tf.get_collection("mine") == [w]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(tf.assign_add(step, 3))
+        assert tf.train.global_step(sess, step) == 3 and type(tf.train.global_step(sess, step)) is int
+
+
+def test_is_tensor_as_tensorflow_answers_it():
+    """TF 2.21 (tf.compat.v1, graph mode): True for Tensor, Variable, IndexedSlices; False for an Operation,
+    an array or a number."""
+    v = tf.get_variable("g", [2])
+    slices = tf.gradients(tf.reduce_sum(tf.gather(v, [0])), v)[0]
+    assert isinstance(slices, tf.IndexedSlices)
+    assert [tf.is_tensor(x) for x in [v, tf.constant(1.0), slices]] == [True, True, True]
+    assert [tf.is_tensor(x) for x in [v.op, np.ones(2), 1.0, [tf.constant(1.0)]]] == [False] * 4
+
+
+@pytest.mark.parametrize("name, scale, uniform", [("he_normal", 2.0, False), ("he_uniform", 2.0, True),
+                                                  ("lecun_normal", 1.0, False), ("lecun_uniform", 1.0, True)])
+def test_he_and_lecun_initializers_scale_by_fan_in(name, scale, uniform):
+    w = run(tf.get_variable("w", [500, 20], initializer=getattr(tf.initializers, name)(seed=5)))[0]
+    std = math.sqrt(scale / 500)
+    if uniform:
+        assert np.abs(w).max() <= math.sqrt(3) * std and abs(w.std() - std) < 0.02 * std
+    else:  # variance scale / fan_in after truncation at 2 stddevs of the untruncated normal
+        assert np.abs(w).max() <= 2 * std / 0.87962566 and abs(w.std() - std) < 0.02 * std
+
+
+def test_reductions_take_tf1s_argument_names():
+    x = tf.constant([[1.0, 2.0], [3.0, 5.0]])
+    got = run(tf.reduce_sum(x, reduction_indices=[1]), tf.reduce_mean(x, reduction_indices=0, keep_dims=True),
+              tf.reduce_max(x, 1, keep_dims=True), tf.argmax(x, dimension=0))
+    for value, want in zip(got, [[3.0, 8.0], [[2.0, 3.5]], [[2.0], [5.0]], [1, 1]]):
+        np.testing.assert_allclose(value, want)
