@@ -13,6 +13,7 @@ import pytest
 
 import s2sgrad as tf
 import s2sgrad.compat.v1 as tf_v1
+from tools import coverage_table
 from tf1_signatures import TF_SIGNATURES, normalized, signature_text
 
 
@@ -95,6 +96,41 @@ OLD_SIGNATURES = {"manip.gather_nd": "params, indices, name=None, batch_dims=0",
 @pytest.mark.parametrize("name", sorted(set(CHECKED) | set(OLD_SIGNATURES)))
 def test_signatures_are_tensorflows(name):
     assert signature_text(resolve(name)) == normalized(OLD_SIGNATURES.get(name) or TF_SIGNATURES[name])
+
+
+# TF parameters that s2sgrad's version of a name does not take: TF 2.x additions to TF-1.x functions
+# (DTensor layouts, bad_indices_policy, grad_a/grad_b, optimizer name-scope internals) and differences
+# in how a class is constructed; and defaults that differ in spelling only (None means the same there).
+NOT_TAKEN = {"layout", "bad_indices_policy", "grad_a", "grad_b", "use_own_namescope_for_non_slot_vars"}
+KNOWN_GAPS = {"DType": {"type_enum", "handle_data"}, "dtypes.DType": {"type_enum", "handle_data"},
+              "OpError": {"error_code"}, "errors.OpError": {"error_code"}, "as_dtype": {"type_value"},
+              "dtypes.as_dtype": {"type_value"}}
+SAME_DEFAULT = {("assign", "validate_shape"), ("shape", "out_type"), ("size", "out_type")}
+
+
+def _tf_parameters(text: str) -> dict[str, str | None]:
+    """{name: default text or None} of a recorded signature, without *args/**kwargs."""
+    items = [item.partition("=") for item in filter(None, text.split(", ")) if not item.startswith("*")]
+    return {name: default or None for name, _, default in items}
+
+
+def test_every_supported_name_takes_tensorflows_parameters():
+    """Each TF parameter of a supported name is one of s2sgrad's (or goes to its **kwargs), with TF's
+    default where that is a plain value (the ``name`` default aside)."""
+    problems = []
+    for name, text in sorted(TF_SIGNATURES.items()):
+        if not coverage_table.supported(name):
+            continue
+        ours = inspect.signature(resolve(name)).parameters
+        takes_any = any(p.kind is p.VAR_KEYWORD for p in ours.values())
+        for param, default in _tf_parameters(text).items():
+            if param not in ours:
+                if not takes_any and param not in NOT_TAKEN | KNOWN_GAPS.get(name, set()):
+                    problems.append(f"{name} has no parameter {param}")
+            elif (default not in (None, "...") and param != "name" and (name, param) not in SAME_DEFAULT
+                  and repr(ours[param].default) != default):
+                problems.append(f"{name}({param}=...) defaults to {ours[param].default!r}, TF's to {default}")
+    assert problems == []
 
 
 def test_import_compat_v1_as_tf_runs_a_program():
