@@ -50,8 +50,9 @@ from . import compat, contrib, debugging, initializers, linalg, losses, manip, m
 from .backprop import NoGradient as no_gradient
 from .errors import OpError
 from .graph_keys import GraphKeys, add_to_collection, add_to_collections, get_collection, is_tensor
-from .execution_mode import (disable_eager_execution, disable_v2_behavior, enable_eager_execution,
-                             enable_v2_behavior, executing_eagerly)
+from .execution_mode import (disable_eager_execution, disable_tensor_equality, disable_v2_behavior,
+                             enable_eager_execution, enable_tensor_equality, enable_v2_behavior, executing_eagerly,
+                             executing_eagerly_outside_functions)
 from .legacy import (all_variables, arg_max, arg_min, concat, concat_v2, initialize_local_variables,
                      initialize_variables, lin_space, mul, neg, pack, select, sub, unpack)
 from .linalg import matrix_transpose

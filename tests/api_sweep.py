@@ -35,7 +35,8 @@ NOT_SWEPT = {"tf.Graph", "tf.Operation", "tf.Tensor", "tf.Session", "tf.Interact
              "tf.global_variables", "tf.local_variables", "tf.trainable_variables", "tf.DType",
              "tf.UnconnectedGradients",  # an Enum: calling it with a bad value is Python's own error
              "tf.OpError", "tf.executing_eagerly", "tf.disable_eager_execution", "tf.disable_v2_behavior",
-             "tf.enable_eager_execution", "tf.enable_v2_behavior",  # errors, and switches taking no data
+             "tf.enable_eager_execution", "tf.enable_v2_behavior", "tf.executing_eagerly_outside_functions",
+             "tf.disable_tensor_equality", "tf.enable_tensor_equality",  # errors, and switches taking no data
              "tf.GraphKeys", "tf.get_collection", "tf.add_to_collection", "tf.add_to_collections", "tf.is_tensor",
              "train.global_step"}  # collections take any key and value, is_tensor any object, as in TF
 # Parameters that are accepted for TF compatibility and ignored, or that only choose names.

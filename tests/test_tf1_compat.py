@@ -68,6 +68,7 @@ def test_aliases_are_the_object_they_stand_for(name, target):
 
 # Names s2sgrad added for TF-1.x compatibility: parameters and their defaults exactly as TensorFlow's.
 CHECKED = ["arg_max", "arg_min", "concat", "concat_v2", "select", "all_variables", "executing_eagerly",
+           "executing_eagerly_outside_functions", "disable_tensor_equality", "enable_tensor_equality",
            "disable_eager_execution", "disable_v2_behavior", "enable_eager_execution", "enable_v2_behavior",
            "initialize_variables", "initialize_local_variables", "compat.as_bytes", "compat.as_text", "compat.as_str",
            "compat.as_str_any", "compat.path_to_str", "errors.exception_type_from_error_code",
@@ -146,8 +147,16 @@ def test_import_compat_v1_as_tf_runs_a_program():
 def test_turning_eager_execution_on_is_refused_clearly(switch):
     with pytest.raises(NotImplementedError, match=rf"graph programs only.*tf\.{switch.__name__}\(\).*Session"):
         switch()
-    assert tf.executing_eagerly() is False
+    assert tf.executing_eagerly() is False and tf.executing_eagerly_outside_functions() is False
     assert tf.disable_eager_execution() is None and tf.disable_v2_behavior() is None
+
+
+def test_tensor_equality_stays_tf1s():
+    a, b = tf.constant(1.0), tf.constant(1.0)
+    assert tf.disable_tensor_equality() is None
+    assert a == a and a != b and len({a, b}) == 2
+    with pytest.raises(NotImplementedError, match=r"a == b.*same tensor.*tf\.equal\(a, b\)"):
+        tf.enable_tensor_equality()
 
 
 def test_old_spellings_compute_what_the_new_ones_do():
