@@ -47,8 +47,6 @@ from .backprop import (AggregationMethod, NoGradient, NotDifferentiable, Registe
 from .custom_gradient import custom_gradient
 from .session import InteractiveSession, Session, get_default_session
 from . import compat, contrib, debugging, initializers, linalg, losses, manip, math, nn, random, train
-from .backprop import NoGradient as no_gradient
-from .errors import OpError
 from .graph_keys import GraphKeys, add_to_collection, add_to_collections, get_collection, is_tensor
 from .execution_mode import (disable_eager_execution, disable_tensor_equality, disable_v2_behavior,
                              enable_eager_execution, enable_tensor_equality, enable_v2_behavior, executing_eagerly,
@@ -64,6 +62,7 @@ from .explain import explain
 from .export import export
 
 
+no_gradient, OpError = NoGradient, errors.OpError  # TF's second names for them
 compat.v1 = _sys.modules[__name__]  # tf.compat.v1 is tf: s2sgrad's top level is TF-1.x's API
 _sys.modules[compat.__name__ + ".v1"] = compat.v1
 newaxis = None
