@@ -8,12 +8,12 @@ so the check of recorded specs stays optional and the imports point down.
 """
 from __future__ import annotations
 
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from .nodes import Operation, Tensor
 from .shapes import TensorShape
 
-__all__ = ["VerifyError", "verify_graph", "check_specs"]
+__all__ = ["VerifyError", "check_specs", "verify_graph"]
 
 Infer = Callable[[Operation], Sequence[tuple]]
 

@@ -8,11 +8,11 @@ import runpy
 
 import numpy as np
 import pytest
+from conftest import EXAMPLES
 
 import s2sgrad as tf
 from s2sgrad import compiler
 from s2sgrad.codegen.emit import CONSTANTS_NOTE, MAX_LINE, RUNTIME_IMPORT
-from conftest import EXAMPLES
 
 
 @contextlib.contextmanager
@@ -114,7 +114,7 @@ def test_a_big_constant_comes_from_constants_and_the_text_says_so():
     scores = tf.reduce_sum(tf.constant(table) * x, axis=1)
     with recorded_calls() as calls, tf.Session() as sess:
         sess.run(scores, {x: np.ones((1000, 4))})
-    source, constants, args, _ = calls[0]
+    source, constants, _, _ = calls[0]
     assert CONSTANTS_NOTE in source and "= _constants['" in source, source
     assert len(constants) == 1 and np.array_equal(next(iter(constants.values())), table)
     check_alone(calls)

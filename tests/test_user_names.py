@@ -5,10 +5,10 @@ import ast
 import linecache
 
 import numpy as np
-
-import s2sgrad as tf
 from evaluate import exec_program
 from generated_code import problems
+
+import s2sgrad as tf
 
 
 def _run_body(source):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import textwrap
 
-__all__ = ["MAX_LINE", "COMMENT_COLUMN", "with_comment", "signature", "wrapped_title", "dels"]
+__all__ = ["COMMENT_COLUMN", "MAX_LINE", "dels", "signature", "with_comment", "wrapped_title"]
 
 MAX_LINE = 99          # generated lines stay within this width
 COMMENT_COLUMN = 44    # where a statement's trailing ``# op  file:line`` comment starts

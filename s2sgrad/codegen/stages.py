@@ -8,7 +8,7 @@ pass, so a pass that breaks an invariant is named by the error.
 """
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from ..graph import Operation, Tensor
 from ..primitives import lookup
@@ -19,7 +19,7 @@ from .passes import optimize
 from .program import Program
 from .verify import VerifyError, verify_program
 
-__all__ = ["PASSES", "lower_and_optimize", "set_checked", "is_checked"]
+__all__ = ["PASSES", "is_checked", "lower_and_optimize", "set_checked"]
 
 PASSES: tuple[Callable[[Program], object], ...] = (optimize, share_transposes)
 _checked = False

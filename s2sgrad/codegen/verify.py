@@ -11,12 +11,12 @@ the block that holds them, plus their own parameters).
 """
 from __future__ import annotations
 
-from typing import AbstractSet
+from collections.abc import Set as AbstractSet
 
 from ..verify import VerifyError, check_specs
 from .program import Instr, Kind, Program, Value
 
-__all__ = ["verify_program", "VerifyError"]
+__all__ = ["VerifyError", "verify_program"]
 
 _PARAM_KINDS = (Kind.FEED, Kind.VAR, Kind.RNG)
 
