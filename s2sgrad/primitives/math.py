@@ -233,7 +233,7 @@ def _select_infer(vector_picks_rows: bool) -> Any:
             raise TypeError(f"x and y must have the same dtype, got {x.dtype.name} and {y.dtype.name}")
         cond = c.shape
         if vector_picks_rows and _picks_rows(c, x):
-            cond = TensorShape(cond.dims + (1,) * (x.shape.rank - 1))
+            cond = TensorShape(cond.sizes + (1,) * (x.shape.rank - 1))
         return [(x.dtype, broadcast_shape(cond, x.shape, y.shape))]
     return infer
 
