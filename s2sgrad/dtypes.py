@@ -34,8 +34,8 @@ class DType:
 
     @property
     def as_numpy_dtype(self) -> type:
-        """The NumPy scalar type, e.g. ``numpy.float32`` (``object`` for strings)."""
-        return self._np.type
+        """The NumPy scalar type, e.g. ``numpy.float32`` (``object`` for strings, as TF)."""
+        return object if self._np.kind == "O" else self._np.type
 
     @property
     def np(self) -> np.dtype:
@@ -116,18 +116,17 @@ class DType:
             return np.iinfo(self._np)
         raise TypeError(f"Cannot find {what} value of {self} with type {self}.")
 
-    def limits(self, clip_negative: builtins.bool = True) -> tuple:
-        """Image intensity limits ``(min, max)``: (-1, 1) for float32/float64, the integer range for
-        integers, (False, True) for bool; ``min`` is 0 when ``clip_negative``."""
+    @property
+    def limits(self) -> tuple:
+        """TF's image intensity limits ``(0, max)``: max 1 for float32/float64, the largest value for
+        integers, True for bool; ValueError for other dtypes."""
         if self._np.kind in "iu":
-            low, high = int(np.iinfo(self._np).min), int(np.iinfo(self._np).max)
-        elif self._np.kind == "b":
-            low, high = False, True
-        elif self.name in ("float32", "float64"):
-            low, high = -1, 1
-        else:
-            raise ValueError(f"{self} does not have defined limits.")
-        return (0 if clip_negative else low), high
+            return 0, int(np.iinfo(self._np).max)
+        if self._np.kind == "b":
+            return 0, True
+        if self.name in ("float32", "float64"):
+            return 0, 1
+        raise ValueError(f"{self} does not have defined limits.")
 
     def is_compatible_with(self, other: Any) -> builtins.bool:
         """True when ``other`` converts to this dtype."""
