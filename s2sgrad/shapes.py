@@ -233,11 +233,13 @@ def _slice_of_unknown(key: slice) -> TensorShape:
 def _as_size(d: Any) -> int | None:
     """One size from an int, a NumPy int, a Dimension or None; -1 also means unknown (a deliberate leniency:
     TensorFlow refuses it)."""
+    if type(d) is int and d >= 0:  # the common case first: shapes are built often
+        return d
     if d is None:
         return None
     if isinstance(d, Dimension):
         return d.value
-    size = d if type(d) is int else index_value(d)
+    size = index_value(d)
     if size >= 0:
         return size
     if size == -1:
