@@ -336,3 +336,43 @@ def test_shapes_accept_dimensions_and_tensorshapes():
         assert y.shape == x.shape == z.shape and y.shape.merge_with([5, None]).as_list() == [5, 3]
         x.set_shape([D(7), 3])
         assert x.shape.as_list() == [7, 3]
+
+
+X = np.arange(8, dtype=np.float32).reshape(2, 4)
+# (expression using n = x.shape[1], a Dimension(4); static shape; value) - shapes and values as TF1-mode TF
+# gave them for the same expressions (recorded with the same x and feed)
+DIMENSION_ARGUMENTS = [
+    ("tf.split(x, n, axis=1)[0]", [None, 1], X[:, :1]),
+    ("tf.split(x, [1, n - 1], axis=1)[1]", [None, 3], X[:, 1:]),  # TF refuses a Dimension inside the list
+    ("tf.one_hot([1], depth=n)", [1, 4], [[0, 1, 0, 0]]),
+    ("tf.range(n)", [4], [0, 1, 2, 3]),
+    ("tf.linspace(0.0, 1.0, n)", [4], np.linspace(0, 1, 4)),
+    ("tf.slice(x, [0, 0], [-1, n])", [None, 4], X),
+    ("tf.expand_dims(x, axis=tf.Dimension(1))", [None, 1, 4], X[:, None]),
+    ("tf.reduce_sum(x, axis=tf.Dimension(1))", [None], X.sum(1)),
+    ("tf.reduce_mean(x, axis=[tf.Dimension(0)])", [4], X.mean(0)),
+    ("tf.tile(x, [1, n])", [None, 16], np.tile(X, (1, 4))),
+    ("tf.ones([n])", [4], np.ones(4)),
+    ("tf.fill([n, 1], 2.0)", [4, 1], np.full((4, 1), 2.0)),
+    ("tf.reshape(x, [-1, n * 1])", [None, 4], X),
+    ("tf.zeros(tf.TensorShape([n]))", [4], np.zeros(4)),
+    ("x / tf.cast(n, tf.float32)", [None, 4], X / 4),
+    ("tf.transpose(x, [tf.Dimension(1), 0])", [4, None], X.T),
+    ("tf.gather(x, [0], axis=tf.Dimension(1))", [None, 1], X[:, :1]),
+    ("tf.concat([x, x], axis=tf.Dimension(1))", [None, 8], np.concatenate([X, X], 1)),
+    ("tf.stack([x, x], axis=tf.Dimension(0))", [2, None, 4], np.stack([X, X])),
+    ("tf.unstack(x, num=n, axis=1)[0]", [None], X[:, 0]),
+    ("tf.matmul(x, tf.ones([n, 2]))", [None, 2], X @ np.ones((4, 2))),
+    ("float(n) * x", [None, 4], 4 * X),
+    ("tf.pad(x, [[0, 0], [0, n]])", [None, 8], np.pad(X, [(0, 0), (0, 4)])),
+]
+
+
+@pytest.mark.parametrize("expr, static, expected", DIMENSION_ARGUMENTS, ids=[e for e, _, _ in DIMENSION_ARGUMENTS])
+def test_dimensions_are_accepted_where_ints_are(expr, static, expected):
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 4])
+        t = eval(expr, {"tf": tf, "x": x, "n": x.shape[1]})
+        assert t.shape.as_list() == static
+        with tf.Session() as sess:
+            np.testing.assert_allclose(sess.run(t, {x: X}), expected, rtol=1e-6)

@@ -297,6 +297,7 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: int | None = 
     """
     x = convert_to_tensor(value)
     ax = static_int(axis, "axis")
+    num_or_size_splits = strip_dimensions(num_or_size_splits)
     with graph_of([x]).as_default():
         if isinstance(num_or_size_splits, (int, np.integer)):
             attrs = {"num": int(num_or_size_splits), "axis": ax}

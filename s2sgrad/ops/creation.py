@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import dtypes as _dt
 from ..graph import Tensor, get_default_graph
-from ..shapes import TensorShape
+from ..shapes import TensorShape, strip_dimensions
 from ..static import constant_value
 from .array_ops import static_int, static_ints
 from .convert import constant, convert_to_tensor, is_tensor_like, record1
@@ -32,6 +32,7 @@ def placeholder_with_default(input: Any, shape: Any, name: str | None = None) ->
 
 def _static(value: Any, what: str) -> tuple[Any, _dt.DType]:
     """A range/linspace argument's value and dtype; tensors must be constants."""
+    value = strip_dimensions(value)
     if is_tensor_like(value):
         t = convert_to_tensor(value)
         known = constant_value(t)
