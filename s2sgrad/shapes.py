@@ -289,13 +289,15 @@ def strip_dimensions(value: Any) -> Any:
 
 
 def _holds_dimensions(value: list | tuple) -> bool:
-    stack = list(value)
-    while stack:
-        item = stack.pop()
-        if isinstance(item, (Dimension, TensorShape)):
+    for item in value:
+        kind = type(item)
+        if kind is float or kind is int:  # the common leaves, skipped cheaply: values can be large
+            continue
+        if kind is list or kind is tuple:
+            if _holds_dimensions(item):
+                return True
+        elif isinstance(item, (Dimension, TensorShape)):
             return True
-        if isinstance(item, (list, tuple)):
-            stack.extend(item)
     return False
 
 
