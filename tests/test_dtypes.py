@@ -312,3 +312,16 @@ def test_unsigned_and_complex_ops_compute_as_tf(expr, dtype, expected):
 def test_ops_tf_refuses_for_unsigned_are_type_errors(expr):
     with tf.Graph().as_default(), pytest.raises(TypeError, match="uint"):
         eval(expr, NAMESPACE)
+
+
+def test_abs_of_complex_is_real_and_its_gradient_is_tfs():
+    # recorded from TF: abs([3+4j, 1-1j]) is float32 [5, 1.4142135]; the gradient of sum(abs(x) * [1, 2])
+    # is complex64 [0.6+0.8j, 1.4142135-1.4142135j]
+    with tf.Graph().as_default(), tf.Session() as sess:
+        x = tf.constant([3 + 4j, 1 - 1j], tf.complex64)
+        y = tf.abs(x)
+        g = tf.gradients(tf.reduce_sum(y * tf.constant([1.0, 2.0])), x)[0]
+        assert y.dtype is tf.float32 and g.dtype is tf.complex64
+        got_y, got_g = sess.run([y, g])
+    np.testing.assert_allclose(got_y, [5.0, 1.4142135], rtol=1e-6)
+    np.testing.assert_allclose(got_g, [0.6 + 0.8j, 1.4142135 - 1.4142135j], rtol=1e-6)
