@@ -2,7 +2,7 @@
 
 Every place that takes a dtype (``placeholder``, ``cast``, ``zeros``, ``Variable(dtype=)``, initializers,
 ``output_type`` ...) converts it with :func:`as_dtype`, which accepts what TensorFlow's does: DType objects,
-TF's names (``"float32"``, ``"float"``, ``"double"``, ``"half"`` ...), NumPy dtypes, types and arrays, the
+TF's names (``"float32"``, ``"float"``, ``"double"``, ``"half"`` ...), NumPy dtypes and types, the
 Python types ``float``, ``bool`` and ``object``, and TF's DataType enum numbers. Unlike TF, an array or
 NumPy scalar is not taken for its dtype (pass ``.dtype``). TensorFlow dtypes NumPy cannot hold natively
 (bfloat16, the quantized and 8/4/2-bit types, resource, variant, ``*_ref``) are refused with a TypeError
@@ -14,6 +14,8 @@ import builtins
 from typing import Any
 
 import numpy as np
+
+from .tf1_api import missing_names as _missing_names
 
 __all__ = [
     "DType", "as_dtype", "infer_dtype",
@@ -286,3 +288,6 @@ def _has_numpy_leaf(value: Any) -> builtins.bool:
         if isinstance(item, (list, tuple)):
             stack.extend(item)
     return False
+
+
+__getattr__ = _missing_names("dtypes", __name__)
