@@ -26,7 +26,7 @@ from .export import CallRecorder, executable_spec
 from .ir import format_ops
 from .pipeline import Executable
 from .standalone import write_standalone
-from .version import __version__
+from ._version import __version__
 
 __all__ = ["main", "build_parser"]
 

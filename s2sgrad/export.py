@@ -16,6 +16,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from .codegen.emit import Module
+from .codegen.program import Kind
 from .feeds import convert_feed
 from .ops.indexed_slices import IndexedSlicesValue
 from .pipeline import generate, graph_of_fetches, plan, static_variable_spec
@@ -76,13 +77,13 @@ def _session_spec(fetches: Any, feed_dict: dict, session: Session | None) -> Exp
 
 def _session_input(param: Any, feeds: dict, store: VariableStore | None) -> Any:
     """The value ``session.run`` would pass for ``param`` (feeds, stored variables, generator states)."""
-    if param.kind == "feed":
+    if param.kind is Kind.FEED:
         return feeds[param.source]
     op = param.source
     if store is None:
         raise ValueError(f"export needs a session holding the value of {op.name}: pass session= or call "
                          f"export inside `with tf.Session() as sess:`")
-    if param.kind == "rng":
+    if param.kind is Kind.RNG:
         return store.generator(op).bit_generator.state
     return store.snapshot([op])[0]
 
@@ -154,10 +155,10 @@ def executable_spec(module: Module, n_fetches: int, values: list | None, origin:
     inputs = []
     for name, param, value in zip(names, module.params, values, strict=True):
         label = param.source.name
-        if param.kind == "rng":
+        if param.kind is Kind.RNG:
             inputs.append(Input(name, "rng", label, value=value))
         else:
-            inputs.append(Input(name, param.kind, label, param.dtype.np, tuple(param.shape.dims), value))
+            inputs.append(Input(name, param.kind.value, label, param.dtype.np, tuple(param.shape.sizes), value))
     variables = {i.label: (i.dtype, i.shape) for i in inputs if i.kind == "var"}
     for op in module.commit_ops:
         variables.setdefault(op.name, (op.outputs[0].dtype.np, None))

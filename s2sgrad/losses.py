@@ -15,6 +15,7 @@ from .ops import math_ops as m
 from .ops import nn_ops as nn
 from .ops import reduce_ops as r
 from .ops.convert import convert_to_tensor, graph_of
+from .tf1_api import missing_names as _missing_names
 
 __all__ = ["Reduction", "compute_weighted_loss", "mean_squared_error", "absolute_difference",
            "softmax_cross_entropy", "sparse_softmax_cross_entropy", "sigmoid_cross_entropy", "add_loss",
@@ -71,7 +72,7 @@ def _check_broadcastable(weights: Tensor, losses: Tensor) -> None:
     if w.rank is None or v.rank is None or w.rank == 0:
         return
     if w.rank != v.rank or any(wd not in (1, None) and vd is not None and wd != vd
-                               for wd, vd in zip(w.dims, v.dims)):
+                               for wd, vd in zip(w.sizes, v.sizes, strict=True)):
         raise ValueError(f"weights can not be broadcast to values. weights.shape={w}, values.shape={v}")
 
 
@@ -191,7 +192,7 @@ def sparse_softmax_cross_entropy(labels: Any, logits: Any, weights: Any = 1.0, s
     with graph.as_default(), graph.name_scope(scope or "sparse_softmax_cross_entropy_loss") as name:
         labels, logits = convert_to_tensor(labels), convert_to_tensor(logits)
         if labels.shape.rank is not None and logits.shape.rank is not None \
-                and labels.shape.rank == logits.shape.rank and labels.shape.dims[-1] == 1:
+                and labels.shape.rank == logits.shape.rank and labels.shape.sizes[-1] == 1:
             labels = a.squeeze(labels, [-1])
         losses = nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits, name="xentropy")
         return compute_weighted_loss(losses, weights, name, loss_collection, reduction)
@@ -253,3 +254,6 @@ def get_total_loss(add_regularization_losses: bool = True, name: str = "total_lo
     if not losses:
         raise ValueError("No losses found in the `losses` collection.")
     return m.add_n(losses, name=name)
+
+
+__getattr__ = _missing_names("losses", __name__)

@@ -18,6 +18,7 @@ from . import errors
 from .codegen.build import build_module
 from .codegen.emit import Module
 from .codegen.lower import needed_ops
+from .codegen.program import Kind
 from .compiler import GENERATED_PREFIX, load_source
 from .dtypes import DType
 from .fastpath import make_call
@@ -49,7 +50,7 @@ class Plan:
         """The specs of the fed tensors: from ``values`` (converted feed values, shapes checked
         against the tensors') or, without values, from the tensors' static shapes."""
         if values is None:
-            return {t: (t.dtype, t.shape.dims) for t in self.fed}
+            return {t: (t.dtype, t.shape.sizes) for t in self.fed}
         specs = {}
         for t, v in zip(self.fed, values, strict=True):
             shape = np.shape(v)
@@ -119,7 +120,7 @@ def compile(plan: Plan, feed_specs: FeedSpecs, variable_spec: VariableSpec,  # n
 def static_variable_spec(var_op: Operation) -> tuple[DType, Any]:
     """A variable's spec from its static shape alone (for code shown or exported without a session)."""
     t = var_op.outputs[0]
-    return t.dtype, t.shape.dims
+    return t.dtype, t.shape.sizes
 
 
 class Executable:
@@ -134,7 +135,7 @@ class Executable:
         self.ops = ops  # the graph slice it computes
         positions = {t: i for i, t in enumerate(fed)}
         params = module.params
-        self.feed_positions = [positions[p.source] for p in params if p.kind == "feed"]
+        self.feed_positions = [positions[p.source] for p in params if p.kind is Kind.FEED]
         live = {id(p.source) for p in params}
         self.var_ops = [v for v in var_ops if id(v) in live]
         self.rng_ops = [r for r in rng_ops if id(r) in live]

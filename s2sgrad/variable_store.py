@@ -34,9 +34,9 @@ class VariableStore:
         defined, else the shape of its stored value (the static dims when it has none yet)."""
         t = var_op.outputs[0]
         if t.shape.is_fully_defined():
-            return t.dtype, tuple(t.shape.dims)
+            return t.dtype, tuple(t.shape.sizes)
         value = self.values.get(var_op)
-        return t.dtype, (np.shape(value) if value is not None else t.shape.dims)
+        return t.dtype, (np.shape(value) if value is not None else t.shape.sizes)
 
     def snapshot(self, var_ops: Sequence[Operation]) -> list:
         """The current values of ``var_ops`` (FailedPreconditionError naming the first unset one)."""

@@ -18,15 +18,16 @@ PACKAGE = pathlib.Path(s2sgrad.__file__).parent
 # Lowest layer first. An entry names a module or a whole subpackage ("ops" is s2sgrad.ops and
 # everything in it); the longest matching entry places a module.
 LAYERS: dict[str, list[str]] = {
-    "types and shapes": ["dtypes", "shapes", "errors", "static", "einsum_equation", "gcpause", "default_session",
-                         "version"],
-    "IR": ["nodes", "graph", "ir", "dot"],
+    "types and shapes": ["tf1_api", "dimension", "dtypes", "shapes", "errors", "static", "einsum_equation",
+                         "gcpause", "execution_mode", "default_session", "_version"],
+    "IR": ["nodes", "graph", "ir", "verify", "dot"],
     "primitive declarations": ["primitives"],
     "user-facing ops": ["ops"],
     "gradients": ["gradients", "backprop", "custom_gradient"],
     "code generation": ["codegen", "compiler"],
     "pipeline": ["pipeline", "fastpath", "feeds", "fetches", "variable_store"],
-    "library": ["session", "train", "losses", "nn", "math", "linalg"],
+    "library": ["session", "train", "losses", "nn", "math", "linalg", "random", "initializers", "manip", "debugging",
+                "graph_keys", "legacy", "compat", "contrib"],
     "front doors": ["inspection", "export", "standalone", "explain", "cli", "tracing", "testing"],
     "package": ["__init__", "__main__"],
 }

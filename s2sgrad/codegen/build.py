@@ -8,9 +8,7 @@ from ..graph import Operation, Tensor
 from ..primitives import lookup
 from ..shapes import dims_text
 from .emit import Module, emit_module
-from .layout import share_transposes
-from .lower import lower
-from .passes import optimize
+from .stages import lower_and_optimize
 
 __all__ = ["build_module"]
 
@@ -21,9 +19,7 @@ def build_module(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feed
     var_ops = [op for op in ops if op.type == "VariableV2" and op.outputs[0] not in feed_specs]
     rng_ops = [op for op in ops if not lookup(op.type).pure]
     with gc_paused():
-        prog = lower(ops, fetch_tensors, feed_specs, {v: variable_spec(v) for v in var_ops}, rng_ops)
-        optimize(prog)
-        share_transposes(prog)
+        prog = lower_and_optimize(ops, fetch_tensors, feed_specs, {v: variable_spec(v) for v in var_ops}, rng_ops)
         module = emit_module(prog, _title(fetch_tensors, feed_specs, prog, label))
     return module, var_ops, rng_ops
 

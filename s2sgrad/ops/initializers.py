@@ -6,6 +6,7 @@ from typing import Any
 
 from .. import dtypes as _dt
 from ..graph import Tensor
+from ..shapes import strip_dimensions
 from . import array_ops as a
 from . import random_ops as rnd
 from .convert import constant
@@ -22,7 +23,7 @@ class Initializer:
         self.dtype = _dt.as_dtype(dtype)
 
     def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Tensor:
-        return self.make(list(shape), _dt.as_dtype(dtype) if dtype is not None else self.dtype)
+        return self.make(list(strip_dimensions(shape)), _dt.as_dtype(dtype) if dtype is not None else self.dtype)
 
     def make(self, shape: list, dtype: _dt.DType) -> Tensor:
         raise NotImplementedError
@@ -82,9 +83,9 @@ class truncated_normal_initializer(random_normal_initializer):  # noqa: N801
 
 
 class random_uniform_initializer(Initializer):  # noqa: N801
-    """Uniform samples in ``[minval, maxval)``."""
+    """Uniform samples in ``[minval, maxval)`` (``maxval`` None: 1 for floats, as TF-1.x's default ``[0, 1)``)."""
 
-    def __init__(self, minval: float = -0.05, maxval: float = 0.05, seed: int | None = None,
+    def __init__(self, minval: float = 0.0, maxval: float | None = None, seed: int | None = None,
                  dtype: Any = _dt.float32) -> None:
         super().__init__(dtype)
         self.minval, self.maxval, self.seed = minval, maxval, seed

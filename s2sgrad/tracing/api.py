@@ -93,7 +93,7 @@ class _Program:
         self.value_index = index[0] if self.has_value else None
         self.slots = _map_results(positions, lambda i: index[i])
         self.ops = graph_slice.ops
-        specs = {t: (t.dtype, tuple(t.shape.dims)) for t in placeholders}
+        specs = {t: (t.dtype, tuple(t.shape.sizes)) for t in placeholders}
         self.executable = pipeline.compile(graph_slice, specs, _no_variables, label=fn.label)
         self.dtypes = [t.dtype.np for t in placeholders]
 
@@ -232,7 +232,7 @@ class GradientFunction:
                             f"floating-point result")
         if self.mode != "jacobian" and y.shape.rank != 0:
             raise TypeError(f"{self.label}: the function must return a scalar, got an array of shape "
-                            f"{tuple(y.shape.dims)} (use s2sgrad.jacobian for array results, or reduce it, e.g. "
+                            f"{tuple(y.shape.sizes)} (use s2sgrad.jacobian for array results, or reduce it, e.g. "
                             f"with .sum())")
         return y
 
