@@ -1,0 +1,255 @@
+"""``tf.gfile``: TF-1.x's file API on local files, raising ``tf.errors`` as TF does
+(``NotFoundError``, ``AlreadyExistsError``, ``FailedPreconditionError``, ...). No remote file
+systems: a path is a local path (str, bytes or ``os.PathLike``). ``tf.io.gfile`` (TF2's lowercase
+names) is ``io_gfile.py``."""
+from __future__ import annotations
+
+import contextlib
+import errno
+import glob as _glob
+import os
+import shutil
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from .. import errors
+
+__all__ = ["Exists", "IsDirectory", "MkDir", "MakeDirs", "ListDirectory", "Glob", "Remove", "Rename", "Copy",
+           "DeleteRecursively", "Stat", "Walk", "GFile", "Open", "FastGFile", "FileStatistics"]
+
+_MODES = ("r", "w", "a", "r+", "w+", "a+")
+_ERRORS = {errno.ENOENT: errors.NotFoundError, errno.EEXIST: errors.AlreadyExistsError,
+           errno.EACCES: errors.PermissionDeniedError, errno.EPERM: errors.PermissionDeniedError,
+           errno.EISDIR: errors.FailedPreconditionError, errno.ENOTDIR: errors.FailedPreconditionError,
+           errno.ENOTEMPTY: errors.FailedPreconditionError}
+
+
+def _path(path: Any) -> str:
+    if isinstance(path, bytes):
+        return path.decode()
+    if isinstance(path, (str, os.PathLike)):
+        return os.fspath(path)
+    raise TypeError(f"Expected binary or unicode string, got {path!r}")
+
+
+@contextlib.contextmanager
+def _tf_errors(path: str) -> Iterator[None]:
+    """OSErrors as the tf.errors class TF raises: ``'<path>; No such file or directory'``."""
+    try:
+        yield
+    except OSError as e:
+        error = _ERRORS.get(e.errno, errors.UnknownError)
+        raise error(None, None, f"{e.filename or path}; {e.strerror or e}") from None
+
+
+def Exists(path: Any) -> bool:  # noqa: N802 - TF's spelling
+    return os.path.exists(_path(path))
+
+
+def IsDirectory(path: Any) -> bool:  # noqa: N802
+    return os.path.isdir(_path(path))
+
+
+def MkDir(path: Any) -> None:  # noqa: N802
+    """Make one directory (its parent must exist); an existing directory is fine."""
+    path = _path(path)
+    if path and not os.path.isdir(path):
+        with _tf_errors(path):
+            os.mkdir(path)
+
+
+def MakeDirs(path: Any) -> None:  # noqa: N802
+    """Make a directory and its missing parents; FailedPreconditionError when a part is a file."""
+    path = _path(path)
+    try:
+        os.makedirs(path, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        part = path
+        while part and not os.path.exists(part):
+            part = os.path.dirname(part)
+        raise errors.FailedPreconditionError(None, None, f"{part} is not a directory") from None
+    except OSError:
+        with _tf_errors(path):
+            raise
+
+
+def ListDirectory(path: Any) -> list[str]:  # noqa: N802
+    """The names in directory ``path`` (sorted), without '.' and '..'."""
+    path = _path(path)
+    if not os.path.isdir(path):
+        raise errors.NotFoundError(None, None, f"Could not find directory {path}")
+    with _tf_errors(path):
+        return sorted(os.listdir(path))
+
+
+def Glob(pattern: Any) -> list[str]:  # noqa: N802
+    """The paths matching ``pattern`` (or any of a list of patterns); as in TF a match of a pattern
+    without a directory part is spelled ``./name``."""
+    patterns = pattern if isinstance(pattern, (list, tuple)) else [pattern]
+    matches = []
+    for p in map(_path, patterns):
+        prefix = "" if os.path.dirname(p) else "." + os.sep
+        matches += [prefix + m for m in sorted(_glob.glob(p))]
+    return matches
+
+
+def Remove(path: Any) -> None:  # noqa: N802
+    """Delete a file (FailedPreconditionError for a directory: use DeleteRecursively)."""
+    path = _path(path)
+    with _tf_errors(path):
+        if os.path.isdir(path):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+        os.remove(path)
+
+
+def _refuse_existing(path: str, overwrite: bool) -> None:
+    if not overwrite and os.path.exists(path):
+        raise errors.AlreadyExistsError(None, None, f"{path}: file already exists (pass overwrite=True)")
+
+
+def Rename(oldname: Any, newname: Any, overwrite: bool = False) -> None:  # noqa: N802
+    oldname, newname = _path(oldname), _path(newname)
+    with _tf_errors(oldname):
+        if not os.path.exists(oldname):
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), oldname)
+        _refuse_existing(newname, overwrite)
+        os.replace(oldname, newname)
+
+
+def Copy(oldpath: Any, newpath: Any, overwrite: bool = False) -> None:  # noqa: N802
+    oldpath, newpath = _path(oldpath), _path(newpath)
+    with _tf_errors(oldpath):
+        if not os.path.exists(oldpath):
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), oldpath)
+        _refuse_existing(newpath, overwrite)
+        shutil.copyfile(oldpath, newpath)
+
+
+def DeleteRecursively(path: Any) -> None:  # noqa: N802
+    """Delete a directory with everything in it (or a file)."""
+    path = _path(path)
+    if not os.path.lexists(path):
+        raise errors.NotFoundError(None, None, f"{path} not found")
+    with _tf_errors(path):
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path)
+        else:
+            os.remove(path)
+
+
+@dataclass(frozen=True)
+class FileStatistics:
+    length: int
+    mtime_nsec: int
+    is_directory: bool
+
+
+def Stat(path: Any) -> FileStatistics:  # noqa: N802
+    path = _path(path)
+    with _tf_errors(path):
+        st = os.stat(path)
+    return FileStatistics(st.st_size, st.st_mtime_ns, os.path.isdir(path))
+
+
+def Walk(top: Any, in_order: bool = True) -> Iterator[tuple[str, list[str], list[str]]]:  # noqa: N802
+    """``(dirpath, subdirectory names, file names)`` for ``top`` and every directory under it,
+    parents first (``in_order``) or last; nothing when ``top`` is not a directory."""
+    top = _path(top)
+    if not os.path.isdir(top):
+        return
+    names = ListDirectory(top)
+    subdirs = [n for n in names if os.path.isdir(os.path.join(top, n))]
+    here = (top, subdirs, [n for n in names if n not in subdirs])
+    if in_order:
+        yield here
+    for sub in subdirs:
+        yield from Walk(os.path.join(top, sub), in_order)
+    if not in_order:
+        yield here
+
+
+class GFile:
+    """A local file opened lazily (errors appear at the first read or write, as in TF); text mode
+    reads ``str`` (UTF-8, no newline translation) and writes ``str`` or ``bytes``."""
+
+    def __init__(self, name: Any, mode: str = "r") -> None:
+        if not isinstance(mode, str) or mode.replace("b", "") not in _MODES:
+            raise errors.InvalidArgumentError(
+                None, None, f"GFile mode {mode!r} is not 'r' or 'w' or 'a' or 'r+' or 'w+' or 'a+' (with an optional b)")
+        self.name = _path(name)
+        self.mode = mode
+        self._binary = "b" in mode
+        self._file: Any = None
+
+    def _open(self, want: str) -> Any:
+        plain = self.mode.replace("b", "")
+        if want == "reading" and plain[0] != "r" and "+" not in plain or want == "writing" and plain == "r":
+            raise errors.PermissionDeniedError(None, None, f"File {self.name} isn't open for {want}")
+        if self._file is None:
+            with _tf_errors(self.name):
+                self._file = open(self.name, plain + "b")
+        return self._file
+
+    def _text(self, data: bytes) -> Any:
+        return data if self._binary else data.decode("utf-8")
+
+    def read(self, n: int = -1) -> Any:
+        """``n`` bytes (all when n < 0) from the current position."""
+        with _tf_errors(self.name):
+            return self._text(self._open("reading").read(n))
+
+    def readline(self) -> Any:
+        with _tf_errors(self.name):
+            return self._text(self._open("reading").readline())
+
+    def readlines(self) -> list:
+        return list(self)
+
+    def __iter__(self) -> Iterator:
+        return self
+
+    def __next__(self) -> Any:
+        line = self.readline()
+        if not line:
+            raise StopIteration
+        return line
+
+    def write(self, file_content: Any) -> None:
+        data = file_content.encode("utf-8") if isinstance(file_content, str) else bytes(file_content)
+        with _tf_errors(self.name):
+            self._open("writing").write(data)
+
+    def tell(self) -> int:
+        return self._open("reading" if self.mode[0] == "r" else "writing").tell()
+
+    def seek(self, offset: int, whence: int = 0) -> None:
+        self._open("reading" if self.mode[0] == "r" else "writing").seek(offset, whence)
+
+    def seekable(self) -> bool:
+        return True
+
+    def size(self) -> int:
+        return Stat(self.name).length
+
+    def flush(self) -> None:
+        if self._file is not None:
+            self._file.flush()
+
+    def close(self) -> None:
+        """Close the file (a later read opens it again from the start)."""
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def __enter__(self) -> GFile:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<tf.gfile.GFile {self.name!r} mode={self.mode!r}>"
+
+
+Open = GFile
+FastGFile = GFile
