@@ -199,3 +199,10 @@ def test_bad_colocation_targets(graph):
         with tf.colocate_with(3):
             pass
     assert tf.constant(1.0).op.colocation_groups() == [b"loc:@Const"]
+
+
+def test_a_variable_reports_its_device(graph):
+    with tf.device("/cpu:0"):
+        v = tf.Variable(1.0)
+    assert v.device == v.op.device == "/device:CPU:0"
+    assert tf.Variable(2.0).device == ""
