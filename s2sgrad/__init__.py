@@ -50,7 +50,7 @@ from .linalg import matrix_transpose
 from .graph import colocate_with, device
 from .platform.devices import DeviceSpec
 from .platform.config import ConfigProto, GPUOptions, GraphOptions, OptimizerOptions, RunMetadata, RunOptions
-from .platform import app, flags, gfile
+from .platform import app, flags, gfile, resource_loader
 from .platform import tf_logging as logging
 from .platform.tf_logging import get_logger
 from . import io

@@ -78,6 +78,8 @@ def test_constants_are_tfs():
                            polling_active_delay_usecs=1),
      'allocator_type: "BFC"\ndeferred_deletion_bytes: 1\npolling_active_delay_usecs: 1\nforce_gpu_compatible: true\n'),
     (lambda: tf.RunMetadata(), ""),
+    (lambda: tf.ConfigProto(device_filters=["/job:ps", "/job:worker/task:1"]),
+     'device_filters: "/job:ps"\ndevice_filters: "/job:worker/task:1"\n'),
 ])
 def test_accepted_values_as_tf(make, text):
     assert str(make()) == text
@@ -121,6 +123,7 @@ def test_equality_and_copy():
     (lambda: tf.ConfigProto(device_count={"GPU": "a"}), TypeError, "device_count: expected an int"),
     (lambda: tf.ConfigProto(device_count={1: 1}), TypeError, "device_count: keys are strings"),
     (lambda: tf.ConfigProto(tf.GPUOptions()), TypeError, "positional"),
+    (lambda: tf.ConfigProto(device_filters="/job:ps"), TypeError, "ConfigProto.device_filters: expected a list"),
 ])
 def test_bad_fields_raise_as_protobuf(action, error, message):
     with pytest.raises(error, match=message.replace("(", r"\(").replace(")", r"\)").replace(".", r"\.")):

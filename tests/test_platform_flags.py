@@ -68,7 +68,8 @@ def test_spellings(fv, argv, rest, name, value):
 
 
 @pytest.mark.parametrize("argv, error, message", [
-    (["prog", "--steps=abc"], flags.IllegalFlagValueError, "flag --steps=abc: invalid literal for int() with base 10: 'abc'"),
+    (["prog", "--steps=abc"], flags.IllegalFlagValueError,
+     "flag --steps=abc: invalid literal for int() with base 10: 'abc'"),
     (["prog", "--steps=-1"], flags.IllegalFlagValueError, "flag --steps=-1: -1 is not a non-negative integer"),
     (["prog", "--lr=abc"], flags.IllegalFlagValueError, "flag --lr=abc: could not convert string to float: 'abc'"),
     (["prog", "--mode=bad"], flags.IllegalFlagValueError, "flag --mode=bad: value should be one of <train|eval>"),

@@ -67,7 +67,8 @@ def test_copy_and_rename(tree):
     assert not G.Exists("a.txt")
 
 
-NOT_FOUND, EXISTS, PRECONDITION = tf.errors.NotFoundError, tf.errors.AlreadyExistsError, tf.errors.FailedPreconditionError
+NOT_FOUND, EXISTS = tf.errors.NotFoundError, tf.errors.AlreadyExistsError
+PRECONDITION = tf.errors.FailedPreconditionError
 
 
 @pytest.mark.parametrize("action, error, message", [

@@ -72,4 +72,5 @@ def test_a_program_prints_as_tf_on_stderr():
                "tf.logging.info('hello %s', 'world')\n"
                "tf.logging.warn('w %d', 3)\n")
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT)
-    assert (done.returncode, done.stdout, done.stderr) == (0, "", "INFO:tensorflow:hello world\nWARNING:tensorflow:w 3\n")
+    expected_stderr = "INFO:tensorflow:hello world\nWARNING:tensorflow:w 3\n"
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", expected_stderr)

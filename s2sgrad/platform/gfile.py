@@ -102,27 +102,23 @@ def Remove(path: Any) -> None:  # noqa: N802
         os.remove(path)
 
 
-def _refuse_existing(path: str, overwrite: bool) -> None:
-    if not overwrite and os.path.exists(path):
-        raise errors.AlreadyExistsError(None, None, f"{path}: file already exists (pass overwrite=True)")
+def _transfer(action: Any, source: Any, destination: Any, overwrite: bool) -> None:
+    """``action(source, destination)`` when ``source`` exists and ``destination`` may be written."""
+    source, destination = _path(source), _path(destination)
+    with _tf_errors(source):
+        if not os.path.exists(source):
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), source)
+        if not overwrite and os.path.exists(destination):
+            raise errors.AlreadyExistsError(None, None, f"{destination}: file already exists (pass overwrite=True)")
+        action(source, destination)
 
 
 def Rename(oldname: Any, newname: Any, overwrite: bool = False) -> None:  # noqa: N802
-    oldname, newname = _path(oldname), _path(newname)
-    with _tf_errors(oldname):
-        if not os.path.exists(oldname):
-            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), oldname)
-        _refuse_existing(newname, overwrite)
-        os.replace(oldname, newname)
+    _transfer(os.replace, oldname, newname, overwrite)
 
 
 def Copy(oldpath: Any, newpath: Any, overwrite: bool = False) -> None:  # noqa: N802
-    oldpath, newpath = _path(oldpath), _path(newpath)
-    with _tf_errors(oldpath):
-        if not os.path.exists(oldpath):
-            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), oldpath)
-        _refuse_existing(newpath, overwrite)
-        shutil.copyfile(oldpath, newpath)
+    _transfer(shutil.copyfile, oldpath, newpath, overwrite)
 
 
 def DeleteRecursively(path: Any) -> None:  # noqa: N802
@@ -175,7 +171,8 @@ class GFile:
     def __init__(self, name: Any, mode: str = "r") -> None:
         if not isinstance(mode, str) or mode.replace("b", "") not in _MODES:
             raise errors.InvalidArgumentError(
-                None, None, f"GFile mode {mode!r} is not 'r' or 'w' or 'a' or 'r+' or 'w+' or 'a+' (with an optional b)")
+                None, None, f"GFile mode {mode!r} is not 'r' or 'w' or 'a' or 'r+' or 'w+' or 'a+' "
+                "(with an optional b)")
         self.name = _path(name)
         self.mode = mode
         self._binary = "b" in mode

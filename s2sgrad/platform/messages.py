@@ -74,6 +74,8 @@ class Message:
             elif field.kind == "map":
                 getattr(self, name).update_checked(value)
             elif field.kind == "repeated":
+                if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)):
+                    raise TypeError(f"Field tensorflow.{type(self).__name__}.{name}: expected a list, got {value!r}")
                 getattr(self, name).extend(value)
             else:
                 setattr(self, name, value)
@@ -87,9 +89,10 @@ class Message:
     def _init_message(self, name: str, field: Field, value: Any) -> None:
         if isinstance(value, dict):
             value = field.message(**value)  # type: ignore[misc]
-        if type(value) is not field.message:
+        expected = field.message
+        if type(value) is not expected:
             raise TypeError("Parameter to initialize message field must be dict or instance of same class: "
-                            f"expected {field.message.__name__} got {type(value).__name__}.")  # type: ignore[union-attr]
+                            f"expected {expected.__name__} got {type(value).__name__}.")  # type: ignore[union-attr]
         getattr(self, name).CopyFrom(value)
 
     def _map_key(self, name: str, key: Any) -> str:
