@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any, Callable, Iterator, Union
 
-__all__ = ["DeviceSpec", "Placement", "canonical_device"]
+__all__ = ["DeviceSpec", "Placement"]
 
 _DEVICE_TYPES = ("CPU", "GPU", "TPU")   # the types the short form ``/gpu:0`` may name
 
@@ -92,13 +92,6 @@ def _index(text: str, spec: str | None) -> int | None:
         return int(text)
     except ValueError:
         raise ValueError(f"Invalid index {text!r} in the device spec {spec!r}: expected an integer or '*'") from None
-
-
-def canonical_device(device: str | DeviceSpec | None) -> str:
-    """TF's normal spelling of a device string: ``canonical_device("/cpu:0") == "/device:CPU:0"``."""
-    if isinstance(device, DeviceSpec):
-        return device.to_string()
-    return DeviceSpec.from_string(device).to_string()
 
 
 DeviceFunction = Callable[[Any], str]
