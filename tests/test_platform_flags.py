@@ -221,3 +221,21 @@ def test_app_run_takes_main_and_argv(fv, monkeypatch):
         tf.app.run(main=lambda argv: seen.append((argv, fv.steps)) or 5, argv=["prog", "--steps=2", "x"])
     assert exit_info.value.code == 5
     assert seen == [(["prog", "x"], 2)]
+
+
+def test_required_flags(fv):
+    flags.DEFINE_string("data_dir", None, "data", flag_values=fv)
+    flags.mark_flag_as_required("data_dir", flag_values=fv)
+    with pytest.raises(flags.IllegalFlagValueError,
+                       match="flag --data_dir=None: Flag --data_dir must have a value other than None."):
+        fv(["prog", "--steps=3"])
+    assert not fv.is_parsed()
+    assert fv(["prog", "--data_dir=/x"]) == ["prog"] and fv.data_dir == "/x"
+    with pytest.raises(KeyError, match="no flag named 'nope'"):
+        flags.mark_flag_as_required("nope", flag_values=fv)
+
+
+def test_old_programs_list_the_flags_through_dunder_flags(fv):
+    fv(["prog", "--steps=3"])
+    listed = {name: flag.value for name, flag in sorted(fv.__flags.items())}   # as TF-1.x tutorials print them
+    assert listed["steps"] == 3 and listed["name"] == "def" and len(listed) == 8

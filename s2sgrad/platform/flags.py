@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterator, Sequence
 __all__ = [
     "Error", "IllegalFlagValueError", "UnrecognizedFlagError", "DuplicateFlagError", "FlagValues", "FLAGS",
     "DEFINE_string", "DEFINE_integer", "DEFINE_float", "DEFINE_boolean", "DEFINE_bool", "DEFINE_list",
-    "DEFINE_enum",
+    "DEFINE_enum", "mark_flag_as_required",
 ]
 
 
@@ -49,6 +49,7 @@ class Flag:
                  convert: Callable[[str], Any], module: str) -> None:
         self.name, self.help, self.kind, self.module = name, help_text, kind, module
         self._convert = convert
+        self.required = False
         self.default = self.parse(default)
         self.value = self.default
 
@@ -77,11 +78,16 @@ class FlagValues:
     """The registry of defined flags and their values (``FLAGS``)."""
 
     def __init__(self) -> None:
-        object.__setattr__(self, "_flags", {})
+        # under the key absl uses: old programs list the flags with ``FLAGS.__flags.items()``
+        self.__dict__["__flags"] = {}
         object.__setattr__(self, "_parsed", False)
 
+    @property
+    def _flags(self) -> dict[str, Flag]:
+        return self.__dict__["__flags"]
+
     def __getattr__(self, name: str) -> Any:
-        flags = self.__dict__["_flags"]
+        flags = self._flags
         if name not in flags:
             raise AttributeError(name)
         if not self._parsed:   # TF-1.x: the first read parses sys.argv
@@ -138,6 +144,10 @@ class FlagValues:
             raise ValueError("argv cannot be an empty list, and must contain the program name as the first "
                              "element.")
         new_values, rest = self._parse(list(argv[1:]), known_only)
+        for flag in self._flags.values():
+            if flag.required and new_values.get(flag.name, flag.value) is None:
+                raise IllegalFlagValueError(f"flag --{flag.name}=None: Flag --{flag.name} must have a value "
+                                            "other than None.")
         for name, value in new_values.items():
             self._flags[name].value = value
         self.mark_as_parsed()
@@ -307,6 +317,14 @@ def DEFINE_list(*args: Any, **kwargs: Any) -> FlagHolder:  # noqa: N802 - TF's s
 def DEFINE_enum(name: str, default: str | None, enum_values: Sequence[str], help: str | None = None,  # noqa: N802
                 **kwargs: Any) -> FlagHolder:
     return _define("enum", _one_of(list(enum_values)), (name, default, help), kwargs)
+
+
+def mark_flag_as_required(flag_name: str, flag_values: FlagValues | None = None) -> None:
+    """Parsing fails unless the flag ends up with a value other than None."""
+    flag_values = FLAGS if flag_values is None else flag_values
+    if flag_name not in flag_values:
+        raise KeyError(f"mark_flag_as_required: no flag named {flag_name!r} is defined")
+    flag_values[flag_name].required = True
 
 
 FLAGS = FlagValues()
