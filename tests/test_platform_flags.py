@@ -126,9 +126,10 @@ def test_defining(fv):
     flags.DEFINE_float("f2", 1, "int default", flag_values=fv)
     flags.DEFINE_list("l2", ["a", "b"], "list default", flag_values=fv)
     holder = flags.DEFINE_integer("Bad-Name", 1, "x", flag_values=fv)
-    flags.DEFINE_integer(flag_name="old", default_value=3, docstring="TF-1.0 keywords", flag_values=fv)
+    flags.DEFINE_string("req", "r", "required", flag_values=fv, required=True)
     fv(["prog"])
-    assert (fv.b3, fv.f2, fv.l2, holder.value, fv.old) == (True, 1.0, ["a", "b"], 1, 3)
+    assert (fv.b3, fv.f2, fv.l2, holder.value, fv.req) == (True, 1.0, ["a", "b"], 1, "r")
+    assert str(flags.UnrecognizedFlagError("x", "--x=1", ["y"])) == "Unknown command line flag 'x'. Did you mean: y ?"
 
 
 def test_reading_and_setting_values(fv):

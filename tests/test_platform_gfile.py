@@ -165,3 +165,10 @@ def test_io_gfile_has_tf2s_lowercase_names(tree):
     assert io.join("a", "b") == os.path.join("a", "b")
     with io.GFile("a.txt") as f:
         assert f.readline() == "line1\n"
+
+
+def test_io_gfile_walk_reports_errors_to_onerror(tree):
+    seen = []
+    assert list(tf.io.gfile.walk("nope", onerror=seen.append)) == []
+    assert [type(e) for e in seen] == [NOT_FOUND] and "Could not find directory nope" in str(seen[0])
+    assert list(tf.io.gfile.walk("d", topdown=False))[-1] == ("d", ["sub"], ["x.txt"])

@@ -34,6 +34,11 @@ class IllegalFlagValueError(Error):
 class UnrecognizedFlagError(Error):
     """The command line names a flag that was never defined."""
 
+    def __init__(self, flagname: str, flagvalue: str = "", suggestions: Sequence[str] | None = None) -> None:
+        hint = f". Did you mean: {', '.join(suggestions)} ?" if suggestions else ""
+        super().__init__(f"Unknown command line flag '{flagname}'{hint}")
+        self.flagname, self.flagvalue = flagname, flagvalue
+
 
 class DuplicateFlagError(Error):
     """A flag is defined twice."""
@@ -42,7 +47,7 @@ class DuplicateFlagError(Error):
 _TRUE, _FALSE = ("true", "t", "1"), ("false", "f", "0")
 
 
-class Flag:
+class _Flag:
     """One defined flag: ``convert`` turns its command-line text into the value."""
 
     def __init__(self, name: str, default: Any, help_text: str, kind: str,
@@ -63,7 +68,7 @@ class Flag:
             raise IllegalFlagValueError(f"flag --{self.name}={argument}: {e}") from None
 
 
-class FlagHolder:
+class _FlagHolder:
     """What ``DEFINE_*`` returns: ``holder.value`` reads the flag."""
 
     def __init__(self, flag_values: FlagValues, name: str) -> None:
@@ -83,7 +88,7 @@ class FlagValues:
         object.__setattr__(self, "_parsed", False)
 
     @property
-    def _flags(self) -> dict[str, Flag]:
+    def _flags(self) -> dict[str, _Flag]:
         return self.__dict__["__flags"]
 
     def __getattr__(self, name: str) -> Any:
@@ -96,13 +101,13 @@ class FlagValues:
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name not in self._flags:
-            raise UnrecognizedFlagError(f"Unknown command line flag '{name}'")
+            raise UnrecognizedFlagError(name, value)
         self._flags[name].value = value
 
     def __contains__(self, name: object) -> bool:
         return name in self._flags
 
-    def __getitem__(self, name: str) -> Flag:
+    def __getitem__(self, name: str) -> _Flag:
         return self._flags[name]
 
     def __iter__(self) -> Iterator[str]:
@@ -126,7 +131,7 @@ class FlagValues:
     def flag_values_dict(self) -> dict[str, Any]:
         return {name: flag.value for name, flag in self._flags.items()}
 
-    def register(self, flag: Flag) -> None:
+    def register(self, flag: _Flag) -> None:
         if not flag.name:
             raise Error("Flag name cannot be empty")
         first = self._flags.get(flag.name)
@@ -182,12 +187,8 @@ class FlagValues:
             elif known_only:
                 rest.append(arg)
             else:
-                raise UnrecognizedFlagError(f"Unknown command line flag '{name}'{self._suggest(name)}")
+                raise UnrecognizedFlagError(name, arg, difflib.get_close_matches(name, list(self._flags), n=1))
         return values, rest
-
-    def _suggest(self, name: str) -> str:
-        close = difflib.get_close_matches(name, list(self._flags), n=1)
-        return f". Did you mean: {close[0]} ?" if close else ""
 
     def usage(self, program: str) -> str:
         """The ``--help`` text: every flag with its help and default."""
@@ -197,7 +198,10 @@ class FlagValues:
         return "\n".join(lines) + "\n"
 
 
-def _default_text(flag: Flag) -> str:
+FLAGS = FlagValues()
+
+
+def _default_text(flag: _Flag) -> str:
     if isinstance(flag.default, list):
         return ",".join(flag.default)
     return "true" if flag.default is True else "false" if flag.default is False else str(flag.default)
@@ -266,57 +270,55 @@ def _one_of(values: Sequence[str]) -> Callable[[Any], str]:
     return convert
 
 
-_OLD_NAMES = {"flag_name": "name", "default_value": "default", "docstring": "help"}
-
-
-def _define(kind: str, convert: Callable[[Any], Any], args: tuple, kwargs: dict) -> FlagHolder:
-    """Register a flag from ``DEFINE_x(name, default, help, flag_values=FLAGS)``'s arguments
-    (TF-1.x's old keyword names ``flag_name``/``default_value``/``docstring`` are accepted)."""
-    for old, new in _OLD_NAMES.items():
-        if old in kwargs:
-            kwargs[new] = kwargs.pop(old)
-    params = dict(zip(("name", "default", "help"), args), **kwargs)
-    flag_values = params.pop("flag_values", FLAGS)
-    unknown = set(params) - {"name", "default", "help"}
-    if unknown or not {"name", "default"} <= set(params):
-        raise TypeError(f"DEFINE_{kind}(name, default, help, flag_values=FLAGS) got {sorted(params)}")
-    name = params["name"]
+def _define(kind: str, convert: Callable[[Any], Any], name: Any, default: Any, help_text: Any,
+            flag_values: FlagValues, module_name: str | None, required: bool) -> _FlagHolder:
+    """Register a flag (named after the calling module unless ``module_name`` is given)."""
     if not isinstance(name, str):
         raise TypeError(f"A flag name must be a string, got {name!r}")
-    module = os.path.basename(sys._getframe(2).f_code.co_filename)
-    flag_values.register(Flag(name, params["default"], params.get("help") or "(no help available)", kind,
-                              convert, module))
-    return FlagHolder(flag_values, name)
+    module = module_name or os.path.basename(sys._getframe(2).f_code.co_filename)
+    flag = _Flag(name, default, help_text or "(no help available)", kind, convert, module)
+    flag_values.register(flag)
+    flag.required = bool(required)
+    return _FlagHolder(flag_values, name)
 
 
-def DEFINE_string(*args: Any, **kwargs: Any) -> FlagHolder:  # noqa: N802 - TF's spelling
-    return _define("string", _to_str, args, kwargs)
+def DEFINE_string(name: str, default: str | None, help: str | None, flag_values: FlagValues = FLAGS,  # noqa: N802
+                  required: bool = False) -> _FlagHolder:
+    return _define("string", _to_str, name, default, help, flag_values, None, required)
 
 
-def DEFINE_integer(*args: Any, lower_bound: int | None = None, upper_bound: int | None = None,  # noqa: N802
-                   **kwargs: Any) -> FlagHolder:
-    return _define("integer", _bounded(_to_int, "integer", lower_bound, upper_bound), args, kwargs)
+def DEFINE_integer(name: str, default: int | str | None, help: str | None,  # noqa: N802 - TF's spelling
+                   lower_bound: int | None = None, upper_bound: int | None = None, flag_values: FlagValues = FLAGS,
+                   required: bool = False) -> _FlagHolder:
+    convert = _bounded(_to_int, "integer", lower_bound, upper_bound)
+    return _define("integer", convert, name, default, help, flag_values, None, required)
 
 
-def DEFINE_float(*args: Any, lower_bound: float | None = None, upper_bound: float | None = None,  # noqa: N802
-                 **kwargs: Any) -> FlagHolder:
-    return _define("float", _bounded(_to_float, "float", lower_bound, upper_bound), args, kwargs)
+def DEFINE_float(name: str, default: float | str | None, help: str | None,  # noqa: N802 - TF's spelling
+                 lower_bound: float | None = None, upper_bound: float | None = None, flag_values: FlagValues = FLAGS,
+                 required: bool = False) -> _FlagHolder:
+    convert = _bounded(_to_float, "float", lower_bound, upper_bound)
+    return _define("float", convert, name, default, help, flag_values, None, required)
 
 
-def DEFINE_boolean(*args: Any, **kwargs: Any) -> FlagHolder:  # noqa: N802 - TF's spelling
-    return _define("bool", _to_bool, args, kwargs)
+def DEFINE_boolean(name: str, default: bool | str | None, help: str | None,  # noqa: N802 - TF's spelling
+                   flag_values: FlagValues = FLAGS, module_name: str | None = None,
+                   required: bool = False) -> _FlagHolder:
+    return _define("bool", _to_bool, name, default, help, flag_values, module_name, required)
 
 
 DEFINE_bool = DEFINE_boolean
 
 
-def DEFINE_list(*args: Any, **kwargs: Any) -> FlagHolder:  # noqa: N802 - TF's spelling
-    return _define("list", _to_list, args, kwargs)
+def DEFINE_list(name: str, default: Sequence[str] | str | None, help: str | None,  # noqa: N802 - TF's spelling
+                flag_values: FlagValues = FLAGS, required: bool = False) -> _FlagHolder:
+    return _define("list", _to_list, name, default, help, flag_values, None, required)
 
 
-def DEFINE_enum(name: str, default: str | None, enum_values: Sequence[str], help: str | None = None,  # noqa: N802
-                **kwargs: Any) -> FlagHolder:
-    return _define("enum", _one_of(list(enum_values)), (name, default, help), kwargs)
+def DEFINE_enum(name: str, default: str | None, enum_values: Sequence[str], help: str | None,  # noqa: N802
+                flag_values: FlagValues = FLAGS, module_name: str | None = None,
+                required: bool = False) -> _FlagHolder:
+    return _define("enum", _one_of(list(enum_values)), name, default, help, flag_values, module_name, required)
 
 
 def mark_flag_as_required(flag_name: str, flag_values: FlagValues | None = None) -> None:
@@ -326,5 +328,3 @@ def mark_flag_as_required(flag_name: str, flag_values: FlagValues | None = None)
         raise KeyError(f"mark_flag_as_required: no flag named {flag_name!r} is defined")
     flag_values[flag_name].required = True
 
-
-FLAGS = FlagValues()

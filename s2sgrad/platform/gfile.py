@@ -42,50 +42,50 @@ def _tf_errors(path: str) -> Iterator[None]:
         raise error(None, None, f"{e.filename or path}; {e.strerror or e}") from None
 
 
-def Exists(path: Any) -> bool:  # noqa: N802 - TF's spelling
-    return os.path.exists(_path(path))
+def Exists(filename: Any) -> bool:  # noqa: N802 - TF's spelling
+    return os.path.exists(_path(filename))
 
 
-def IsDirectory(path: Any) -> bool:  # noqa: N802
-    return os.path.isdir(_path(path))
+def IsDirectory(dirname: Any) -> bool:  # noqa: N802
+    return os.path.isdir(_path(dirname))
 
 
-def MkDir(path: Any) -> None:  # noqa: N802
+def MkDir(dirname: Any) -> None:  # noqa: N802
     """Make one directory (its parent must exist); an existing directory is fine."""
-    path = _path(path)
-    if path and not os.path.isdir(path):
-        with _tf_errors(path):
-            os.mkdir(path)
+    dirname = _path(dirname)
+    if dirname and not os.path.isdir(dirname):
+        with _tf_errors(dirname):
+            os.mkdir(dirname)
 
 
-def MakeDirs(path: Any) -> None:  # noqa: N802
+def MakeDirs(dirname: Any) -> None:  # noqa: N802
     """Make a directory and its missing parents; FailedPreconditionError when a part is a file."""
-    path = _path(path)
+    dirname = _path(dirname)
     try:
-        os.makedirs(path, exist_ok=True)
+        os.makedirs(dirname, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
-        part = path
+        part = dirname
         while part and not os.path.exists(part):
             part = os.path.dirname(part)
         raise errors.FailedPreconditionError(None, None, f"{part} is not a directory") from None
     except OSError:
-        with _tf_errors(path):
+        with _tf_errors(dirname):
             raise
 
 
-def ListDirectory(path: Any) -> list[str]:  # noqa: N802
-    """The names in directory ``path`` (sorted), without '.' and '..'."""
-    path = _path(path)
-    if not os.path.isdir(path):
-        raise errors.NotFoundError(None, None, f"Could not find directory {path}")
-    with _tf_errors(path):
-        return sorted(os.listdir(path))
+def ListDirectory(dirname: Any) -> list[str]:  # noqa: N802
+    """The names in directory ``dirname`` (sorted), without '.' and '..'."""
+    dirname = _path(dirname)
+    if not os.path.isdir(dirname):
+        raise errors.NotFoundError(None, None, f"Could not find directory {dirname}")
+    with _tf_errors(dirname):
+        return sorted(os.listdir(dirname))
 
 
-def Glob(pattern: Any) -> list[str]:  # noqa: N802
-    """The paths matching ``pattern`` (or any of a list of patterns); as in TF a match of a pattern
-    without a directory part is spelled ``./name``."""
-    patterns = pattern if isinstance(pattern, (list, tuple)) else [pattern]
+def Glob(filename: Any) -> list[str]:  # noqa: N802
+    """The paths matching the pattern ``filename`` (or any of a list of patterns); as in TF a match
+    of a pattern without a directory part is spelled ``./name``."""
+    patterns = filename if isinstance(filename, (list, tuple)) else [filename]
     matches = []
     for p in map(_path, patterns):
         prefix = "" if os.path.dirname(p) else "." + os.sep
@@ -93,13 +93,13 @@ def Glob(pattern: Any) -> list[str]:  # noqa: N802
     return matches
 
 
-def Remove(path: Any) -> None:  # noqa: N802
+def Remove(filename: Any) -> None:  # noqa: N802
     """Delete a file (FailedPreconditionError for a directory: use DeleteRecursively)."""
-    path = _path(path)
-    with _tf_errors(path):
-        if os.path.isdir(path):
-            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
-        os.remove(path)
+    filename = _path(filename)
+    with _tf_errors(filename):
+        if os.path.isdir(filename):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), filename)
+        os.remove(filename)
 
 
 def _transfer(action: Any, source: Any, destination: Any, overwrite: bool) -> None:
@@ -121,16 +121,16 @@ def Copy(oldpath: Any, newpath: Any, overwrite: bool = False) -> None:  # noqa: 
     _transfer(shutil.copyfile, oldpath, newpath, overwrite)
 
 
-def DeleteRecursively(path: Any) -> None:  # noqa: N802
+def DeleteRecursively(dirname: Any) -> None:  # noqa: N802
     """Delete a directory with everything in it (or a file)."""
-    path = _path(path)
-    if not os.path.lexists(path):
-        raise errors.NotFoundError(None, None, f"{path} not found")
-    with _tf_errors(path):
-        if os.path.isdir(path) and not os.path.islink(path):
-            shutil.rmtree(path)
+    dirname = _path(dirname)
+    if not os.path.lexists(dirname):
+        raise errors.NotFoundError(None, None, f"{dirname} not found")
+    with _tf_errors(dirname):
+        if os.path.isdir(dirname) and not os.path.islink(dirname):
+            shutil.rmtree(dirname)
         else:
-            os.remove(path)
+            os.remove(dirname)
 
 
 @dataclass(frozen=True)
@@ -140,27 +140,35 @@ class FileStatistics:
     is_directory: bool
 
 
-def Stat(path: Any) -> FileStatistics:  # noqa: N802
-    path = _path(path)
-    with _tf_errors(path):
-        st = os.stat(path)
-    return FileStatistics(st.st_size, st.st_mtime_ns, os.path.isdir(path))
+def Stat(filename: Any) -> FileStatistics:  # noqa: N802
+    filename = _path(filename)
+    with _tf_errors(filename):
+        st = os.stat(filename)
+    return FileStatistics(st.st_size, st.st_mtime_ns, os.path.isdir(filename))
 
 
 def Walk(top: Any, in_order: bool = True) -> Iterator[tuple[str, list[str], list[str]]]:  # noqa: N802
     """``(dirpath, subdirectory names, file names)`` for ``top`` and every directory under it,
     parents first (``in_order``) or last; nothing when ``top`` is not a directory."""
+    return walk_tree(top, in_order, None)
+
+
+def walk_tree(top: Any, parents_first: bool, onerror: Any) -> Iterator[tuple[str, list[str], list[str]]]:
+    """``Walk``; a directory that cannot be listed is skipped after ``onerror(error)`` (if given)."""
     top = _path(top)
-    if not os.path.isdir(top):
+    try:
+        names = ListDirectory(top)
+    except errors.OpError as e:
+        if onerror is not None:
+            onerror(e)
         return
-    names = ListDirectory(top)
     subdirs = [n for n in names if os.path.isdir(os.path.join(top, n))]
     here = (top, subdirs, [n for n in names if n not in subdirs])
-    if in_order:
+    if parents_first:
         yield here
     for sub in subdirs:
-        yield from Walk(os.path.join(top, sub), in_order)
-    if not in_order:
+        yield from walk_tree(os.path.join(top, sub), parents_first, onerror)
+    if not parents_first:
         yield here
 
 
