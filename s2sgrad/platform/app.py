@@ -4,6 +4,7 @@ from __future__ import annotations
 import sys
 from typing import Any, Callable, NoReturn, Sequence
 
+from ..tf1_api import missing_names as _missing_names
 from . import flags
 
 __all__ = ["run", "flags"]
@@ -27,3 +28,5 @@ def run(main: Callable[[list[str]], Any] | None = None, argv: Sequence[str] | No
         sys.exit(1)
     rest = flags.FLAGS(args, known_only=True)
     sys.exit(main(rest))
+
+__getattr__ = _missing_names("app", __name__)  # TF names s2sgrad lacks say so

@@ -15,6 +15,7 @@ import difflib
 import os
 import sys
 from typing import Any, Callable, Iterator, Sequence
+from ..tf1_api import missing_names as _missing_names
 
 __all__ = [
     "Error", "IllegalFlagValueError", "UnrecognizedFlagError", "DuplicateFlagError", "FlagValues", "FLAGS",
@@ -328,3 +329,4 @@ def mark_flag_as_required(flag_name: str, flag_values: FlagValues | None = None)
         raise KeyError(f"mark_flag_as_required: no flag named {flag_name!r} is defined")
     flag_values[flag_name].required = True
 
+__getattr__ = _missing_names("flags", __name__)  # TF names s2sgrad lacks say so

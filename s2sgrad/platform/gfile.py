@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from .. import errors
+from ..tf1_api import missing_names as _missing_names
 
 __all__ = ["Exists", "IsDirectory", "MkDir", "MakeDirs", "ListDirectory", "Glob", "Remove", "Rename", "Copy",
            "DeleteRecursively", "Stat", "Walk", "GFile", "Open", "FastGFile", "FileStatistics"]
@@ -258,3 +259,5 @@ class GFile:
 
 Open = GFile
 FastGFile = GFile
+
+__getattr__ = _missing_names("gfile", __name__)  # TF names s2sgrad lacks say so

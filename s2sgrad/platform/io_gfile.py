@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 from typing import Any, Callable, Iterator
 
+from ..tf1_api import missing_names as _missing_names
 from . import gfile as _gfile
 from .gfile import FileStatistics, GFile
 
@@ -63,3 +64,5 @@ def walk(top: Any, topdown: bool = True,
 
 def join(path: Any, *paths: Any) -> str:
     return os.path.join(path, *paths)
+
+__getattr__ = _missing_names("io.gfile", __name__)  # TF names s2sgrad lacks say so

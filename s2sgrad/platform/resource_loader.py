@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import sys
+from ..tf1_api import missing_names as _missing_names
 
 __all__ = ["get_data_files_path", "get_path_to_datafile", "get_root_dir_with_all_resources", "load_resource",
            "readahead_file_path"]
@@ -39,3 +40,5 @@ def load_resource(path: str) -> bytes:
 def readahead_file_path(path: str, readahead: str = "128M") -> str:
     """``path`` itself: local files need no read-ahead."""
     return path
+
+__getattr__ = _missing_names("resource_loader", __name__)  # TF names s2sgrad lacks say so

@@ -8,6 +8,7 @@ import logging
 import sys
 import threading
 from typing import Any
+from ..tf1_api import missing_names as _missing_names
 
 __all__ = ["DEBUG", "INFO", "WARN", "ERROR", "FATAL", "get_logger", "set_verbosity", "get_verbosity", "log",
            "debug", "info", "warn", "warning", "error", "fatal", "log_if", "log_every_n", "log_first_n", "vlog",
@@ -115,3 +116,5 @@ def log_first_n(level: int, msg: Any, n: int, *args: Any) -> None:
 def flush() -> None:
     for handler in get_logger().handlers:
         handler.flush()
+
+__getattr__ = _missing_names("logging", __name__)  # TF names s2sgrad lacks say so
