@@ -53,7 +53,7 @@ def source(fetches: Any, feed_list: Sequence[Any] | None = None, feed_dict: dict
     fed = _fed(graph, feed_dict if feed_dict is not None else feed_list)
     if feed_dict is not None:
         specs = {}
-        for t, v in zip(fed, feed_dict.values()):
+        for t, v in zip(fed, feed_dict.values(), strict=True):
             shape = np.shape(convert_feed(v, t))
             check_feed_shape(t, shape)
             specs[t] = (t.dtype, shape)

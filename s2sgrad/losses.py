@@ -72,7 +72,7 @@ def _check_broadcastable(weights: Tensor, losses: Tensor) -> None:
     if w.rank is None or v.rank is None or w.rank == 0:
         return
     if w.rank != v.rank or any(wd not in (1, None) and vd is not None and wd != vd
-                               for wd, vd in zip(w.dims, v.dims)):
+                               for wd, vd in zip(w.dims, v.dims, strict=True)):
         raise ValueError(f"weights can not be broadcast to values. weights.shape={w}, values.shape={v}")
 
 

@@ -125,9 +125,9 @@ class Session:
         with self._lock:
             exe = plan.executables.get(signature)
             if exe is None:
-                for t, v in zip(plan.fed, values):
+                for t, v in zip(plan.fed, values, strict=True):
                     check_feed_shape(t, v.shape)
-                specs = {t: (t.dtype, v.shape) for t, v in zip(plan.fed, values)}
+                specs = {t: (t.dtype, v.shape) for t, v in zip(plan.fed, values, strict=True)}
                 exe = build_executable(plan.ops, plan.structure.tensors, specs, self._variable_spec)
                 if len(plan.executables) >= MAX_SHAPES_PER_PLAN:  # forget the oldest feed shapes
                     oldest = next(iter(plan.executables))
@@ -170,7 +170,7 @@ class Session:
         """The exact module text that ``run(fetches, feed_dict)`` executes."""
         feeds = feed_dict or {}
         plan = self._plan_for(fetches, feeds)
-        values = [convert_feed(v, t) for v, t in zip(feeds.values(), plan.fed)]
+        values = [convert_feed(v, t) for v, t in zip(feeds.values(), plan.fed, strict=True)]
         return self._compile(plan, values).source
 
     def make_callable(self, fetches: Any, feed_list: Sequence[Any] | None = None,
@@ -253,7 +253,7 @@ class _Callable:
     def source(self) -> str:
         """The module the last call ran (before any call: the one for the static feed shapes)."""
         if self._last is not None:
-            return self._session.source(self._fetches, dict(zip(self._feed_list, self._last)))
+            return self._session.source(self._fetches, dict(zip(self._feed_list, self._last, strict=True)))
         from .inspection import source
         return source(self._fetches, self._feed_list, graph=self._session.graph)
 

@@ -61,7 +61,7 @@ class TensorShape:
             return True
         if len(self._dims) != len(other._dims):
             return False
-        return all(a is None or b is None or a == b for a, b in zip(self._dims, other._dims))
+        return all(a is None or b is None or a == b for a, b in zip(self._dims, other._dims, strict=True))
 
     def merge_with(self, other: Any) -> TensorShape:
         """The most specific shape compatible with both; ValueError when they conflict."""
@@ -72,7 +72,7 @@ class TensorShape:
             return self
         if not self.is_compatible_with(other):
             raise ValueError(f"Shapes {self} and {other} are not compatible")
-        return TensorShape([a if a is not None else b for a, b in zip(self._dims, other._dims)])
+        return TensorShape([a if a is not None else b for a, b in zip(self._dims, other._dims, strict=True)])
 
     def assert_is_compatible_with(self, other: Any) -> None:
         if not self.is_compatible_with(other):

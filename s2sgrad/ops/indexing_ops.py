@@ -19,7 +19,7 @@ def _index_tensors(*values: Any, names: tuple) -> list[Tensor]:
     tensors = [convert_to_tensor(v) if is_tensor_like(v) else None for v in values]
     dtype = next((t.dtype for t in tensors if t is not None), _dt.int32)
     out = []
-    for v, t, name in zip(values, tensors, names):
+    for v, t, name in zip(values, tensors, names, strict=True):
         if t is None:
             t = constant(a.static_ints(v, name), dtype, name=name)
         elif not t.dtype.is_integer:

@@ -360,7 +360,7 @@ def _emit_slice(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
             ast.Call(ast.Name("map", LOAD), [ast.Name("slice", LOAD), args[1], ends], [])], [])
         return ast.Subscript(args[0], index, LOAD)
     items = []
-    for i, (start, n) in enumerate(zip(b, s)):
+    for i, (start, n) in enumerate(zip(b, s, strict=True)):
         d = x.shape.dims[i] if x.shape.rank is not None else None
         stop = None if n == -1 or (d is not None and start + n == d) else start + n
         items.append(ast.Slice(literal(start) if start else None, None if stop is None else literal(stop), None))

@@ -125,7 +125,7 @@ def _padded_infer(sign: int) -> Any:
             return [(x.dtype, TensorShape([None] * rank))]
         mode = attrs.get("mode")
         out = []
-        for d, (before, after) in zip(dims, rows.tolist()):
+        for d, (before, after) in zip(dims, rows.tolist(), strict=True):
             if d is not None and mode is not None:
                 _check_mirror(mode, d if sign > 0 else d - before - after, before, after)
             out.append(None if d is None else d + sign * (before + after))

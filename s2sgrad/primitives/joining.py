@@ -190,7 +190,7 @@ def _emit_split_v(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
 
 
 def _split_grad(op: Any, *grads: Any) -> list:
-    parts = [g if g is not None else a.zeros_like(t) for g, t in zip(grads, op.outputs)]
+    parts = [g if g is not None else a.zeros_like(t) for g, t in zip(grads, op.outputs, strict=True)]
     return [a.concat(parts, axis=op.attrs["axis"])] + [None] * (len(op.inputs) - 1)
 
 
@@ -216,7 +216,7 @@ def _tile_infer(inputs: Sequence[Any], attrs: dict) -> list:
     dims = x.shape.dims if rank is not None else (None,) * n
     if reps is None:
         return [(x.dtype, TensorShape([0 if d == 0 else None for d in dims]))]
-    return [(x.dtype, TensorShape([None if d is None else d * m for d, m in zip(dims, reps)]))]
+    return [(x.dtype, TensorShape([None if d is None else d * m for d, m in zip(dims, reps, strict=True)]))]
 
 
 def _emit_tile(ins: Any, args: Sequence[ast.expr]) -> ast.expr:

@@ -99,7 +99,7 @@ def _moveaxis(a_: Any, source: Any, destination: Any) -> Traced:
     if len(src) != len(dst):
         raise ValueError("`source` and `destination` arguments must have the same number of elements")
     order = [n for n in range(x.ndim) if n not in src]
-    for d, s in sorted(zip(dst, src)):
+    for d, s in sorted(zip(dst, src, strict=True)):
         order.insert(d, s)
     return _transpose(x, order)
 
@@ -223,7 +223,7 @@ def _split(ary: Any, indices_or_sections: Any, axis: int, even: bool) -> list:
     else:
         bounds = [0] + [int(i) for i in indices_or_sections] + [n]
     lead = (slice(None),) * ax
-    return [x[lead + (slice(start, max(start, stop)),)] for start, stop in zip(bounds[:-1], bounds[1:])]
+    return [x[lead + (slice(start, max(start, stop)),)] for start, stop in zip(bounds[:-1], bounds[1:], strict=True)]
 
 
 @implements(np.append)
@@ -273,7 +273,7 @@ def _roll(a_: Any, shift: Any, axis: Any = None) -> Traced:
         return _reshape(_roll(_ravel(x), shift, 0), x.shape)
     t = x.tensor
     shifts, axes = np.broadcast_arrays(np.atleast_1d(shift), np.atleast_1d(axis))
-    for s, ax in zip(shifts.tolist(), axes.tolist()):
+    for s, ax in zip(shifts.tolist(), axes.tolist(), strict=True):
         (ax,) = normalize_axes(ax, x.ndim)
         t = gather_axis(t, np.roll(np.arange(x.shape[ax]), s), ax)
     return Traced(t)
