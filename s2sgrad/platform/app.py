@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable, NoReturn, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
 
 from ..tf1_api import missing_names as _missing_names
 from . import flags
 
-__all__ = ["run", "flags"]
+__all__ = ["flags", "run"]
 
 _HELP = ("--help", "-help", "--helpshort", "--helpfull")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .messages import Field, Message
 
-__all__ = ["ConfigProto", "GPUOptions", "GraphOptions", "OptimizerOptions", "RunOptions", "RunMetadata"]
+__all__ = ["ConfigProto", "GPUOptions", "GraphOptions", "OptimizerOptions", "RunMetadata", "RunOptions"]
 
 _BOOL, _INT32, _INT64, _DOUBLE, _STRING = (Field(k) for k in ("bool", "int32", "int64", "double", "string"))
 _JIT_LEVELS = {"DEFAULT": 0, "OFF": -1, "ON_1": 1, "ON_2": 2}

@@ -9,7 +9,8 @@ can inspect them.
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Callable, Iterator, Union
+from collections.abc import Callable, Iterator
+from typing import Any, Union
 
 __all__ = ["DeviceSpec", "Placement"]
 
@@ -23,7 +24,7 @@ class DeviceSpec:
     '/job:worker/device:GPU:1'
     """
 
-    __slots__ = ("job", "replica", "task", "device_type", "device_index")
+    __slots__ = ("device_index", "device_type", "job", "replica", "task")
 
     def __init__(self, job: str | None = None, replica: int | None = None, task: int | None = None,
                  device_type: str | None = None, device_index: int | None = None) -> None:

@@ -14,13 +14,26 @@ from __future__ import annotations
 import difflib
 import os
 import sys
-from typing import Any, Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
 from ..tf1_api import missing_names as _missing_names
 
 __all__ = [
-    "Error", "IllegalFlagValueError", "UnrecognizedFlagError", "DuplicateFlagError", "FlagValues", "FLAGS",
-    "DEFINE_string", "DEFINE_integer", "DEFINE_float", "DEFINE_boolean", "DEFINE_bool", "DEFINE_list",
-    "DEFINE_enum", "mark_flag_as_required",
+    "FLAGS",
+    "DEFINE_bool",
+    "DEFINE_boolean",
+    "DEFINE_enum",
+    "DEFINE_float",
+    "DEFINE_integer",
+    "DEFINE_list",
+    "DEFINE_string",
+    "DuplicateFlagError",
+    "Error",
+    "FlagValues",
+    "IllegalFlagValueError",
+    "UnrecognizedFlagError",
+    "mark_flag_as_required",
 ]
 
 
@@ -283,26 +296,26 @@ def _define(kind: str, convert: Callable[[Any], Any], name: Any, default: Any, h
     return _FlagHolder(flag_values, name)
 
 
-def DEFINE_string(name: str, default: str | None, help: str | None, flag_values: FlagValues = FLAGS,  # noqa: N802
+def DEFINE_string(name: str, default: str | None, help: str | None, flag_values: FlagValues = FLAGS,
                   required: bool = False) -> _FlagHolder:
     return _define("string", _to_str, name, default, help, flag_values, None, required)
 
 
-def DEFINE_integer(name: str, default: int | str | None, help: str | None,  # noqa: N802 - TF's spelling
+def DEFINE_integer(name: str, default: int | str | None, help: str | None,
                    lower_bound: int | None = None, upper_bound: int | None = None, flag_values: FlagValues = FLAGS,
                    required: bool = False) -> _FlagHolder:
     convert = _bounded(_to_int, "integer", lower_bound, upper_bound)
     return _define("integer", convert, name, default, help, flag_values, None, required)
 
 
-def DEFINE_float(name: str, default: float | str | None, help: str | None,  # noqa: N802 - TF's spelling
+def DEFINE_float(name: str, default: float | str | None, help: str | None,
                  lower_bound: float | None = None, upper_bound: float | None = None, flag_values: FlagValues = FLAGS,
                  required: bool = False) -> _FlagHolder:
     convert = _bounded(_to_float, "float", lower_bound, upper_bound)
     return _define("float", convert, name, default, help, flag_values, None, required)
 
 
-def DEFINE_boolean(name: str, default: bool | str | None, help: str | None,  # noqa: N802 - TF's spelling
+def DEFINE_boolean(name: str, default: bool | str | None, help: str | None,
                    flag_values: FlagValues = FLAGS, module_name: str | None = None,
                    required: bool = False) -> _FlagHolder:
     return _define("bool", _to_bool, name, default, help, flag_values, module_name, required)
@@ -311,12 +324,12 @@ def DEFINE_boolean(name: str, default: bool | str | None, help: str | None,  # n
 DEFINE_bool = DEFINE_boolean
 
 
-def DEFINE_list(name: str, default: Sequence[str] | str | None, help: str | None,  # noqa: N802 - TF's spelling
+def DEFINE_list(name: str, default: Sequence[str] | str | None, help: str | None,
                 flag_values: FlagValues = FLAGS, required: bool = False) -> _FlagHolder:
     return _define("list", _to_list, name, default, help, flag_values, None, required)
 
 
-def DEFINE_enum(name: str, default: str | None, enum_values: Sequence[str], help: str | None,  # noqa: N802
+def DEFINE_enum(name: str, default: str | None, enum_values: Sequence[str], help: str | None,
                 flag_values: FlagValues = FLAGS, module_name: str | None = None,
                 required: bool = False) -> _FlagHolder:
     return _define("enum", _one_of(list(enum_values)), name, default, help, flag_values, module_name, required)

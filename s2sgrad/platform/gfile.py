@@ -9,14 +9,31 @@ import errno
 import glob as _glob
 import os
 import shutil
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from .. import errors
 from ..tf1_api import missing_names as _missing_names
 
-__all__ = ["Exists", "IsDirectory", "MkDir", "MakeDirs", "ListDirectory", "Glob", "Remove", "Rename", "Copy",
-           "DeleteRecursively", "Stat", "Walk", "GFile", "Open", "FastGFile", "FileStatistics"]
+__all__ = [
+    "Copy",
+    "DeleteRecursively",
+    "Exists",
+    "FastGFile",
+    "FileStatistics",
+    "GFile",
+    "Glob",
+    "IsDirectory",
+    "ListDirectory",
+    "MakeDirs",
+    "MkDir",
+    "Open",
+    "Remove",
+    "Rename",
+    "Stat",
+    "Walk",
+]
 
 _MODES = ("r", "w", "a", "r+", "w+", "a+")
 _ERRORS = {errno.ENOENT: errors.NotFoundError, errno.EEXIST: errors.AlreadyExistsError,
@@ -43,15 +60,15 @@ def _tf_errors(path: str) -> Iterator[None]:
         raise error(None, None, f"{e.filename or path}; {e.strerror or e}") from None
 
 
-def Exists(filename: Any) -> bool:  # noqa: N802 - TF's spelling
+def Exists(filename: Any) -> bool:
     return os.path.exists(_path(filename))
 
 
-def IsDirectory(dirname: Any) -> bool:  # noqa: N802
+def IsDirectory(dirname: Any) -> bool:
     return os.path.isdir(_path(dirname))
 
 
-def MkDir(dirname: Any) -> None:  # noqa: N802
+def MkDir(dirname: Any) -> None:
     """Make one directory (its parent must exist); an existing directory is fine."""
     dirname = _path(dirname)
     if dirname and not os.path.isdir(dirname):
@@ -59,7 +76,7 @@ def MkDir(dirname: Any) -> None:  # noqa: N802
             os.mkdir(dirname)
 
 
-def MakeDirs(dirname: Any) -> None:  # noqa: N802
+def MakeDirs(dirname: Any) -> None:
     """Make a directory and its missing parents; FailedPreconditionError when a part is a file."""
     dirname = _path(dirname)
     try:
@@ -74,7 +91,7 @@ def MakeDirs(dirname: Any) -> None:  # noqa: N802
             raise
 
 
-def ListDirectory(dirname: Any) -> list[str]:  # noqa: N802
+def ListDirectory(dirname: Any) -> list[str]:
     """The names in directory ``dirname`` (sorted), without '.' and '..'."""
     dirname = _path(dirname)
     if not os.path.isdir(dirname):
@@ -83,7 +100,7 @@ def ListDirectory(dirname: Any) -> list[str]:  # noqa: N802
         return sorted(os.listdir(dirname))
 
 
-def Glob(filename: Any) -> list[str]:  # noqa: N802
+def Glob(filename: Any) -> list[str]:
     """The paths matching the pattern ``filename`` (or any of a list of patterns); as in TF a match
     of a pattern without a directory part is spelled ``./name``."""
     patterns = filename if isinstance(filename, (list, tuple)) else [filename]
@@ -94,7 +111,7 @@ def Glob(filename: Any) -> list[str]:  # noqa: N802
     return matches
 
 
-def Remove(filename: Any) -> None:  # noqa: N802
+def Remove(filename: Any) -> None:
     """Delete a file (FailedPreconditionError for a directory: use DeleteRecursively)."""
     filename = _path(filename)
     with _tf_errors(filename):
@@ -114,15 +131,15 @@ def _transfer(action: Any, source: Any, destination: Any, overwrite: bool) -> No
         action(source, destination)
 
 
-def Rename(oldname: Any, newname: Any, overwrite: bool = False) -> None:  # noqa: N802
+def Rename(oldname: Any, newname: Any, overwrite: bool = False) -> None:
     _transfer(os.replace, oldname, newname, overwrite)
 
 
-def Copy(oldpath: Any, newpath: Any, overwrite: bool = False) -> None:  # noqa: N802
+def Copy(oldpath: Any, newpath: Any, overwrite: bool = False) -> None:
     _transfer(shutil.copyfile, oldpath, newpath, overwrite)
 
 
-def DeleteRecursively(dirname: Any) -> None:  # noqa: N802
+def DeleteRecursively(dirname: Any) -> None:
     """Delete a directory with everything in it (or a file)."""
     dirname = _path(dirname)
     if not os.path.lexists(dirname):
@@ -141,14 +158,14 @@ class FileStatistics:
     is_directory: bool
 
 
-def Stat(filename: Any) -> FileStatistics:  # noqa: N802
+def Stat(filename: Any) -> FileStatistics:
     filename = _path(filename)
     with _tf_errors(filename):
         st = os.stat(filename)
     return FileStatistics(st.st_size, st.st_mtime_ns, os.path.isdir(filename))
 
 
-def Walk(top: Any, in_order: bool = True) -> Iterator[tuple[str, list[str], list[str]]]:  # noqa: N802
+def Walk(top: Any, in_order: bool = True) -> Iterator[tuple[str, list[str], list[str]]]:
     """``(dirpath, subdirectory names, file names)`` for ``top`` and every directory under it,
     parents first (``in_order``) or last; nothing when ``top`` is not a directory."""
     return walk_tree(top, in_order, None)
@@ -250,7 +267,7 @@ class GFile:
     def __enter__(self) -> GFile:
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def __repr__(self) -> str:

@@ -133,13 +133,13 @@ class Message:
             parent, field_name = self._parent
             parent._mark_present(field_name)
 
-    def HasField(self, name: str) -> bool:  # noqa: N802 - protobuf's spelling
+    def HasField(self, name: str) -> bool:
         field = self._field(name, ValueError)
         if field.kind != "message":
             raise ValueError(f'Protocol message has no singular "{name}" field.')
         return name in self._present
 
-    def CopyFrom(self, other: Message) -> None:  # noqa: N802 - protobuf's spelling
+    def CopyFrom(self, other: Message) -> None:
         """Make this message equal to ``other`` (a message of the same class)."""
         if type(other) is not type(self):
             raise TypeError(f"Parameter to CopyFrom() must be instance of same class: expected "

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import sys
+
 from ..tf1_api import missing_names as _missing_names
 
 __all__ = ["get_data_files_path", "get_path_to_datafile", "get_root_dir_with_all_resources", "load_resource",

@@ -18,7 +18,7 @@ from typing import Any
 from .. import errors
 from .config import ConfigProto, RunMetadata, RunOptions
 
-__all__ = ["DeviceAttributes", "SessionSettings", "check_run_arguments", "LOCAL_CPU"]
+__all__ = ["LOCAL_CPU", "DeviceAttributes", "SessionSettings", "check_run_arguments"]
 
 LOCAL_CPU = "/job:localhost/replica:0/task:0/device:CPU:0"
 THREADS_EXTRA = "pip install s2sgrad[threads]"

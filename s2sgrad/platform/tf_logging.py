@@ -8,13 +8,33 @@ import logging
 import sys
 import threading
 from typing import Any
+
 from ..tf1_api import missing_names as _missing_names
 
-__all__ = ["DEBUG", "INFO", "WARN", "ERROR", "FATAL", "get_logger", "set_verbosity", "get_verbosity", "log",
-           "debug", "info", "warn", "warning", "error", "fatal", "log_if", "log_every_n", "log_first_n", "vlog",
-           "flush"]
+__all__ = [
+    "DEBUG",
+    "ERROR",
+    "FATAL",
+    "INFO",
+    "WARN",
+    "debug",
+    "error",
+    "fatal",
+    "flush",
+    "get_logger",
+    "get_verbosity",
+    "info",
+    "log",
+    "log_every_n",
+    "log_first_n",
+    "log_if",
+    "set_verbosity",
+    "vlog",
+    "warn",
+    "warning",
+]
 
-DEBUG, INFO, WARN, ERROR, FATAL = logging.DEBUG, logging.INFO, logging.WARN, logging.ERROR, logging.FATAL
+DEBUG, INFO, WARN, ERROR, FATAL = logging.DEBUG, logging.INFO, logging.WARNING, logging.ERROR, logging.FATAL
 LOGGER_NAME = "tensorflow"
 
 _setup_lock = threading.Lock()
