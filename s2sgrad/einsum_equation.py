@@ -106,7 +106,7 @@ def output_shape(eq: Equation, shapes: Sequence[TensorShape], broadcast: str = "
                 sizes.setdefault(c, None)
             continue
         _ellipsis_rank(term, shape.rank, i, shape)
-        pairs, ell = _labelled(term, shape.dims)
+        pairs, ell = _labelled(term, shape.sizes)
         for c, d in pairs:
             known = sizes.get(c)
             if c in broadcast and 1 in (known, d):
@@ -124,7 +124,7 @@ def output_shape(eq: Equation, shapes: Sequence[TensorShape], broadcast: str = "
     if broadcast.rank is None:
         return TensorShape(None)
     head = eq.output.index(ELLIPSIS)
-    return TensorShape(dims[:head] + list(broadcast.dims) + dims[head:])
+    return TensorShape(dims[:head] + list(broadcast.sizes) + dims[head:])
 
 
 def explicit(eq: Equation, ranks: Sequence[int]) -> tuple[Equation, str]:

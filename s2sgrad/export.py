@@ -171,7 +171,7 @@ def executable_spec(module: Module, n_fetches: int, values: list | None, origin:
         if param.kind is Kind.RNG:
             inputs.append(Input(name, "rng", label, value=value))
         else:
-            inputs.append(Input(name, param.kind.value, label, param.dtype.np, tuple(param.shape.dims), value))
+            inputs.append(Input(name, param.kind.value, label, param.dtype.np, tuple(param.shape.sizes), value))
     variables = {i.label: (i.dtype, i.shape) for i in inputs if i.kind == "var"}
     for op in module.commit_ops:
         variables.setdefault(op.name, (op.outputs[0].dtype.np, None))

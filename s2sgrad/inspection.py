@@ -58,7 +58,7 @@ def source(fetches: Any, feed_list: Sequence[Any] | None = None, feed_dict: dict
             check_feed_shape(t, shape)
             specs[t] = (t.dtype, shape)
     else:
-        specs = {t: (t.dtype, t.shape.dims) for t in fed}
+        specs = {t: (t.dtype, t.shape.sizes) for t in fed}
     ops = needed_ops(structure.tensors, structure.ops, set(fed))
     module, _, _ = build_module(ops, structure.tensors, specs, _static_variable_spec)
     return module.source
@@ -78,7 +78,7 @@ def _fed(graph: Graph, keys: Any) -> list[Tensor]:
 
 def _static_variable_spec(var_op: Any) -> tuple:
     t = var_op.outputs[0]
-    return t.dtype, t.shape.dims
+    return t.dtype, t.shape.sizes
 
 
 def ir(fetches: Any, feed_list: Sequence[Any] | None = None, graph: Graph | None = None) -> str:

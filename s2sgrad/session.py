@@ -139,9 +139,9 @@ class Session:
     def _variable_spec(self, var_op: Operation) -> tuple:
         t = var_op.outputs[0]
         if t.shape.is_fully_defined():
-            return t.dtype, tuple(t.shape.dims)
+            return t.dtype, tuple(t.shape.sizes)
         value = self._store.get(var_op)
-        return t.dtype, (np.shape(value) if value is not None else t.shape.dims)
+        return t.dtype, (np.shape(value) if value is not None else t.shape.sizes)
 
     def _uninitialized(self, exe: Executable) -> errors.FailedPreconditionError:
         missing = next(v for v in exe.var_ops if v not in self._store)

@@ -73,11 +73,11 @@ def _check_defined(op: Operation, t: Tensor, which: str) -> None:
 
 
 def _refines(shape: TensorShape, rule: TensorShape) -> bool:
-    if rule.dims is None:
+    if rule.sizes is None:
         return True
-    if shape.dims is None or len(shape.dims) != len(rule.dims):
+    if shape.sizes is None or len(shape.sizes) != len(rule.sizes):
         return False
-    return all(r is None or d == r for d, r in zip(shape.dims, rule.dims, strict=True))
+    return all(r is None or d == r for d, r in zip(shape.sizes, rule.sizes, strict=True))
 
 
 def _name(dtype: object) -> str:

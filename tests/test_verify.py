@@ -28,7 +28,7 @@ def _mlp():
 def _program():
     x, _, _, loss, g = _mlp()
     ops = needed_ops([loss, g], [], {x})
-    variables = {o: (o.outputs[0].dtype, o.outputs[0].shape.dims) for o in ops if o.type == "VariableV2"}
+    variables = {o: (o.outputs[0].dtype, o.outputs[0].shape.sizes) for o in ops if o.type == "VariableV2"}
     return lower(ops, [loss, g], {x: (tf.float32, (4, 3))}, variables, [])
 
 

@@ -319,12 +319,12 @@ def _can_be_scalar(v: Value, ins: Instr) -> bool:
     if not ins.prim.ufunc or v.dtype.name == "string" or not v.is_uniform():
         return False
     others = [a for a in ins.args if a is not v]
-    out = ins.outs[0].shape.dims
+    out = ins.outs[0].shape.sizes
     typed = covers = False
     for a in others:
         if a.const is None and a.dtype is v.dtype:
             typed = True
-        if a.shape.dims == out:
+        if a.shape.sizes == out:
             covers = True
     if not typed:
         return False
@@ -349,7 +349,7 @@ def _python_scalar(x: np.generic) -> Any:
 
 
 def _spec_text(v: Value) -> str:
-    return v.dtype.name + dims_text(v.shape.dims, sep=", ")
+    return v.dtype.name + dims_text(v.shape.sizes, sep=", ")
 
 
 def _origin(v: Value) -> str:

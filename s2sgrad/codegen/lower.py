@@ -38,7 +38,7 @@ def needed_ops(fetch_tensors: Iterable[Tensor], target_ops: Iterable[Operation],
             t = op.outputs[0]
             raise errors.InvalidArgumentError(
                 None, op, f"You must feed a value for placeholder tensor '{op.name}' with dtype "
-                f"{t.dtype.name} and shape {dims_text(t.shape.dims, '<unknown>')}  [created at {op.where}]")
+                f"{t.dtype.name} and shape {dims_text(t.shape.sizes, '<unknown>')}  [created at {op.where}]")
     return ops
 
 
@@ -106,7 +106,7 @@ def _lower_op(op: Operation, values: dict, prog: Program, rng_params: dict) -> N
     try:
         specs = (as_recorded and _recorded_specs(op)) or prim.infer(inputs, op.attrs)
     except (ValueError, TypeError) as e:
-        shapes = ", ".join(str(list(a.shape.dims)) for a in args if a.shape.dims is not None)
+        shapes = ", ".join(str(list(a.shape.sizes)) for a in args if a.shape.sizes is not None)
         raise errors.InvalidArgumentError(
             None, op, f"{e} for '{op.name}' ({op.type}) with input shapes {shapes} "
             f"[created at {op.where}]") from None
@@ -120,7 +120,7 @@ def _lower_op(op: Operation, values: dict, prog: Program, rng_params: dict) -> N
 
 def _same_or_new(static: TensorShape, dims: Any) -> TensorShape:
     """The tensor's own static shape object when it already says ``dims`` (cheap to compare)."""
-    return static if static.dims == (None if dims is None else tuple(dims)) else TensorShape(dims)
+    return static if static.sizes == (None if dims is None else tuple(dims)) else TensorShape(dims)
 
 
 def _recorded_specs(op: Operation) -> list | None:
@@ -137,6 +137,6 @@ def _commit(op: Operation, new: Value, prog: Program) -> None:
     static = var_op.outputs[0].shape
     if new.shape.is_fully_defined() and static.is_fully_defined() and new.shape != static:
         raise errors.InvalidArgumentError(
-            None, op, f"Assign requires shapes of both tensors to match. lhs shape= {list(static.dims)} "
-            f"rhs shape= {list(new.shape.dims)} [created at {op.where}]")
+            None, op, f"Assign requires shapes of both tensors to match. lhs shape= {list(static.sizes)} "
+            f"rhs shape= {list(new.shape.sizes)} [created at {op.where}]")
     prog.commits.append((var_op, new))

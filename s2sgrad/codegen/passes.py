@@ -150,7 +150,7 @@ def _fold(ins: Instr) -> list[Value] | None:
     folded = []
     for out, r in zip(ins.outs, results, strict=True):
         r = np.asarray(r, dtype=out.dtype.np)
-        if tuple(r.shape) != out.shape.dims:
+        if tuple(r.shape) != out.shape.sizes:
             return None
         folded.append(Value(out.dtype, out.shape, const=r[()] if r.ndim == 0 else r, tensor=out.tensor,
                             kind=Kind.CONST))

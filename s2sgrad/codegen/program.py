@@ -73,7 +73,8 @@ class Value:
         return c.flat[0] if isinstance(c, np.ndarray) else self.dtype.np.type(c)
 
     def __repr__(self) -> str:
-        return f"Value({self.name}, {self.dtype.name}{list(self.shape.dims) if self.shape.dims is not None else '[*]'})"
+        sizes = self.shape.sizes
+        return f"Value({self.name}, {self.dtype.name}{list(sizes) if sizes is not None else '[*]'})"
 
 
 class Instr:
@@ -108,5 +109,5 @@ def uniform(like: Value, scalar: Any) -> Value:
     """A constant with ``like``'s (fully known) shape, every element ``scalar``: a zero-stride view,
     so its size costs nothing."""
     value = np.asarray(scalar, dtype=like.dtype.np)
-    const = value[()] if like.shape.rank == 0 else np.broadcast_to(value, like.shape.dims)
+    const = value[()] if like.shape.rank == 0 else np.broadcast_to(value, like.shape.sizes)
     return Value(like.dtype, like.shape, const=const, tensor=like.tensor, kind=Kind.CONST)

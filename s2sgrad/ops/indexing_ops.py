@@ -97,7 +97,7 @@ def boolean_mask(tensor: Any, mask: Any, name: str = "boolean_mask", axis: Any =
 def _merge_dims(x: Tensor, ax: int, k: int) -> Tensor:
     """``x`` with dims ``ax .. ax+k-1`` merged into one (a reshape even when ``k`` is 1: as in TF,
     the gradient then reaches ``x`` dense rather than as IndexedSlices)."""
-    dims = x.shape.dims
+    dims = x.shape.sizes
     block = None if dims is None else dims[ax:ax + k]
     merged = None if block is None or None in block else math.prod(block)
     if dims is not None and None not in dims:

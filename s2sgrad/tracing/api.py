@@ -87,7 +87,7 @@ class _Program:
         fetches: list[Tensor] = [self.recording.y] if self.has_value else []
         self.slots = _map_results(self.recording.results, lambda t: fetches.append(t) or len(fetches) - 1)
         placeholders = [t for t in self.recording.inputs if t is not None]
-        specs = {t: (t.dtype, tuple(t.shape.dims)) for t in placeholders}
+        specs = {t: (t.dtype, tuple(t.shape.sizes)) for t in placeholders}
         self.ops = needed_ops(fetches, [], set(placeholders))
         self.executable = build_executable(self.ops, fetches, specs, _no_variables, label=fn.label)
         self.dtypes = [t.dtype.np for t in placeholders]
@@ -227,7 +227,7 @@ class GradientFunction:
                             f"floating-point result")
         if self.mode != "jacobian" and y.shape.rank != 0:
             raise TypeError(f"{self.label}: the function must return a scalar, got an array of shape "
-                            f"{tuple(y.shape.dims)} (use s2sgrad.jacobian for array results, or reduce it, e.g. "
+                            f"{tuple(y.shape.sizes)} (use s2sgrad.jacobian for array results, or reduce it, e.g. "
                             f"with .sum())")
         return y
 

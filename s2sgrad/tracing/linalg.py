@@ -26,7 +26,7 @@ __all__ = ["matmul_tensors", "tensordot_tensors"]
 
 
 def _dims(t: Any) -> list[int]:
-    return list(t.shape.dims)
+    return list(t.shape.sizes)
 
 
 def _strong(*values: Any) -> np.dtype:
