@@ -17,6 +17,7 @@ from .fastpath import make_dispatcher, make_step
 from .feeds import convert_feed, feed_target
 from .fetches import fetch_key
 from .graph import Graph, get_default_graph
+from .platform.session_config import DeviceAttributes, SessionSettings, check_run_arguments
 from .pipeline import Executable, Plan, generate, plan, static_variable_spec, translate_error
 from .variable_store import VariableStore
 
@@ -46,6 +47,7 @@ class Session(SessionBase):
     def __init__(self, target: str = "", graph: Graph | None = None, config: Any = None) -> None:
         if graph is not None and not isinstance(graph, Graph):
             raise TypeError(f"graph must be a tf.Graph, but got {type(graph)}")
+        self._settings = SessionSettings(target, config)   # validated; see platform/session_config.py
         self._graph = graph if graph is not None else get_default_graph()
         self._store = VariableStore()
         self._runners: dict[Any, _Runner] = {}
@@ -66,6 +68,10 @@ class Session(SessionBase):
         """The values of this session's variables (and its random generators' states)."""
         return self._store
 
+    def list_devices(self) -> list[DeviceAttributes]:
+        """The devices ops run on: this process's CPU (``.name``, ``.device_type``, ``.memory_limit_bytes``)."""
+        return self._settings.list_devices()
+
     # -- running -----------------------------------------------------------------------------------
     def run(self, fetches: Any, feed_dict: Any = None, options: Any = None, run_metadata: Any = None) -> Any:
         """Compute ``fetches`` (any nesting of tensors, ops, names) with ``feed_dict`` substituted.
@@ -75,6 +81,8 @@ class Session(SessionBase):
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
         quiet_numpy_warnings()
+        if options is not None or run_metadata is not None:
+            check_run_arguments(options, run_metadata)
         if feed_dict is None:
             feed_dict = _NO_FEEDS
         elif type(feed_dict) is not dict and not isinstance(feed_dict, dict):
@@ -140,6 +148,7 @@ class Session(SessionBase):
         """Release the variable store and compiled modules; later runs raise RuntimeError."""
         with self._lock:
             self._closed = True
+            self._settings.release()
             self._store.clear()
             self._runners.clear()
 

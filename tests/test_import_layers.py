@@ -19,7 +19,7 @@ PACKAGE = pathlib.Path(s2sgrad.__file__).parent
 # everything in it); the longest matching entry places a module.
 LAYERS: dict[str, list[str]] = {
     "types and shapes": ["tf1_api", "dimension", "dtypes", "shapes", "errors", "static", "einsum_equation",
-                         "gcpause", "execution_mode", "default_session", "_version"],
+                         "gcpause", "execution_mode", "default_session", "_version", "platform"],
     "IR": ["nodes", "graph", "ir", "verify", "dot"],
     "primitive declarations": ["primitives"],
     "user-facing ops": ["ops"],
@@ -27,7 +27,7 @@ LAYERS: dict[str, list[str]] = {
     "code generation": ["codegen", "compiler"],
     "pipeline": ["pipeline", "fastpath", "feeds", "fetches", "variable_store"],
     "library": ["session", "train", "losses", "nn", "math", "linalg", "random", "initializers", "manip", "debugging",
-                "graph_keys", "legacy", "compat", "contrib"],
+                "graph_keys", "legacy", "compat", "contrib", "io"],
     "front doors": ["inspection", "export", "standalone", "explain", "cli", "tracing", "testing"],
     "package": ["__init__", "__main__"],
 }
