@@ -13,6 +13,7 @@ from .dtypes import DType
 from .graph import Operation
 from .primitives.array import TensorIndex
 from .primitives.core import shortest_float
+from .primitives.state import CONST
 from .shapes import dims_text
 
 __all__ = ["format_ops", "format_op"]
@@ -42,7 +43,7 @@ def _type(t: Any) -> str:
 
 def _attrs(op: Operation) -> str:
     items = []
-    if op.type == "Const":
+    if op.prim is CONST:
         items.append(f"value={_value(op.attrs['value'])}")
     for key in sorted(op.attrs):
         if key in _HIDDEN_ATTRS or key.startswith("_"):

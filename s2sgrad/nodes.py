@@ -11,6 +11,7 @@ from .shapes import TensorShape, as_shape
 
 if TYPE_CHECKING:
     from .graph import Graph
+    from .primitives.core import Primitive
 
 __all__ = ["GraphElement", "Operation", "Tensor", "user_location"]
 
@@ -125,16 +126,18 @@ def _shape_repr(shape: TensorShape) -> str:
 
 
 class Operation(GraphElement):
-    """A node of the graph: ``type`` names its primitive; ``attrs`` are its static parameters."""
+    """A node of the graph: ``prim`` is its primitive, ``type`` that primitive's TF op type;
+    ``attrs`` are its static parameters."""
 
-    __slots__ = ("graph", "name", "type", "inputs", "outputs", "attrs", "control_inputs",
+    __slots__ = ("graph", "name", "prim", "type", "inputs", "outputs", "attrs", "control_inputs",
                  "location", "id", "grad_of", "__weakref__")
 
-    def __init__(self, graph: Graph, name: str, op_type: str, inputs: tuple, attrs: dict,
+    def __init__(self, graph: Graph, name: str, prim: Primitive, inputs: tuple, attrs: dict,
                  specs: Sequence[tuple], control_inputs: tuple, location: tuple, grad_of: Any) -> None:
         self.graph = graph
         self.name = name
-        self.type = op_type
+        self.prim = prim
+        self.type = prim.name
         self.inputs = inputs
         self.attrs = attrs
         self.control_inputs = control_inputs

@@ -19,11 +19,10 @@ def constant_value(x: Any) -> Any:
         op = getattr(x, "op", None)
         if op is None:
             return None
-        if op.type == "Const":
-            return op.attrs["value"]
-        if op.type == "Shape" and op.inputs[0].shape.is_fully_defined():
-            return np.array(op.inputs[0].shape.dims, dtype=op.outputs[0].dtype.np)
-        if op.type not in ("Identity", "StopGradient"):
+        prim = op.prim
+        if prim.known_value is not None:
+            return prim.known_value(op)
+        if not prim.identity:
             return None
         x = op.inputs[0]
 

@@ -9,7 +9,7 @@ from .. import errors
 from ..compiler import GENERATED_PREFIX, load_source
 from ..gcpause import gc_paused
 from ..graph import Operation, Tensor
-from ..primitives import lookup
+from ..primitives.state import VARIABLE_V2
 from ..shapes import dims_text
 from .emit import Module, emit_module
 from .layout import share_transposes
@@ -22,8 +22,8 @@ __all__ = ["Executable", "build_executable", "build_module", "needed_ops", "tran
 def build_module(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feed_specs: dict,
                  variable_spec: Callable[[Operation], tuple], label: str = "run") -> tuple[Module, list, list]:
     """Lower, optimize and emit the slice ``ops``; returns (module, variable ops, random ops)."""
-    var_ops = [op for op in ops if op.type == "VariableV2" and op.outputs[0] not in feed_specs]
-    rng_ops = [op for op in ops if not lookup(op.type).pure]
+    var_ops = [op for op in ops if op.prim is VARIABLE_V2 and op.outputs[0] not in feed_specs]
+    rng_ops = [op for op in ops if not op.prim.pure]
     with gc_paused():
         prog = lower(ops, fetch_tensors, feed_specs, {v: variable_spec(v) for v in var_ops}, rng_ops)
         optimize(prog)

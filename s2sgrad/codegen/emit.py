@@ -18,6 +18,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..primitives.core import broadcast_shape, literal, np_attr, shortest_float
+from ..primitives.math import ADD_N
 from ..shapes import dims_text
 from .names import INTERNAL_NAMES, Namer, value_name
 from .printer import print_statement
@@ -357,7 +358,7 @@ def _op_comment(ins: Instr) -> str:
     forward = op.grad_of
     if forward is None:
         return f"{op.type}  {location_text(op)}"
-    if op.type == "AddN":  # tf.gradients summing several contributions to one tensor
+    if op.prim is ADD_N:  # tf.gradients summing several contributions to one tensor
         return f"sum of gradients of {comment_text(forward.name)}  {location_text(forward)}"
     return f"grad of {forward.type}  {location_text(forward)}"
 

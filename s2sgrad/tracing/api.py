@@ -15,7 +15,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ..backprop import UnconnectedGradients, as_unconnected_gradients
+from ..autodiff.backprop import UnconnectedGradients, as_unconnected_gradients
 from ..codegen.build import Executable, build_executable, needed_ops
 from ..compiler import quiet_numpy_warnings
 from ..graph import Tensor, user_location

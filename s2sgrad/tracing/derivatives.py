@@ -10,7 +10,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..backprop import gradients
+from ..autodiff.backprop import gradients
 from ..graph import Tensor
 from ..ops import array_ops as a
 from ..ops.convert import constant, convert_to_tensor

@@ -11,13 +11,14 @@ import enum
 from collections import deque
 from typing import Any, Callable
 
-from .gcpause import gc_paused
-from .graph import Operation, Tensor, user_location
-from .ops import array_ops as a
-from .ops import math_ops as m
-from .ops.convert import convert_to_tensor, graph_of
-from .ops.indexed_slices import IndexedSlices
-from .primitives import PRIMITIVES
+from ..gcpause import gc_paused
+from ..graph import Operation, Tensor, user_location
+from ..ops import array_ops as a
+from ..ops import math_ops as m
+from ..ops.convert import convert_to_tensor, graph_of
+from ..ops.indexed_slices import IndexedSlices
+from ..primitives import BY_NAME
+from .rules import RULES, Needed, Rule
 
 __all__ = ["gradients", "hessians", "AggregationMethod", "UnconnectedGradients", "RegisterGradient",
            "NotDifferentiable", "gradient_function", "as_unconnected_gradients"]
@@ -45,7 +46,7 @@ class UnconnectedGradients(enum.Enum):
 
 # -- gradient functions ------------------------------------------------------------------------------
 
-_registered: dict[str, Callable | None] = {}
+_registered: dict[str, Rule | None] = {}  # by TF op type: user gradients (RegisterGradient, custom_gradient)
 
 
 class RegisterGradient:
@@ -72,31 +73,39 @@ NoGradient = NotDifferentiable
 
 
 def _register(op_type: str, f: Callable | None) -> None:
-    if op_type in _registered or op_type in PRIMITIVES:
+    if op_type in _registered or op_type in BY_NAME:
         raise KeyError(f"Registering two gradient with name '{op_type}'! (Previous registration was in "
-                       f"{'s2sgrad' if op_type in PRIMITIVES else 'user code'})")
-    _registered[op_type] = f
+                       f"{'s2sgrad' if op_type in BY_NAME else 'user code'})")
+    _registered[op_type] = None if f is None else _user_rule(f)
 
 
-def gradient_function(op: Operation) -> Callable | None:
+def _user_rule(f: Callable) -> Rule:
+    """A user's ``f(op, *out_grads)`` as a rule (users are not told which inputs are needed)."""
+    def rule(op: Operation, needed: Needed, *out_grads: Any) -> Any:
+        return f(op, *out_grads)
+    return rule
+
+
+def gradient_function(op: Operation) -> Rule | None:
     """The rule for ``op``: a registered gradient under its ``gradient_override_map`` name or its
     type, else that name's primitive rule. None means "not differentiable"; no rule at all raises
     LookupError (as TF: ``{"Floor": "Identity"}`` makes Floor use Identity's rule)."""
     if not op.inputs:
         return None
-    kind = op.attrs.get("_gradient_op_type", op.type)
+    kind = op.attrs.get("_gradient_op_type")
     if kind in _registered:
         return _registered[kind]
-    prim = PRIMITIVES.get(kind)
+    prim = op.prim if kind is None else BY_NAME.get(kind)
     if prim is not None and not prim.differentiable:
         return None
-    if prim is None or prim.grad is None:
+    rule = RULES.get(prim) if prim is not None else None
+    if rule is None:
         raise LookupError(
             f"No gradient defined for operation '{op.name}' (op type: {op.type}). In general every operation "
             "must have an associated `@tf.RegisterGradient` for correct autodiff, which this op is lacking. If "
             "you want to pretend this operation is a constant in your program, you may insert "
             "`tf.stop_gradient`.")
-    return prim.grad
+    return rule
 
 
 # -- the walk ----------------------------------------------------------------------------------------
@@ -252,8 +261,8 @@ class _Walk:
                 out_grads[i] = a.zeros_like(op.outputs[i])
         graph = op.graph
         needed = tuple(t.op in self.between for t in op.inputs)
-        with graph.name_scope(op.name + "_grad"), graph._gradient_context(op, needed):
-            in_grads = grad_fn(op, *out_grads)
+        with graph.name_scope(op.name + "_grad"), graph._gradient_context(op):
+            in_grads = grad_fn(op, needed, *out_grads)
         in_grads = list(in_grads) if isinstance(in_grads, (list, tuple)) else [in_grads]
         if len(in_grads) != len(op.inputs):
             raise ValueError(f"Num gradients {len(in_grads)} generated for op {op.node_def} do not match num "
