@@ -6,7 +6,7 @@ from typing import Any, Sequence
 
 from .. import dtypes as _dt
 from ..graph import Tensor
-from .convert import convert_operands, convert_to_tensor, graph_of, record1
+from ..primitives import math as _declared
 from ..primitives.core import Primitive
 from ..primitives.linalg import MAT_MUL
 from ..primitives.math import (ABS, ACOS, ADD_N, ADD_V2, ASIN, ATAN, ATAN2, CAST, CEIL, COS, COSH, DIV_NO_NAN, EQUAL,
@@ -15,6 +15,7 @@ from ..primitives.math import (ABS, ACOS, ADD_N, ADD_V2, ASIN, ATAN, ATAN2, CAST
                                MAXIMUM, MINIMUM, MUL, NEG, NOT_EQUAL, POW, REAL_DIV, RECIPROCAL, RECIPROCAL_GRAD, ROUND,
                                RSQRT, RSQRT_GRAD, SIGMOID, SIGMOID_GRAD, SIGN, SIN, SINH, SQRT, SQRT_GRAD, SQUARE,
                                SQUARED_DIFFERENCE, SUB, TAN, TANH, TANH_GRAD)
+from .convert import convert_operands, convert_to_tensor, graph_of, record1
 
 _TRUEDIV_FLOAT = {"uint8": _dt.float32, "int8": _dt.float32, "uint16": _dt.float32,
                   "int16": _dt.float32, "int32": _dt.float64, "int64": _dt.float64}
@@ -92,6 +93,16 @@ sigmoid_grad = _binary(SIGMOID_GRAD, "SigmoidGrad")
 sqrt_grad = _binary(SQRT_GRAD, "SqrtGrad")
 rsqrt_grad = _binary(RSQRT_GRAD, "RsqrtGrad")
 reciprocal_grad = _binary(RECIPROCAL_GRAD, "ReciprocalGrad")
+
+
+def _declared_functions() -> dict[str, Any]:
+    """The ``tf.math`` functions that elementwise declarations give by naming one (``tf_name``)."""
+    makers = {1: _unary, 2: _binary}
+    return {p.tf_name: makers[p.arity](p, p.name) for p in vars(_declared).values()
+            if isinstance(p, Primitive) and p.tf_name}
+
+
+DECLARED: dict[str, Any] = _declared_functions()
 
 
 def atan2(y: Any, x: Any, name: str | None = None) -> Tensor:

@@ -43,6 +43,8 @@ class Primitive:
     fusable: bool = True          # False: may raise on input values (indexing), keep its own line
     identity: bool = False        # output 0 is input 0's value (constant_value looks through it)
     known_value: Callable | None = None  # (op) -> output 0's value when known before running, or None
+    arity: int | None = None      # elementwise ops (unary/binary): the number of inputs
+    tf_name: str = ""             # elementwise: the ``tf.math`` function the declaration gives (``xlogy``)
 
 
 def define(name: str, infer: Callable, emit: Emitter | None, *, differentiable: bool = True,

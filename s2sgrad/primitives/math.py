@@ -42,12 +42,12 @@ def _binary_infer(name: str, kinds: str, out: _dt.DType | None = None) -> Any:
 
 def unary(name: str, expr: str, kinds: str = "float", out: _dt.DType | None = None, **flags: Any) -> Primitive:
     """An elementwise primitive of one input of ``kinds``, emitted as the template ``expr``."""
-    return define(name, _unary_infer(name, kinds, out), template(expr), ufunc=True, **flags)
+    return define(name, _unary_infer(name, kinds, out), template(expr), ufunc=True, arity=1, **flags)
 
 
 def binary(name: str, expr: str, kinds: str = "numeric", out: _dt.DType | None = None, **flags: Any) -> Primitive:
     """An elementwise primitive of two inputs of one dtype (``kinds``) that broadcast, emitted as ``expr``."""
-    return define(name, _binary_infer(name, kinds, out), template(expr), ufunc=True, **flags)
+    return define(name, _binary_infer(name, kinds, out), template(expr), ufunc=True, arity=2, **flags)
 
 
 def _same_value(ins: Any, identity: float, position: int = 1) -> Any:
