@@ -95,6 +95,11 @@ rsqrt_grad = _binary(RSQRT_GRAD, "RsqrtGrad")
 reciprocal_grad = _binary(RECIPROCAL_GRAD, "ReciprocalGrad")
 
 
+def elementwise(prim: Primitive, *operands: Any, name: str | None = None) -> Tensor:
+    """The elementwise primitive ``prim`` on ``operands``, converted as ``tf.add`` converts them."""
+    return record1(prim, convert_operands(list(operands)), name=name or prim.default_name)
+
+
 def _declared_functions() -> dict[str, Any]:
     """The ``tf.math`` functions that elementwise declarations give by naming one (``tf_name``)."""
     makers = {1: _unary, 2: _binary}
