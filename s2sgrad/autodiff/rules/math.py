@@ -125,6 +125,14 @@ def _reciprocal_grad_grad(op: Operation, needed: Needed, gg: Any) -> list:
     return only_needed(needed, lambda: -2.0 * gg * g * y, lambda: m.reciprocal_grad(y, gg))
 
 
+def _xlogy_grad(op: Operation, needed: Needed, g: Any) -> list:
+    """As TF: ``xlogy(x != 0, y)`` for x and ``x / y`` (0 where x is 0) for y."""
+    x, y = op.inputs
+    x_is_zero = m.equal(x, 0.0)
+    return only_needed(needed, lambda: unbroadcast(g * m.elementwise(P.XLOGY, m.cast(~x_is_zero, x.dtype), y), x),
+                       lambda: unbroadcast(g * a.where_v2(x_is_zero, a.zeros_like(x), x / y), y))
+
+
 RULES: dict[Primitive, Rule] = {
     P.NEG: lambda op, needed, g: [-g],
     P.ABS: lambda op, needed, g: [g * m.sign(_x(op))],
@@ -159,6 +167,7 @@ RULES: dict[Primitive, Rule] = {
     P.MINIMUM: _min_max_grad(m.less_equal),
     P.SQUARED_DIFFERENCE: _squared_difference_grad,
     P.ATAN2: _atan2_grad,
+    P.XLOGY: _xlogy_grad,
     P.SELECT: _select_grad(a.where),
     P.SELECT_V2: _select_grad(a.where_v2),
     P.ADD_N: lambda op, needed, g: [g] * len(op.inputs),
