@@ -49,6 +49,7 @@ class Graph(GraphElement):
         self._local = _ThreadState()
         self._collections: dict[str, list] = {}
         self._gradient_override_map: dict[str, str] = {}
+        self._primals: dict[Tensor, Tensor] = {}  # adjoint -> primal, as ``tf.gradients`` summed them
         self.seed: int | None = None
         self._finalized = False
 
@@ -205,6 +206,14 @@ class Graph(GraphElement):
             yield self
         finally:
             _graph_stack().pop()
+
+    def record_adjoint(self, adjoint: Tensor, primal: Tensor) -> None:
+        """Note that ``adjoint`` is the (summed) gradient of ``primal``; the first record stands."""
+        self._primals.setdefault(adjoint, primal)
+
+    def primal_of(self, t: Tensor) -> Tensor | None:
+        """The tensor whose gradient ``t`` is, when ``tf.gradients`` made ``t`` as one (else None)."""
+        return self._primals.get(t)
 
     # -- queries ----------------------------------------------------------------------------------
     def get_operations(self) -> list[Operation]:

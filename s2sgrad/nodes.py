@@ -49,7 +49,7 @@ class GraphElement:
 class Tensor(GraphElement):
     """One output of an Operation: ``<op name>:<index>``, with a dtype and a static shape."""
 
-    __slots__ = ("op", "value_index", "dtype", "_shape", "_consumers", "_adjoint_of", "__weakref__")
+    __slots__ = ("op", "value_index", "dtype", "_shape", "_consumers", "__weakref__")
 
     # Operator overloads, indexing and ``eval`` are attached by ``s2sgrad.ops.overloads``.
     __array_priority__ = 100
@@ -60,7 +60,6 @@ class Tensor(GraphElement):
         self.dtype = dtype
         self._shape = shape
         self._consumers: list[Operation] = []
-        self._adjoint_of: Tensor | None = None  # set when this tensor is the gradient of another
 
     @property
     def name(self) -> str:

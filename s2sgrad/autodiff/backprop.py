@@ -284,8 +284,8 @@ class _Walk:
             else:
                 with op.graph._gradient_context(op):
                     total = _sum(contributions, method, op.name)
-            if isinstance(total, Tensor) and total._adjoint_of is None and total.op.id >= self.first_new_op:
-                total._adjoint_of = op.outputs[i]
+            if isinstance(total, Tensor) and total.op.id >= self.first_new_op:
+                op.graph.record_adjoint(total, op.outputs[i])
             per_output[i] = [total]
             out.append(total)
         return out

@@ -184,7 +184,7 @@ class _Emitter:
         v = ins.outs[0]
         t = v.tensor
         return (self.uses.get(id(v), 0) == 1 and id(v) not in self.keep and v.kind == "temp"
-                and (t is None or t._adjoint_of is None))
+                and (t is None or t.op.graph.primal_of(t) is None))
 
     # -- module --------------------------------------------------------------------------------
     def module(self, title: str) -> Module:

@@ -84,7 +84,7 @@ def _merge_names(old: Value, new: Value) -> None:
 def _rank(t: Any) -> int:
     if t is None:
         return 0
-    if t._adjoint_of is not None:
+    if t.op.graph.primal_of(t) is not None:
         return 3
     return 1 if t.op.grad_of is not None else 2
 
