@@ -40,7 +40,8 @@ from .ops.variables import (AUTO_REUSE, Variable, assign, assign_add, assign_sub
                             initialize_all_variables, local_variables, local_variables_initializer,
                             trainable_variables, variable_scope, variables_initializer)
 from .autodiff.backprop import (AggregationMethod, NoGradient, NotDifferentiable, RegisterGradient,
-                                UnconnectedGradients, gradients, hessians)
+                                UnconnectedGradients, gradients)
+from .autodiff.derivatives import hessians
 from .autodiff.custom_gradient import custom_gradient
 from .session import InteractiveSession, Session, get_default_session
 from . import linalg, losses, math, nn, train

@@ -20,7 +20,7 @@ from ..ops.indexed_slices import IndexedSlices
 from ..primitives import BY_NAME
 from .rules import RULES, Needed, Rule
 
-__all__ = ["gradients", "hessians", "AggregationMethod", "UnconnectedGradients", "RegisterGradient",
+__all__ = ["gradients", "as_tensor_list", "AggregationMethod", "UnconnectedGradients", "RegisterGradient",
            "NotDifferentiable", "gradient_function", "as_unconnected_gradients"]
 
 
@@ -110,7 +110,7 @@ def gradient_function(op: Operation) -> Rule | None:
 
 # -- the walk ----------------------------------------------------------------------------------------
 
-def _as_list(values: Any, what: str) -> list:
+def as_tensor_list(values: Any, what: str) -> list:
     if values is None:
         raise ValueError(f"{what} must not be None")
     items = list(values) if isinstance(values, (list, tuple)) else [values]
@@ -141,9 +141,9 @@ def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients",
     >>> # a = tf.constant(0.); b = 2 * a; tf.gradients(a + b, [a, b])  ->  [3.0, 1.0]
     """
     unconnected = as_unconnected_gradients(unconnected_gradients)
-    ys = _as_list(ys, "ys")
-    xs = _as_list(xs, "xs")
-    stops = _as_list(stop_gradients, "stop_gradients") if stop_gradients is not None else []
+    ys = as_tensor_list(ys, "ys")
+    xs = as_tensor_list(xs, "xs")
+    stops = as_tensor_list(stop_gradients, "stop_gradients") if stop_gradients is not None else []
     if grad_ys is None:
         grad_ys = [None] * len(ys)
     elif not isinstance(grad_ys, (list, tuple)):
@@ -345,29 +345,3 @@ def _result(grads: dict, x: Tensor, unconnected: UnconnectedGradients) -> Any:
     if per_output and per_output[x.value_index]:
         return per_output[x.value_index][0]
     return a.zeros_like(x) if unconnected is UnconnectedGradients.ZERO else None
-
-
-def hessians(ys: Any, xs: Any, name: str = "hessians", colocate_gradients_with_ops: bool = False,
-             gate_gradients: bool = False, aggregation_method: Any = None) -> list:
-    """For each x, the matrix of second derivatives of ``sum(ys)``, shaped ``shape(x) + shape(x)``."""
-    xs = _as_list(xs, "xs")
-    graph = graph_of(xs)
-    with graph.as_default(), graph.name_scope(name):
-        first = gradients(ys, xs, aggregation_method=aggregation_method)
-        out = []
-        for g, x in zip(first, xs):
-            if g is None:
-                raise ValueError("None values not supported.")
-            if not x.shape.is_fully_defined():
-                raise ValueError(f"hessians needs the static shape of {x.name}, got {x.shape}")
-            flat = a.reshape(g, [-1])
-            rows = []
-            for j in range(x.shape.num_elements()):
-                row = gradients(flat[j], x, aggregation_method=aggregation_method)[0]
-                if row is None:
-                    raise ValueError("None values not supported.")
-                rows.append(row)
-            dims = x.shape.as_list()
-            out.append(a.reshape(a.stack(rows), dims + dims))
-        return out
-
