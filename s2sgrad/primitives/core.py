@@ -45,6 +45,7 @@ class Primitive:
     known_value: Callable | None = None  # (op) -> output 0's value when known before running, or None
     arity: int | None = None      # elementwise ops (unary/binary): the number of inputs
     tf_name: str = ""             # elementwise: the ``tf.math`` function the declaration gives (``xlogy``)
+    numpy: tuple = ()             # elementwise: the NumPy ufuncs it computes (the decorator's dispatch)
 
 
 def define(name: str, infer: Callable, emit: Emitter | None, *, differentiable: bool = True,

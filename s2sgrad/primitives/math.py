@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast
 from typing import Any, Sequence
 
+import numpy as np
+
 from .. import dtypes as _dt
 from ..shapes import TensorShape
 from .common import LOAD, astype, merged_shape, rt_call
@@ -71,28 +73,28 @@ def _double_negation(ins: Any) -> Any:
 
 # -- unary ---------------------------------------------------------------------------------------
 
-NEG = unary("Neg", "-x", kinds="signed", simplify=_double_negation)
-ABS = unary("Abs", "np.abs(x)", kinds="signed")
-SIGN = unary("Sign", "np.sign(x)", kinds="signed")
-SQUARE = unary("Square", "np.square(x)", kinds="numeric")
-SQRT = unary("Sqrt", "np.sqrt(x)")
+NEG = unary("Neg", "-x", kinds="signed", simplify=_double_negation, numpy=(np.negative,))
+ABS = unary("Abs", "np.abs(x)", kinds="signed", numpy=(np.absolute, np.fabs))
+SIGN = unary("Sign", "np.sign(x)", kinds="signed", numpy=(np.sign,))
+SQUARE = unary("Square", "np.square(x)", kinds="numeric", numpy=(np.square,))
+SQRT = unary("Sqrt", "np.sqrt(x)", numpy=(np.sqrt,))
 RSQRT = unary("Rsqrt", "1 / np.sqrt(x)")
-EXP = unary("Exp", "np.exp(x)")
-EXPM1 = unary("Expm1", "np.expm1(x)")
-LOG = unary("Log", "np.log(x)")
-LOG1P = unary("Log1p", "np.log1p(x)")
-SIN = unary("Sin", "np.sin(x)")
-COS = unary("Cos", "np.cos(x)")
-TAN = unary("Tan", "np.tan(x)")
-ASIN = unary("Asin", "np.arcsin(x)")
-ACOS = unary("Acos", "np.arccos(x)")
-ATAN = unary("Atan", "np.arctan(x)")
-SINH = unary("Sinh", "np.sinh(x)")
-COSH = unary("Cosh", "np.cosh(x)")
-TANH = unary("Tanh", "np.tanh(x)")
+EXP = unary("Exp", "np.exp(x)", numpy=(np.exp,))
+EXPM1 = unary("Expm1", "np.expm1(x)", numpy=(np.expm1,))
+LOG = unary("Log", "np.log(x)", numpy=(np.log,))
+LOG1P = unary("Log1p", "np.log1p(x)", numpy=(np.log1p,))
+SIN = unary("Sin", "np.sin(x)", numpy=(np.sin,))
+COS = unary("Cos", "np.cos(x)", numpy=(np.cos,))
+TAN = unary("Tan", "np.tan(x)", numpy=(np.tan,))
+ASIN = unary("Asin", "np.arcsin(x)", numpy=(np.arcsin,))
+ACOS = unary("Acos", "np.arccos(x)", numpy=(np.arccos,))
+ATAN = unary("Atan", "np.arctan(x)", numpy=(np.arctan,))
+SINH = unary("Sinh", "np.sinh(x)", numpy=(np.sinh,))
+COSH = unary("Cosh", "np.cosh(x)", numpy=(np.cosh,))
+TANH = unary("Tanh", "np.tanh(x)", numpy=(np.tanh,))
 SIGMOID = unary("Sigmoid", "1 / (1 + np.exp(-x))")
 ERF = unary("Erf", "rt.erf(x)", kinds="real")
-RECIPROCAL = unary("Reciprocal", "1 / x")
+RECIPROCAL = unary("Reciprocal", "1 / x", numpy=(np.reciprocal,))
 ROUND = unary("Round", "np.round(x)", differentiable=False, kinds="numeric")
 FLOOR = unary("Floor", "np.floor(x)", differentiable=False, kinds="real")
 CEIL = unary("Ceil", "np.ceil(x)", differentiable=False, kinds="real")
@@ -112,29 +114,31 @@ def _emit_pow(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     return ast.BinOp(args[0], ast.Pow(), args[1])
 
 
-ADD_V2 = binary("AddV2", "x + y", kinds="any", default_name="Add", simplify=_either_side(0))
-SUB = binary("Sub", "x - y", simplify=lambda ins: _same_value(ins, 0))
-MUL = binary("Mul", "x * y", simplify=_either_side(1))
-REAL_DIV = binary("RealDiv", "x / y", kinds="float", simplify=lambda ins: _same_value(ins, 1))
+ADD_V2 = binary("AddV2", "x + y", kinds="any", default_name="Add", simplify=_either_side(0), numpy=(np.add,))
+SUB = binary("Sub", "x - y", simplify=lambda ins: _same_value(ins, 0), numpy=(np.subtract,))
+MUL = binary("Mul", "x * y", simplify=_either_side(1), numpy=(np.multiply,))
+REAL_DIV = binary("RealDiv", "x / y", kinds="float", simplify=lambda ins: _same_value(ins, 1), numpy=(np.true_divide,))
 DIV_NO_NAN = binary("DivNoNan", "np.where(y == 0, 0, x / y)", kinds="float")
-FLOOR_DIV = binary("FloorDiv", "x // y", differentiable=False, kinds="ordered")
-FLOOR_MOD = binary("FloorMod", "x % y", kinds="ordered")
-POW = define("Pow", _binary_infer("Pow", "numeric"), _emit_pow, ufunc=True,
-             simplify=lambda ins: _same_value(ins, 1))
-MAXIMUM = binary("Maximum", "np.maximum(x, y)", kinds="ordered")
-MINIMUM = binary("Minimum", "np.minimum(x, y)", kinds="ordered")
+FLOOR_DIV = binary("FloorDiv", "x // y", differentiable=False, kinds="ordered", default_name="floordiv",
+                   numpy=(np.floor_divide,))
+FLOOR_MOD = binary("FloorMod", "x % y", kinds="ordered", numpy=(np.remainder,))
+POW = define("Pow", _binary_infer("Pow", "numeric"), _emit_pow, ufunc=True, arity=2,
+             simplify=lambda ins: _same_value(ins, 1), numpy=(np.power, np.float_power))
+MAXIMUM = binary("Maximum", "np.maximum(x, y)", kinds="ordered", numpy=(np.maximum,))
+MINIMUM = binary("Minimum", "np.minimum(x, y)", kinds="ordered", numpy=(np.minimum,))
 SQUARED_DIFFERENCE = binary("SquaredDifference", "np.square(x - y)")
-ATAN2 = binary("Atan2", "np.arctan2(x, y)", kinds="real")
+ATAN2 = binary("Atan2", "np.arctan2(x, y)", kinds="real", numpy=(np.arctan2,))
 XLOGY = binary("Xlogy", "np.where(x == 0, 0, x * np.log(y))", kinds="float", tf_name="xlogy")
-EQUAL = binary("Equal", "x == y", differentiable=False, kinds="any", out=_dt.bool)
-NOT_EQUAL = binary("NotEqual", "x != y", differentiable=False, kinds="any", out=_dt.bool)
-LESS = binary("Less", "x < y", differentiable=False, kinds="ordered", out=_dt.bool)
-LESS_EQUAL = binary("LessEqual", "x <= y", differentiable=False, kinds="ordered", out=_dt.bool)
-GREATER = binary("Greater", "x > y", differentiable=False, kinds="ordered", out=_dt.bool)
-GREATER_EQUAL = binary("GreaterEqual", "x >= y", differentiable=False, kinds="ordered", out=_dt.bool)
-LOGICAL_AND = binary("LogicalAnd", "np.logical_and(x, y)", differentiable=False, kinds="bool")
-LOGICAL_OR = binary("LogicalOr", "np.logical_or(x, y)", differentiable=False, kinds="bool")
-LOGICAL_XOR = binary("LogicalXor", "np.logical_xor(x, y)", differentiable=False, kinds="bool")
+EQUAL = binary("Equal", "x == y", differentiable=False, kinds="any", out=_dt.bool, numpy=(np.equal,))
+NOT_EQUAL = binary("NotEqual", "x != y", differentiable=False, kinds="any", out=_dt.bool, numpy=(np.not_equal,))
+LESS = binary("Less", "x < y", differentiable=False, kinds="ordered", out=_dt.bool, numpy=(np.less,))
+LESS_EQUAL = binary("LessEqual", "x <= y", differentiable=False, kinds="ordered", out=_dt.bool, numpy=(np.less_equal,))
+GREATER = binary("Greater", "x > y", differentiable=False, kinds="ordered", out=_dt.bool, numpy=(np.greater,))
+GREATER_EQUAL = binary("GreaterEqual", "x >= y", differentiable=False, kinds="ordered", out=_dt.bool,
+                       numpy=(np.greater_equal,))
+LOGICAL_AND = binary("LogicalAnd", "np.logical_and(x, y)", differentiable=False, kinds="bool", numpy=(np.logical_and,))
+LOGICAL_OR = binary("LogicalOr", "np.logical_or(x, y)", differentiable=False, kinds="bool", numpy=(np.logical_or,))
+LOGICAL_XOR = binary("LogicalXor", "np.logical_xor(x, y)", differentiable=False, kinds="bool", numpy=(np.logical_xor,))
 
 
 # -- select, add_n, cast -------------------------------------------------------------------------
