@@ -129,7 +129,8 @@ def _xlogy_grad(op: Operation, needed: Needed, g: Any) -> list:
     """As TF: ``xlogy(x != 0, y)`` for x and ``x / y`` (0 where x is 0) for y."""
     x, y = op.inputs
     x_is_zero = m.equal(x, 0.0)
-    return only_needed(needed, lambda: unbroadcast(g * m.elementwise(P.XLOGY, m.cast(~x_is_zero, x.dtype), y), x),
+    not_zero = m.cast(m.logical_not(x_is_zero), x.dtype)
+    return only_needed(needed, lambda: unbroadcast(g * m.elementwise(P.XLOGY, not_zero, y), x),
                        lambda: unbroadcast(g * a.where_v2(x_is_zero, a.zeros_like(x), x / y), y))
 
 
