@@ -3,8 +3,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from .shapes import TensorShape
 
 __all__ = ["constant_value", "broadcast_shape"]

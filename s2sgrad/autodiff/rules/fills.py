@@ -1,9 +1,7 @@
 """Gradient rules of the fills primitives."""
 from __future__ import annotations
 
-from typing import Any
-
-from ...nodes import Operation
+from ...nodes import Operation, Tensor
 from ...ops import array_ops as a
 from ...ops import reduce_ops as r
 from ...ops import layout_ops as lo
@@ -13,7 +11,7 @@ from ...primitives.core import Primitive
 from .common import Needed, Rule, unbroadcast
 
 
-def _pad_grad(op: Operation, needed: Needed, g: Any) -> list:
+def _pad_grad(op: Operation, needed: Needed, g: Tensor) -> list:
     """The gradient is the unpadded block; TF gives constant_values no gradient."""
     x, paddings = op.inputs[:2]
     block = ix.slice(g, paddings[:, 0], a.shape(x, out_type=paddings.dtype))

@@ -1,9 +1,7 @@
 """Gradient rules of the indexing primitives."""
 from __future__ import annotations
 
-from typing import Any
-
-from ...nodes import Operation
+from ...nodes import Operation, Tensor
 from ...ops import array_ops as a
 from ...ops import indexing_ops as ix
 from ...ops.indexed_slices import IndexedSlices
@@ -13,7 +11,7 @@ from ...shapes import TensorShape
 from .common import Needed, Rule
 
 
-def _gather_grad(op: Operation, needed: Needed, g: Any) -> list:
+def _gather_grad(op: Operation, needed: Needed, g: Tensor) -> list:
     params, indices = op.inputs
     axis = op.attrs["axis"]
     if axis == 0:
@@ -34,10 +32,14 @@ def _gather_grad(op: Operation, needed: Needed, g: Any) -> list:
     return [a.transpose(summed, back), None]
 
 
+def _shape_as(x: Tensor, like: Tensor) -> Tensor:
+    """``x``'s shape in the integer dtype of ``like``."""
+    return a.shape(x, out_type=like.dtype)
+
+
 RULES: dict[Primitive, Rule] = {
     P.GATHER_V2: _gather_grad,
     P.UNSORTED_SEGMENT_SUM: lambda op, needed, g: [a.gather(g, op.inputs[1]), None, None],
-    P.GATHER_ND: lambda op, needed, g: [ix.scatter_nd(op.inputs[1], g, a.shape(op.inputs[0], out_type=op.inputs[1].dtype)),
-                                        None],
+    P.GATHER_ND: lambda op, needed, g: [ix.scatter_nd(op.inputs[1], g, _shape_as(op.inputs[0], op.inputs[1])), None],
     P.SCATTER_ND: lambda op, needed, g: [None, ix.gather_nd(g, op.inputs[0]), None],
 }

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...nodes import Operation
+from ...nodes import Operation, Tensor
 from ...ops import array_ops as a
 from ...ops import reduce_ops as r
 from ...ops import layout_ops as lo
@@ -12,7 +12,7 @@ from ...primitives.core import Primitive
 from .common import Needed, Rule
 
 
-def _concat_grad(op: Operation, needed: Needed, g: Any) -> list:
+def _concat_grad(op: Operation, needed: Needed, g: Tensor) -> list:
     if len(op.inputs) == 1:
         return [g]
     axis = op.attrs["axis"]
@@ -28,7 +28,7 @@ def _split_grad(op: Operation, needed: Needed, *grads: Any) -> list:
     return [a.concat(parts, axis=op.attrs["axis"])] + [None] * (len(op.inputs) - 1)
 
 
-def _tile_grad(op: Operation, needed: Needed, g: Any) -> list:
+def _tile_grad(op: Operation, needed: Needed, g: Tensor) -> list:
     """View the gradient as [m0, d0, m1, d1, ...] and sum over the copies (the m axes)."""
     x, multiples = op.inputs
     rank = x.shape.rank if x.shape.rank is not None else multiples.shape.dims[0]

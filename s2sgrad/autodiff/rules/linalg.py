@@ -6,7 +6,7 @@ from typing import Any, Sequence
 
 from ... import dtypes as _dt
 from ... import einsum_equation as eqn
-from ...nodes import Operation
+from ...nodes import Operation, Tensor
 from ...ops import array_ops as a
 from ...ops import math_ops as m
 from ...ops import reduce_ops as r
@@ -18,22 +18,22 @@ from ...primitives.core import Primitive
 from .common import Needed, Rule, only_needed, unbroadcast
 
 
-def _matmul_grad(op: Operation, needed: Needed, g: Any) -> list:
+def _matmul_grad(op: Operation, needed: Needed, g: Tensor) -> list:
     """TF's four cases: with ``a`` transposed its gradient is ``b @ g.T`` (transposed as ``b`` is used),
     else ``g @ b.T``; likewise for ``b``."""
     x, y = op.inputs
     ta, tb = op.attrs["transpose_a"], op.attrs["transpose_b"]
 
-    def gx() -> Any:
+    def gx() -> Tensor:
         return m.matmul(y, g, transpose_a=tb, transpose_b=True) if ta else m.matmul(g, y, transpose_b=not tb)
 
-    def gy() -> Any:
+    def gy() -> Tensor:
         return m.matmul(g, x, transpose_a=True, transpose_b=ta) if tb else m.matmul(x, g, transpose_a=not ta)
 
     return only_needed(needed, lambda: unbroadcast(gx(), x), lambda: unbroadcast(gy(), y))
 
 
-def _einsum_grad(op: Operation, needed: Needed, g: Any) -> list:
+def _einsum_grad(op: Operation, needed: Needed, g: Tensor) -> list:
     ranks = [t.shape.rank for t in op.inputs]
     if None in ranks:
         raise ValueError(f"the gradient of einsum needs the ranks of its operands ({op.name})")
@@ -43,7 +43,7 @@ def _einsum_grad(op: Operation, needed: Needed, g: Any) -> list:
                              for i in range(len(op.inputs))])
 
 
-def _operand_grad(eq: eqn.Equation, broadcast: str, i: int, inputs: Sequence[Any], g: Any) -> Any:
+def _operand_grad(eq: eqn.Equation, broadcast: str, i: int, inputs: Sequence[Any], g: Tensor) -> Any:
     """Contract ``g`` with the other operands back to operand ``i``'s subscripts. Letters summed
     away by operand ``i`` alone come back through a ones vector; a repeated letter (a diagonal)
     through an identity matrix."""
@@ -71,7 +71,7 @@ def _operand_grad(eq: eqn.Equation, broadcast: str, i: int, inputs: Sequence[Any
     return unbroadcast(a.broadcast_like(gx, x), x)  # '...' dims that broadcasting stretched or kept
 
 
-def _dim(x: Any, pos: int) -> Any:
+def _dim(x: Tensor, pos: int) -> Any:
     d = x.shape.dims[pos]
     return d if d is not None else a.shape(x)[pos]
 

@@ -29,55 +29,55 @@ def _grad_op(prim: Primitive, g: Tensor, features: Tensor, like: Operation) -> T
     return record1(prim, [g, features], attrs, prim.name)
 
 
-def _masked_grad_grad(op: Operation, needed: Needed, gg: Any) -> list:
+def _masked_grad_grad(op: Operation, needed: Needed, gg: Tensor) -> list:
     """``g * mask(features)`` is linear in ``g`` and flat in the features."""
     features = op.inputs[1]
     return only_needed(needed, lambda: _grad_op(op.prim, gg, features, op), lambda: a.zeros_like(features))
 
 
-def _select_grad_grad(op: Operation, needed: Needed, gg: Any) -> list:
+def _select_grad_grad(op: Operation, needed: Needed, gg: Tensor) -> list:
     """Elu/Selu gradients are linear in ``g``; their derivative in ``y`` is ``g`` where ``y < 0``."""
     g, y = op.inputs
     return only_needed(needed, lambda: _grad_op(op.prim, gg, y, op), lambda: a.where(y < 0.0, gg * g, a.zeros_like(y)))
 
 
-def _softplus_grad_grad(op: Operation, needed: Needed, gg: Any) -> list:
+def _softplus_grad_grad(op: Operation, needed: Needed, gg: Tensor) -> list:
     g, x = op.inputs
     return only_needed(needed, lambda: _grad_op(op.prim, gg, x, op), lambda: gg * g / (m.exp(-x) + 2.0 + m.exp(x)))
 
 
-def _softsign_grad_grad(op: Operation, needed: Needed, gg: Any) -> list:
+def _softsign_grad_grad(op: Operation, needed: Needed, gg: Tensor) -> list:
     g, x = op.inputs
 
-    def grad_x() -> Any:
+    def grad_x() -> Tensor:
         denominator = 1.0 + m.abs(x)
         return -2.0 * gg * g * m.sign(x) / (denominator * denominator * denominator)
 
     return only_needed(needed, lambda: _grad_op(op.prim, gg, x, op), grad_x)
 
 
-def _softmax_grad(op: Operation, needed: Needed, g: Any) -> list:
+def _softmax_grad(op: Operation, needed: Needed, g: Tensor) -> list:
     y, axis = op.outputs[0], op.attrs["axis"]
     return [(g - r.reduce_sum(g * y, axis, keepdims=True)) * y]
 
 
-def _log_softmax_grad(op: Operation, needed: Needed, g: Any) -> list:
+def _log_softmax_grad(op: Operation, needed: Needed, g: Tensor) -> list:
     axis = op.attrs["axis"]
     return [g - r.reduce_sum(g, axis, keepdims=True) * m.exp(op.outputs[0])]
 
 
-def _softmax_along(logits: Any, axis: int, log: bool = False) -> Any:
+def _softmax_along(logits: Tensor, axis: int, log: bool = False) -> Any:
     return record1(P.LOG_SOFTMAX if log else P.SOFTMAX, [logits], {"axis": axis})
 
 
-def _is_zero(t: Any) -> bool:
+def _is_zero(t: Tensor) -> bool:
     if t.op.prim is fills.ZEROS_LIKE:
         return True
     value = constant_value(t)
     return value is not None and not value.any()
 
 
-def _xent_logits_grad(op: Operation, g_loss: Any, g_backprop: Any, axis: int = -1) -> Any:
+def _xent_logits_grad(op: Operation, g_loss: Tensor, g_backprop: Tensor, axis: int = -1) -> Any:
     """``g_loss * backprop``, plus, for second order, the softmax Jacobian applied to ``g_backprop``."""
     grad = a.expand_dims(g_loss, axis) * op.outputs[1]
     if not _is_zero(g_backprop):
@@ -86,25 +86,25 @@ def _xent_logits_grad(op: Operation, g_loss: Any, g_backprop: Any, axis: int = -
     return grad
 
 
-def _xent_grad(op: Operation, needed: Needed, g_loss: Any, g_backprop: Any) -> list:
+def _xent_grad(op: Operation, needed: Needed, g_loss: Tensor, g_backprop: Tensor) -> list:
     """As TF, plus ``-g_backprop`` for the labels (``backprop = softmax - labels``), a term TF's
     rule omits, so mixed second derivatives in logits and labels are right."""
     axis = op.attrs["axis"]
 
-    def labels_grad() -> Any:
+    def labels_grad() -> Tensor:
         grad = a.expand_dims(g_loss, axis) * -_softmax_along(op.inputs[0], axis, log=True)
         return grad if _is_zero(g_backprop) else grad - g_backprop
 
     return only_needed(needed, lambda: _xent_logits_grad(op, g_loss, g_backprop, axis), labels_grad)
 
 
-def _sigmoid_xent_grad(op: Operation, needed: Needed, g: Any) -> list:
+def _sigmoid_xent_grad(op: Operation, needed: Needed, g: Tensor) -> list:
     """TF's formula selects on ``x >= 0``; its derivative is ``sigmoid(x) - z`` everywhere, even at 0."""
     x, z = op.inputs
     return only_needed(needed, lambda: g * (m.sigmoid(x) - z), lambda: -g * x)
 
 
-def _bias_add_grad(op: Operation, needed: Needed, g: Any) -> list:
+def _bias_add_grad(op: Operation, needed: Needed, g: Tensor) -> list:
     value, bias = op.inputs
     if op.attrs["data_format"] == "NHWC":
         return only_needed(needed, lambda: g, lambda: unbroadcast(g, bias))
