@@ -11,7 +11,7 @@ from types import ModuleType
 from . import array, fills, indexing, joining, linalg, math, nn, reduce, state
 from .core import Primitive, define
 
-__all__ = ["ALL", "BY_NAME", "Primitive", "define", "lookup"]
+__all__ = ["ALL", "BY_NAME", "FAMILIES", "Primitive", "define"]
 
 FAMILIES: tuple[ModuleType, ...] = (state, math, reduce, linalg, array, joining, fills, indexing, nn)
 
@@ -26,10 +26,3 @@ BY_NAME: dict[str, Primitive] = {p.name: p for p in ALL}
 if len(BY_NAME) != len(ALL):
     raise ValueError(f"two primitives share a name: {sorted(p.name for p in ALL if BY_NAME[p.name] is not p)}")
 
-
-def lookup(name: str) -> Primitive:
-    """The primitive of op type ``name`` (ValueError for an unknown type)."""
-    try:
-        return BY_NAME[name]
-    except KeyError:
-        raise ValueError(f"Unknown op type {name!r}: no such primitive") from None
