@@ -41,6 +41,8 @@ def optimize(prog: Program) -> Program:
         if not all(o.shape.is_fully_defined() for o in ins.outs):
             _refine_shapes(ins)
         replacement = _fold(ins) if ins.prim.pure else None
+        if replacement is None and ins.prim.fill is not None and ins.outs[0].shape.is_fully_defined():
+            replacement = [uniform(ins.outs[0], ins.prim.fill)]
         if replacement is None and ins.prim.simplify is not None:
             out = ins.prim.simplify(ins)
             replacement = None if out is None else out if isinstance(out, list) else [out]

@@ -7,7 +7,6 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..codegen.program import uniform
 from ..shapes import TensorShape
 from ..static import constant_value
 from .common import known_shape, like_input, rt_call, same_shape_input, shape_operand
@@ -26,17 +25,8 @@ def _fill_emitter(func: str) -> Any:
     return emit
 
 
-def _uniform_like(scalar: int) -> Any:
-    def simplify(ins: Any) -> Any:
-        out = ins.outs[0]
-        return uniform(out, scalar) if out.shape.is_fully_defined() else None
-    return simplify
-
-
-ZEROS_LIKE = define("ZerosLike", like_input, _fill_emitter("zeros"), differentiable=False, shape_only=(0,),
-                    simplify=_uniform_like(0))
-ONES_LIKE = define("OnesLike", like_input, _fill_emitter("ones"), differentiable=False, shape_only=(0,),
-                   simplify=_uniform_like(1))
+ZEROS_LIKE = define("ZerosLike", like_input, _fill_emitter("zeros"), differentiable=False, shape_only=(0,), fill=0)
+ONES_LIKE = define("OnesLike", like_input, _fill_emitter("ones"), differentiable=False, shape_only=(0,), fill=1)
 
 
 def _fill_infer(inputs: Sequence[Any], attrs: dict) -> list:
