@@ -17,8 +17,8 @@ from ..primitives.math import (ABS, ACOS, ADD_N, ADD_V2, ASIN, ATAN, ATAN2, CAST
                                SQUARED_DIFFERENCE, SUB, TAN, TANH, TANH_GRAD)
 from .convert import convert_operands, convert_to_tensor, graph_of, record1
 
-_TRUEDIV_FLOAT = {"uint8": _dt.float32, "int8": _dt.float32, "uint16": _dt.float32,
-                  "int16": _dt.float32, "int32": _dt.float64, "int64": _dt.float64}
+_TRUEDIV_FLOAT = {"uint8": _dt.float32, "int8": _dt.float32, "uint16": _dt.float32, "uint32": _dt.float64,
+                  "int16": _dt.float32, "int32": _dt.float64, "int64": _dt.float64, "uint64": _dt.float64}
 
 
 def _unary(prim: Primitive, default_name: str) -> Any:

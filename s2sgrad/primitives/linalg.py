@@ -23,7 +23,7 @@ def _matmul_infer(inputs: Sequence[Any], attrs: dict) -> list:
             raise ValueError(f"Shape must be rank >= 2 but is rank {s.rank} for input '{name}'")
     if xs.rank is None or ys.rank is None:
         return [(x.dtype, TensorShape(None))]
-    xd, yd = list(xs.dims), list(ys.dims)
+    xd, yd = list(xs.sizes), list(ys.sizes)
     if attrs["transpose_a"]:
         xd[-1], xd[-2] = xd[-2], xd[-1]
     if attrs["transpose_b"]:

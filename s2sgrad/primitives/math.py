@@ -74,7 +74,15 @@ def _double_negation(ins: Any) -> Any:
 # -- unary ---------------------------------------------------------------------------------------
 
 NEG = unary("Neg", "-x", kinds="signed", simplify=_double_negation, numpy=(np.negative,))
-ABS = unary("Abs", "np.abs(x)", kinds="signed", numpy=(np.absolute, np.fabs))
+
+
+def _abs_infer(inputs: Sequence[Any], attrs: dict) -> list:
+    """The absolute value of a complex tensor is real (complex64 -> float32), as TF's ComplexAbs."""
+    _check_kind("Abs", inputs[0], "signed")
+    return [(inputs[0].dtype.real_dtype, inputs[0].shape)]
+
+
+ABS = define("Abs", _abs_infer, template("np.abs(x)"), ufunc=True, arity=1, numpy=(np.absolute, np.fabs))
 SIGN = unary("Sign", "np.sign(x)", kinds="signed", numpy=(np.sign,))
 SQUARE = unary("Square", "np.square(x)", kinds="numeric", numpy=(np.square,))
 SQRT = unary("Sqrt", "np.sqrt(x)", numpy=(np.sqrt,))
@@ -153,7 +161,7 @@ def _select_infer(vector_picks_rows: bool) -> Any:
             raise TypeError(f"x and y must have the same dtype, got {x.dtype.name} and {y.dtype.name}")
         cond = c.shape
         if vector_picks_rows and _picks_rows(c, x):
-            cond = TensorShape(cond.dims + (1,) * (x.shape.rank - 1))
+            cond = TensorShape(cond.sizes + (1,) * (x.shape.rank - 1))
         return [(x.dtype, broadcast_shape(cond, x.shape, y.shape))]
     return infer
 

@@ -24,14 +24,14 @@ def _unstack_grad(op: Operation, needed: Needed, *grads: Any) -> list:
 
 
 def _split_grad(op: Operation, needed: Needed, *grads: Any) -> list:
-    parts = [g if g is not None else a.zeros_like(t) for g, t in zip(grads, op.outputs)]
+    parts = [g if g is not None else a.zeros_like(t) for g, t in zip(grads, op.outputs, strict=True)]
     return [a.concat(parts, axis=op.attrs["axis"])] + [None] * (len(op.inputs) - 1)
 
 
 def _tile_grad(op: Operation, needed: Needed, g: Tensor) -> list:
     """View the gradient as [m0, d0, m1, d1, ...] and sum over the copies (the m axes)."""
     x, multiples = op.inputs
-    rank = x.shape.rank if x.shape.rank is not None else multiples.shape.dims[0]
+    rank = x.shape.rank if x.shape.rank is not None else multiples.shape.sizes[0]
     if rank is None:
         raise ValueError(f"the gradient of tile needs the rank of {x.name}")
     pairs = a.stack([multiples, a.shape(x, out_type=multiples.dtype)], axis=1)

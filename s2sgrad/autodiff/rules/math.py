@@ -20,6 +20,11 @@ def _y(op: Operation) -> Tensor:
     return op.outputs[0]
 
 
+def _abs_grad(op: Operation, needed: Needed, g: Tensor) -> list:
+    x = _x(op)
+    return [(m.cast(g, x.dtype) if x.dtype.is_complex else g) * m.sign(x)]
+
+
 def _add_grad(op: Operation, needed: Needed, g: Tensor) -> list:
     x, y = op.inputs
     return only_needed(needed, lambda: unbroadcast(g, x), lambda: unbroadcast(g, y))
@@ -136,7 +141,7 @@ def _xlogy_grad(op: Operation, needed: Needed, g: Tensor) -> list:
 
 RULES: dict[Primitive, Rule] = {
     P.NEG: lambda op, needed, g: [-g],
-    P.ABS: lambda op, needed, g: [g * m.sign(_x(op))],
+    P.ABS: _abs_grad,
     P.SIGN: lambda op, needed, g: [a.zeros_like(_x(op))],
     P.SQUARE: lambda op, needed, g: [g * (2.0 * _x(op))],
     P.SQRT: lambda op, needed, g: [m.sqrt_grad(_y(op), g)],
