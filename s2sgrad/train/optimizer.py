@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from .. import dtypes as _dt
-from ..backprop import gradients
+from ..autodiff.backprop import gradients
 from ..graph import Graph, Operation, Tensor, get_default_graph
 from ..ops import array_ops as a
 from ..ops import control_flow as cf
