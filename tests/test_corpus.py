@@ -36,7 +36,7 @@ def corpus_params():
 @pytest.mark.parametrize("name", corpus_params())
 def test_program_prints_what_tensorflow_printed(name, tmp_path):
     result = subprocess.run([sys.executable, program_path(name)] + program_argv(name), capture_output=True,
-                            text=True, timeout=300, cwd=tmp_path, env=checkout_env())
+                            text=True, timeout=120, cwd=tmp_path, env=checkout_env())
     assert result.returncode == 0, result.stderr
     with open(expected_path(name)) as f:
         expected = f.read()
