@@ -23,6 +23,7 @@ MISSING = {
     "multi_tower": "tf.device, TensorShape Dimension .value",
     "nearest_neighbor": 'tf.placeholder("float"), tf.arg_min',
     "softmax_regression": 'tf.placeholder("float"), tf.cast(x, "float")',
+    "weight_decay": "tf.add_to_collection, tf.get_collection, tf.GraphKeys",
     "word2vec": "tf.device",
 }
 
