@@ -30,6 +30,7 @@ for name, make_optimizer in optimizers:
     clipped = [(tf.clip_by_value(g, -1.0, 1.0), v) for g, v in grads_and_vars]
     train_step = optimizer.apply_gradients(clipped)
     accuracy = tf.reduce_mean(tf.cast(tf.equal(tf.argmax(logits, 1), tf.argmax(y_, 1)), tf.float32))
+    w_norm = tf.sqrt(tf.reduce_sum(tf.square(W)))
 
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
@@ -38,4 +39,4 @@ for name, make_optimizer in optimizers:
             sess.run(train_step, feed_dict={x: batch_xs, y_: batch_ys})
         test = {x: digits.test.images, y_: digits.test.labels}
         print("%-16s loss %.6f accuracy %.4f |W| %.6f"
-              % (name, sess.run(cross_entropy, test), sess.run(accuracy, test), sess.run(tf.sqrt(tf.reduce_sum(tf.square(W))))))
+              % (name, sess.run(cross_entropy, test), sess.run(accuracy, test), sess.run(w_norm)))
