@@ -3,7 +3,10 @@
 ``import s2sgrad as tf`` gives the TF-v1 graph API; every ``Session.run`` compiles the
 needed slice of the graph into a readable NumPy module (see ``s2sgrad.source``).
 """
+import sys as _sys
+
 from .compiler import show_numpy_warnings  # importing it silences FP warnings in generated code
+from .tf1_api import missing_names as _missing_names
 from . import dtypes, errors
 from .dtypes import (DType, as_dtype, bool, complex64, complex128, double, float16, float32, float64, half,
                      int8, int16, int32, int64, string, uint8, uint16)
@@ -11,7 +14,7 @@ from .graph import (Graph, Operation, Tensor, control_dependencies, get_default_
                     reset_default_graph)
 from .shapes import TensorShape
 from .ops import overloads as _overloads  # noqa: F401 - operators on Tensor
-from .ops.array_ops import (concat, expand_dims, fill, gather, identity, identity_n, ones, ones_like, rank,
+from .ops.array_ops import (expand_dims, fill, gather, identity, identity_n, ones, ones_like, rank,
                             reshape, shape, size, split, squeeze, stack, stop_gradient, transpose,
                             unsorted_segment_sum, unstack, where, where_v2, zeros, zeros_like)
 from .ops.control_flow import group, no_op, tuple
@@ -43,7 +46,13 @@ from .backprop import (AggregationMethod, NoGradient, NotDifferentiable, Registe
                         gradients, hessians)
 from .custom_gradient import custom_gradient
 from .session import InteractiveSession, Session, get_default_session
-from . import linalg, losses, math, nn, train
+from . import compat, contrib, debugging, initializers, linalg, losses, manip, math, nn, random, train
+from .graph_keys import GraphKeys, add_to_collection, add_to_collections, get_collection, is_tensor
+from .execution_mode import (disable_eager_execution, disable_tensor_equality, disable_v2_behavior,
+                             enable_eager_execution, enable_tensor_equality, enable_v2_behavior, executing_eagerly,
+                             executing_eagerly_outside_functions)
+from .legacy import (all_variables, arg_max, arg_min, concat, concat_v2, initialize_local_variables,
+                     initialize_variables, lin_space, mul, neg, pack, select, sub, unpack)
 from .linalg import matrix_transpose
 
 # s2sgrad's own: see the generated code, differentiate plain NumPy functions, ship the result
@@ -53,5 +62,11 @@ from .explain import explain
 from .export import export
 
 
+no_gradient, OpError = NoGradient, errors.OpError  # TF's second names for them
+compat.v1 = _sys.modules[__name__]  # tf.compat.v1 is tf: s2sgrad's top level is TF-1.x's API
+_sys.modules[compat.__name__ + ".v1"] = compat.v1
 newaxis = None
 __version__ = "0.1.0"
+
+
+__getattr__ = _missing_names("", __name__)

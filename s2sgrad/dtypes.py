@@ -6,6 +6,8 @@ from typing import Any
 
 import numpy as np
 
+from .tf1_api import missing_names as _missing_names
+
 __all__ = [
     "DType", "as_dtype", "infer_dtype",
     "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
@@ -198,3 +200,6 @@ def _has_numpy_leaf(value: Any) -> builtins.bool:
         if isinstance(item, (list, tuple)):
             stack.extend(item)
     return False
+
+
+__getattr__ = _missing_names("dtypes", __name__)

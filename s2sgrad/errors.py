@@ -3,11 +3,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from .tf1_api import UnsupportedTensorFlowName
+from .tf1_api import missing_names as _missing_names
+
 __all__ = [
     "OpError", "CancelledError", "UnknownError", "InvalidArgumentError", "DeadlineExceededError",
     "NotFoundError", "AlreadyExistsError", "PermissionDeniedError", "UnauthenticatedError",
     "ResourceExhaustedError", "FailedPreconditionError", "AbortedError", "OutOfRangeError",
-    "UnimplementedError", "InternalError", "UnavailableError", "DataLossError",
+    "UnimplementedError", "InternalError", "UnavailableError", "DataLossError", "UnsupportedTensorFlowName",
+    "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS",
+    "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED",
+    "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED", "exception_type_from_error_code",
+    "error_code_from_exception_type",
 ]
 
 
@@ -50,3 +57,24 @@ InternalError = _error("InternalError", 13, "An internal invariant was broken.")
 UnavailableError = _error("UnavailableError", 14, "The runtime is unavailable.")
 DataLossError = _error("DataLossError", 15, "Unrecoverable data loss.")
 UnauthenticatedError = _error("UnauthenticatedError", 16, "Missing credentials.")
+
+# The error codes, named as TF's ``tf.errors.OK``...: ``UNKNOWN == UnknownError.error_code``.
+OK, CANCELLED, UNKNOWN, INVALID_ARGUMENT, DEADLINE_EXCEEDED, NOT_FOUND, ALREADY_EXISTS = range(7)
+PERMISSION_DENIED, RESOURCE_EXHAUSTED, FAILED_PRECONDITION, ABORTED, OUT_OF_RANGE = range(7, 12)
+UNIMPLEMENTED, INTERNAL, UNAVAILABLE, DATA_LOSS, UNAUTHENTICATED = range(12, 17)
+_BY_CODE = {cls.error_code: cls for cls in OpError.__subclasses__()}
+
+
+def exception_type_from_error_code(error_code: int) -> type:
+    """The OpError subclass for ``error_code`` (KeyError for an unknown code, as TF)."""
+    return _BY_CODE[error_code]
+
+
+def error_code_from_exception_type(cls: type) -> int:
+    """The code of an OpError subclass (KeyError for any other class)."""
+    if cls not in _BY_CODE.values():
+        raise KeyError(f"{cls!r} is not an OpError subclass with a TensorFlow error code")
+    return cls.error_code
+
+
+__getattr__ = _missing_names("errors", __name__)

@@ -9,13 +9,15 @@ from __future__ import annotations
 from typing import Any
 
 from .graph import Tensor
-from .ops.array_ops import transpose
+from .ops import array_ops
 from .ops.convert import convert_to_tensor
 from .ops.creation import eye
 from .ops.linalg_ops import einsum, tensordot
 from .ops.math_ops import matmul
+from .ops.nn_ops import l2_normalize
+from .tf1_api import missing_names as _missing_names
 
-__all__ = ["einsum", "eye", "matmul", "matrix_transpose", "tensordot"]
+__all__ = ["einsum", "eye", "l2_normalize", "matmul", "matrix_transpose", "tensordot", "transpose"]
 
 
 def matrix_transpose(a: Any, name: str = "matrix_transpose", conjugate: bool = False) -> Tensor:
@@ -27,4 +29,10 @@ def matrix_transpose(a: Any, name: str = "matrix_transpose", conjugate: bool = F
     rank = x.shape.rank
     if rank is None or rank < 2:
         raise ValueError(f"matrix_transpose needs a tensor of known rank >= 2, got shape {x.shape}")
-    return transpose(x, list(range(rank - 2)) + [rank - 1, rank - 2], name=name)
+    return array_ops.transpose(x, list(range(rank - 2)) + [rank - 1, rank - 2], name=name)
+
+
+transpose = matrix_transpose  # TF's tf.linalg.transpose swaps the last two axes, unlike tf.transpose
+
+
+__getattr__ = _missing_names("linalg", __name__)

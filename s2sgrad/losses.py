@@ -15,6 +15,7 @@ from .ops import math_ops as m
 from .ops import nn_ops as nn
 from .ops import reduce_ops as r
 from .ops.convert import convert_to_tensor, graph_of
+from .tf1_api import missing_names as _missing_names
 
 __all__ = ["Reduction", "compute_weighted_loss", "mean_squared_error", "absolute_difference",
            "softmax_cross_entropy", "sparse_softmax_cross_entropy", "sigmoid_cross_entropy", "add_loss",
@@ -253,3 +254,6 @@ def get_total_loss(add_regularization_losses: bool = True, name: str = "total_lo
     if not losses:
         raise ValueError("No losses found in the `losses` collection.")
     return m.add_n(losses, name=name)
+
+
+__getattr__ = _missing_names("losses", __name__)

@@ -29,11 +29,16 @@ NOT_SWEPT = {"tf.Graph", "tf.Operation", "tf.Tensor", "tf.Session", "tf.Interact
              "tf.get_default_session", "tf.reset_default_graph", "tf.no_op", "tf.global_variables_initializer",
              "tf.initialize_all_variables", "tf.local_variables_initializer", "tf.get_variable_scope",
              "tf.AggregationMethod", "losses.Reduction", "train.Optimizer", "tf.RegisterGradient",
-             "tf.NoGradient", "tf.NotDifferentiable", "tf.control_dependencies", "tf.name_scope",
+             "tf.NoGradient", "tf.no_gradient", "tf.NotDifferentiable", "tf.control_dependencies", "tf.name_scope",
              "tf.variable_scope", "tf.set_random_seed", "tf.show_numpy_warnings", "tf.custom_gradient",
              "losses.get_losses", "losses.get_regularization_losses", "losses.get_total_loss",
              "tf.global_variables", "tf.local_variables", "tf.trainable_variables", "tf.DType",
-             "tf.UnconnectedGradients"}  # an Enum: calling it with a bad value is Python's own error
+             "tf.UnconnectedGradients",  # an Enum: calling it with a bad value is Python's own error
+             "tf.OpError", "tf.executing_eagerly", "tf.disable_eager_execution", "tf.disable_v2_behavior",
+             "tf.enable_eager_execution", "tf.enable_v2_behavior", "tf.executing_eagerly_outside_functions",
+             "tf.disable_tensor_equality", "tf.enable_tensor_equality",  # errors, and switches taking no data
+             "tf.GraphKeys", "tf.get_collection", "tf.add_to_collection", "tf.add_to_collections", "tf.is_tensor",
+             "train.global_step"}  # collections take any key and value, is_tensor any object, as in TF
 # Parameters that are accepted for TF compatibility and ignored, or that only choose names.
 IGNORED = {"name", "use_locking", "colocate_gradients_with_ops", "gate_gradients", "caching_device", "config",
            "target", "validate_indices", "partition_strategy", "use_resource", "synchronization", "aggregation",
@@ -103,7 +108,9 @@ VALID: dict[str, Callable[[Context], Any]] = {
 
 # Per function: arguments that differ from the table (makers or plain values).
 OVERRIDES: dict[str, dict[str, Any]] = {
-    "tf.concat": {"values": lambda c: [c.m23, c.m23]}, "tf.stack": {"values": lambda c: [c.m23, c.m23]},
+    "tf.concat": {"values": lambda c: [c.m23, c.m23]}, "tf.concat_v2": {"values": lambda c: [c.m23, c.m23]},
+    "tf.select": {"t": lambda c: c.m23, "e": lambda c: c.m23},
+    "tf.arg_max": {"dimension": 1}, "tf.arg_min": {"dimension": 1}, "tf.stack": {"values": lambda c: [c.m23, c.m23]},
     "tf.add_n": {"inputs": lambda c: [c.m23, c.m23]}, "tf.group": {},
     "tf.identity_n": {"input": lambda c: [c.m23, c.v3]},
     "tf.unstack": {"value": lambda c: c.m23, "num": None}, "tf.split": {"value": lambda c: c.m23},
@@ -182,7 +189,8 @@ def public_functions() -> list[tuple[str, Callable]]:
     for prefix, module in [("tf", tf), ("nn", tf.nn), ("train", tf.train), ("losses", tf.losses),
                            ("math", tf.math), ("linalg", tf.linalg)]:
         names = getattr(module, "__all__", None) if module is not tf else None
-        for name in sorted(names or dir(module)):
+        # A function under its own name first, so that old aliases (tf.pack for tf.stack) are not swept again
+        for name in sorted(names or dir(module), key=lambda n: (getattr(getattr(module, n), "__name__", n) != n, n)):
             fn = getattr(module, name)
             qualname = f"{prefix}.{name}"
             if name.startswith("_") or not callable(fn) or inspect.ismodule(fn) or qualname in NOT_SWEPT:

@@ -82,9 +82,9 @@ class truncated_normal_initializer(random_normal_initializer):  # noqa: N801
 
 
 class random_uniform_initializer(Initializer):  # noqa: N801
-    """Uniform samples in ``[minval, maxval)``."""
+    """Uniform samples in ``[minval, maxval)`` (``maxval`` None: 1 for floats, as TF-1.x's default ``[0, 1)``)."""
 
-    def __init__(self, minval: float = -0.05, maxval: float = 0.05, seed: int | None = None,
+    def __init__(self, minval: float = 0.0, maxval: float | None = None, seed: int | None = None,
                  dtype: Any = _dt.float32) -> None:
         super().__init__(dtype)
         self.minval, self.maxval, self.seed = minval, maxval, seed

@@ -22,7 +22,7 @@ from ..ops import variables as v
 from ..ops.convert import convert_to_tensor, is_tensor_like
 from ..ops.indexed_slices import IndexedSlices
 
-__all__ = ["Optimizer", "get_or_create_global_step", "get_global_step"]
+__all__ = ["Optimizer", "get_or_create_global_step", "get_global_step", "global_step"]
 
 _FLOAT_TYPES = (_dt.float16, _dt.float32, _dt.float64)
 
@@ -238,6 +238,11 @@ def get_global_step(graph: Any = None) -> v.Variable | None:
     """The graph's ``global_step`` variable, or None when there is none yet."""
     found = _graph(graph).get_collection("global_step")
     return found[0] if found else None
+
+
+def global_step(sess: Any, global_step_tensor: Any) -> int:
+    """The value of ``global_step_tensor`` in ``sess``, as a Python int."""
+    return int(sess.run(global_step_tensor))
 
 
 def _graph(graph: Any) -> Graph:
