@@ -14,16 +14,15 @@ from corpus_programs import (CORPUS, expected_path, output_differences, program_
 # Programs that stop at a name this round's other branches are still adding: program -> what is missing.
 MISSING = {
     "autoencoder": 'tf.placeholder("float")',
-    "basic_operations": 'tf.placeholder("float"), tf.arg_max, tf.cast(x, "float")',
+    "basic_operations": 'tf.placeholder("float"), tf.cast(x, "float")',
     "device_config": "tf.device, tf.ConfigProto, Tensor.device",
     "flags_app": "tf.app.flags, tf.app.run, tf.logging",
     "linear_regression": 'tf.placeholder("float")',
     "lstm": 'tf.placeholder("float")',
     "mlp": 'tf.placeholder("float"), TensorShape Dimension .value',
     "multi_tower": "tf.device, TensorShape Dimension .value",
-    "nearest_neighbor": 'tf.placeholder("float"), tf.arg_min',
+    "nearest_neighbor": 'tf.placeholder("float")',
     "softmax_regression": 'tf.placeholder("float"), tf.cast(x, "float")',
-    "weight_decay": "tf.add_to_collection, tf.get_collection, tf.GraphKeys",
     "word2vec": "tf.device",
 }
 
