@@ -9,10 +9,11 @@ from .compiler import show_numpy_warnings  # importing it silences FP warnings i
 from .tf1_api import missing_names as _missing_names
 from . import dtypes, errors
 from .dtypes import (DType, as_dtype, bool, complex64, complex128, double, float16, float32, float64, half,
-                     int8, int16, int32, int64, string, uint8, uint16)
+                     int8, int16, int32, int64, string, uint8, uint16, uint32, uint64)
 from .graph import (Graph, Operation, Tensor, control_dependencies, get_default_graph, name_scope,
                     reset_default_graph)
-from .shapes import TensorShape
+from .dimension import Dimension, dimension_value
+from .shapes import TensorShape, dimension_at_index, disable_v2_tensorshape, enable_v2_tensorshape
 from .ops import overloads as _overloads  # noqa: F401 - operators on Tensor
 from .ops.array_ops import (expand_dims, fill, gather, identity, identity_n, ones, ones_like, rank,
                             reshape, shape, size, split, squeeze, stack, stop_gradient, transpose,

@@ -153,7 +153,7 @@ def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients",
 
 def _grad_ys(ys: list, grad_ys: list) -> list:
     seeds = []
-    for i, (y, g) in enumerate(zip(ys, grad_ys)):
+    for i, (y, g) in enumerate(zip(ys, grad_ys, strict=True)):
         if g is None:
             if y.dtype.is_complex:
                 raise TypeError(f"Gradients of complex tensors ({y}) must set grad_ys (y.dtype = {y.dtype.name})")
@@ -206,7 +206,7 @@ class _Walk:
 
     def run(self, seeds: list) -> dict:
         grads: dict[Operation, list[list]] = {}
-        for y, g in zip(self.ys, seeds):
+        for y, g in zip(self.ys, seeds, strict=True):
             _add_grad(grads, y, g)
         queue = deque()
         queued: set[Operation] = set()
@@ -225,7 +225,7 @@ class _Walk:
                 in_grads = self._call_rule(op, grad_fn, out_grads)
             else:
                 in_grads = [None] * len(op.inputs)
-            for i, (t, g) in enumerate(zip(op.inputs, in_grads)):
+            for i, (t, g) in enumerate(zip(op.inputs, in_grads, strict=True)):
                 if g is None:
                     continue
                 if isinstance(g, Tensor):
@@ -346,7 +346,7 @@ def hessians(ys: Any, xs: Any, name: str = "hessians", colocate_gradients_with_o
     with graph.as_default(), graph.name_scope(name):
         first = gradients(ys, xs, aggregation_method=aggregation_method)
         out = []
-        for g, x in zip(first, xs):
+        for g, x in zip(first, xs, strict=True):
             if g is None:
                 raise ValueError("None values not supported.")
             if not x.shape.is_fully_defined():

@@ -1,4 +1,13 @@
-"""DType objects (``tf.float32`` ...) and the rules that turn Python and NumPy values into them."""
+"""DType objects (``tf.float32`` ...) and the rules that turn Python and NumPy values into them.
+
+Every place that takes a dtype (``placeholder``, ``cast``, ``zeros``, ``Variable(dtype=)``, initializers,
+``output_type`` ...) converts it with :func:`as_dtype`, which accepts what TensorFlow's does: DType objects,
+TF's names (``"float32"``, ``"float"``, ``"double"``, ``"half"`` ...), NumPy dtypes and types, the
+Python types ``float``, ``bool`` and ``object``, and TF's DataType enum numbers. Unlike TF, an array or
+NumPy scalar is not taken for its dtype (pass ``.dtype``). TensorFlow dtypes NumPy cannot hold natively
+(bfloat16, the quantized and 8/4/2-bit types, resource, variant, ``*_ref``) are refused with a TypeError
+saying so.
+"""
 from __future__ import annotations
 
 import builtins
@@ -10,7 +19,7 @@ from .tf1_api import missing_names as _missing_names
 
 __all__ = [
     "DType", "as_dtype", "infer_dtype",
-    "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
+    "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "bool", "string", "complex64", "complex128", "half", "double",
 ]
 
@@ -18,16 +27,17 @@ __all__ = [
 class DType:
     """A tensor element type, comparable with NumPy dtypes and names: ``tf.float32 == np.float32``."""
 
-    __slots__ = ("name", "_np")
+    __slots__ = ("name", "_np", "_enum")
 
-    def __init__(self, name: str, np_type: Any) -> None:
+    def __init__(self, name: str, np_type: Any, enum: int) -> None:
         self.name = name
         self._np = np.dtype(np_type)
+        self._enum = enum
 
     @property
     def as_numpy_dtype(self) -> type:
-        """The NumPy scalar type, e.g. ``numpy.float32``."""
-        return self._np.type
+        """The NumPy scalar type, e.g. ``numpy.float32`` (``object`` for strings, as TF)."""
+        return object if self._np.kind == "O" else self._np.type
 
     @property
     def np(self) -> np.dtype:
@@ -35,59 +45,106 @@ class DType:
         return self._np
 
     @property
+    def as_datatype_enum(self) -> int:
+        """TensorFlow's DataType number (``DT_FLOAT`` is 1)."""
+        return self._enum
+
+    @property
     def base_dtype(self) -> DType:
         return self
 
     @property
-    def is_floating(self) -> bool:
+    def real_dtype(self) -> DType:
+        """The dtype of the real and imaginary parts: float32 for complex64; itself otherwise."""
+        return _REAL_PART.get(self.name, self)
+
+    @property
+    def is_floating(self) -> builtins.bool:
         return self._np.kind == "f"
 
     @property
-    def is_integer(self) -> bool:
+    def is_integer(self) -> builtins.bool:
         return self._np.kind in "iu"
 
     @property
-    def is_unsigned(self) -> bool:
+    def is_unsigned(self) -> builtins.bool:
         return self._np.kind == "u"
 
     @property
-    def is_bool(self) -> bool:
+    def is_bool(self) -> builtins.bool:
         return self._np.kind == "b"
 
     @property
-    def is_complex(self) -> bool:
+    def is_complex(self) -> builtins.bool:
         return self._np.kind == "c"
 
     @property
-    def is_numeric(self) -> bool:
+    def is_numeric(self) -> builtins.bool:
         return self._np.kind in "iufc"
 
     @property
-    def is_differentiable(self) -> bool:
+    def is_quantized(self) -> builtins.bool:
+        """Always False: s2sgrad has no quantized dtypes."""
+        return False
+
+    @property
+    def is_numpy_compatible(self) -> builtins.bool:
+        return True
+
+    @property
+    def is_differentiable(self) -> builtins.bool:
         """Only float and complex tensors carry gradients."""
         return self._np.kind in "fc"
 
     @property
     def size(self) -> int:
-        return self._np.itemsize
+        """Bytes per element (0 for strings, as TF)."""
+        return 0 if self._np.kind == "O" else self._np.itemsize
 
     @property
     def min(self) -> Any:
-        return np.finfo(self._np).min if self.is_floating else np.iinfo(self._np).min
+        """The smallest value: a NumPy scalar for floats, an int for integers; TypeError otherwise."""
+        return self._info("minimum").min
 
     @property
     def max(self) -> Any:
-        return np.finfo(self._np).max if self.is_floating else np.iinfo(self._np).max
+        """The largest value: a NumPy scalar for floats, an int for integers; TypeError otherwise."""
+        return self._info("maximum").max
 
-    def __eq__(self, other: object) -> bool:
+    def _info(self, what: str) -> Any:
+        if self._np.kind == "f":
+            return np.finfo(self._np)
+        if self._np.kind in "iu":
+            return np.iinfo(self._np)
+        raise TypeError(f"Cannot find {what} value of {self} with type {self}.")
+
+    @property
+    def limits(self) -> tuple:
+        """TF's image intensity limits ``(0, max)``: max 1 for float32/float64, the largest value for
+        integers, True for bool; ValueError for other dtypes."""
+        if self._np.kind in "iu":
+            return 0, int(np.iinfo(self._np).max)
+        if self._np.kind == "b":
+            return 0, True
+        if self.name in ("float32", "float64"):
+            return 0, 1
+        raise ValueError(f"{self} does not have defined limits.")
+
+    def is_compatible_with(self, other: Any) -> builtins.bool:
+        """True when ``other`` converts to this dtype."""
+        return as_dtype(other) is self
+
+    def __eq__(self, other: object) -> builtins.bool:
         if isinstance(other, DType):
             return other is self
+        if other is None:
+            return False
         try:
             return as_dtype(other) is self
         except TypeError:
             return False
 
-    def __ne__(self, other: object) -> bool:
+    def __ne__(self, other: object) -> builtins.bool:
         return not self == other
 
     def __hash__(self) -> int:
@@ -96,64 +153,95 @@ class DType:
     def __repr__(self) -> str:
         return f"tf.{self.name}"
 
+    def __str__(self) -> str:
+        return f"<dtype: '{self.name}'>"
+
     def __reduce__(self) -> tuple:
         return as_dtype, (self.name,)
 
 
-float16 = half = DType("float16", np.float16)
-float32 = DType("float32", np.float32)
-float64 = double = DType("float64", np.float64)
-int8 = DType("int8", np.int8)
-int16 = DType("int16", np.int16)
-int32 = DType("int32", np.int32)
-int64 = DType("int64", np.int64)
-uint8 = DType("uint8", np.uint8)
-uint16 = DType("uint16", np.uint16)
-bool = DType("bool", np.bool_)  # noqa: A001 - TF's public name
-string = DType("string", np.object_)
-complex64 = DType("complex64", np.complex64)
-complex128 = DType("complex128", np.complex128)
+# TF's DataType enum numbers (types.proto), kept so as_datatype_enum and as_dtype(number) agree with TF.
+float32 = DType("float32", np.float32, 1)
+float64 = double = DType("float64", np.float64, 2)
+int32 = DType("int32", np.int32, 3)
+uint8 = DType("uint8", np.uint8, 4)
+int16 = DType("int16", np.int16, 5)
+int8 = DType("int8", np.int8, 6)
+string = DType("string", np.object_, 7)
+complex64 = DType("complex64", np.complex64, 8)
+int64 = DType("int64", np.int64, 9)
+bool = DType("bool", np.bool_, 10)  # noqa: A001 - TF's public name
+uint16 = DType("uint16", np.uint16, 17)
+complex128 = DType("complex128", np.complex128, 18)
+float16 = half = DType("float16", np.float16, 19)
+uint32 = DType("uint32", np.uint32, 22)
+uint64 = DType("uint64", np.uint64, 23)
 
-_ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, bool, string,
+_ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool, string,
         complex64, complex128)
 _BY_NAME = {d.name: d for d in _ALL}
-_BY_NAME.update(half=float16, double=float64)
+_BY_NAME.update(half=float16, float=float32, double=float64)
 _BY_NUMPY = {d.np: d for d in _ALL}
-_BY_NUMPY[np.dtype(np.str_)] = string
-_BY_NUMPY[np.dtype(np.bytes_)] = string
+_BY_PYTHON = {float: float32, builtins.bool: bool, object: string}
+_BY_ENUM = {d.as_datatype_enum: d for d in _ALL}
+_REAL_PART = {"complex64": float32, "complex128": float64}
+# TensorFlow dtypes without a native NumPy type: known to TF, refused here with a message that says so.
+_UNSUPPORTED = ("bfloat16", "qint8", "qint16", "qint32", "quint8", "quint16", "resource", "variant", "int4",
+                "uint4", "int2", "uint2", "float8_e5m2", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e4m3b11fnuz",
+                "float8_e5m2fnuz", "float4_e2m1fn")
+_SUPPORTED_TEXT = ", ".join(d.name for d in _ALL)
 
 
 def as_dtype(value: Any) -> DType:
-    """Convert a DType, name, NumPy dtype/type or Python type to a DType.
+    """Convert a DType, TF dtype name, NumPy dtype or type, ``float``/``bool``/``object`` or DataType
+    number to a DType; TypeError (TF's text) for anything else.
 
-    >>> as_dtype("float32") is float32
+    >>> as_dtype("float") is float32 and as_dtype(np.int64) is int64
     True
     """
     if isinstance(value, DType):
         return value
     if isinstance(value, str):
-        try:
-            return _BY_NAME[value]
-        except KeyError:
-            raise TypeError(f"Cannot convert {value!r} to a dtype: unknown dtype name") from None
-    if value is None:  # np.dtype(None) would say float64
-        raise TypeError("Cannot convert None to a dtype")
-    if value is float:
-        return float32
-    if value is int:
-        return int32
-    if value is builtins.bool:
-        return bool
-    try:
-        npd = np.dtype(value)
-    except (TypeError, ValueError):
-        raise TypeError(f"Cannot convert {value!r} to a dtype") from None
-    if npd.kind in "SU":
+        found = _BY_NAME.get(value)
+        if found is not None:
+            return found
+        base = value[:-4] if value.endswith("_ref") else value
+        if base in _BY_NAME or base in _UNSUPPORTED:
+            raise TypeError(f"TensorFlow dtype {value!r} is not supported by s2sgrad; supported dtypes: "
+                            f"{_SUPPORTED_TEXT}")
+        raise _cannot_convert(value)
+    if isinstance(value, int) and not isinstance(value, builtins.bool):
+        if value in _BY_ENUM:
+            return _BY_ENUM[value]
+        raise _cannot_convert(value)
+    if isinstance(value, type) and value in _BY_PYTHON:
+        return _BY_PYTHON[value]
+    if isinstance(value, np.dtype) or (isinstance(value, type) and issubclass(value, np.generic)):
+        return _from_numpy(np.dtype(value), value)
+    raise _cannot_convert(value)
+
+
+def as_index_dtype(value: Any, what: str) -> DType:
+    """``value`` as int32 or int64 (``out_type`` of shape/size, ``output_type`` of argmax); TypeError naming
+    the parameter ``what`` otherwise."""
+    dtype = as_dtype(value)
+    if dtype not in (int32, int64):
+        raise TypeError(f"Value passed to parameter '{what}' has DataType {dtype.name} not in list of allowed "
+                        "values: int32, int64")
+    return dtype
+
+
+def _from_numpy(npd: np.dtype, value: Any) -> DType:
+    if npd.kind in "SUO":
         return string
-    try:
-        return _BY_NUMPY[npd]
-    except KeyError:
-        raise TypeError(f"Cannot convert {value!r} to a dtype: {npd} is not supported") from None
+    found = _BY_NUMPY.get(npd.newbyteorder("=")) if npd.fields is None else None
+    if found is None:
+        raise _cannot_convert(value)
+    return found
+
+
+def _cannot_convert(value: Any) -> TypeError:
+    return TypeError(f"Cannot convert the argument `type_value`: {value!r} to a TensorFlow DType.")
 
 
 _INT32 = np.iinfo(np.int32)

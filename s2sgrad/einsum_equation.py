@@ -99,14 +99,14 @@ def output_shape(eq: Equation, shapes: Sequence[TensorShape], broadcast: str = "
     ``broadcast`` (spelled-out ``...`` dims) may also be 1 where others are not, as ``...``."""
     sizes: dict[str, int | None] = {}
     ellipses = []
-    for i, (term, shape) in enumerate(zip(eq.inputs, shapes)):
+    for i, (term, shape) in enumerate(zip(eq.inputs, shapes, strict=True)):
         if shape.rank is None:
             ellipses.append(TensorShape(None if ELLIPSIS in term else []))
             for c in term.replace(ELLIPSIS, ""):
                 sizes.setdefault(c, None)
             continue
         _ellipsis_rank(term, shape.rank, i, shape)
-        pairs, ell = _labelled(term, shape.dims)
+        pairs, ell = _labelled(term, shape.sizes)
         for c, d in pairs:
             known = sizes.get(c)
             if c in broadcast and 1 in (known, d):
@@ -124,13 +124,14 @@ def output_shape(eq: Equation, shapes: Sequence[TensorShape], broadcast: str = "
     if broadcast.rank is None:
         return TensorShape(None)
     head = eq.output.index(ELLIPSIS)
-    return TensorShape(dims[:head] + list(broadcast.dims) + dims[head:])
+    return TensorShape(dims[:head] + list(broadcast.sizes) + dims[head:])
 
 
 def explicit(eq: Equation, ranks: Sequence[int]) -> tuple[Equation, str]:
     """The same equation with each ``...`` replaced by letters (right-aligned, as broadcasting),
     and those letters (which keep broadcasting: a dimension 1 stretches to match)."""
-    n_ell = [_ellipsis_rank(t, r, i, TensorShape([None] * r)) for i, (t, r) in enumerate(zip(eq.inputs, ranks))]
+    n_ell = [_ellipsis_rank(t, r, i, TensorShape([None] * r))
+             for i, (t, r) in enumerate(zip(eq.inputs, ranks, strict=True))]
     width = max(n_ell, default=0)
     fresh = list(eq.fresh_letters())
     if width > len(fresh):
@@ -141,4 +142,4 @@ def explicit(eq: Equation, ranks: Sequence[int]) -> tuple[Equation, str]:
         return term.replace(ELLIPSIS, names[width - n:] if n else "")
 
     out = spell(eq.output, width) if ELLIPSIS in eq.output else eq.output
-    return Equation(tuple(spell(t, n) for t, n in zip(eq.inputs, n_ell)), out), names
+    return Equation(tuple(spell(t, n) for t, n in zip(eq.inputs, n_ell, strict=True)), out), names

@@ -19,6 +19,7 @@ from . import errors
 from .codegen.build import build_module
 from .codegen.emit import Module
 from .codegen.lower import needed_ops
+from .codegen.program import Kind
 from .feeds import check_feed_shape, convert_feed
 from .fetches import FetchStructure
 from .graph import Tensor
@@ -86,13 +87,13 @@ def _session_spec(fetches: Any, feed_dict: dict, session: Session | None) -> Exp
 
 def _session_input(param: Any, feeds: dict, session: Session | None) -> Any:
     """The value ``session.run`` would pass for ``param`` (feeds, stored variables, generator states)."""
-    if param.kind == "feed":
+    if param.kind is Kind.FEED:
         return feeds[param.source]
     op = param.source
     if session is None:
         raise ValueError(f"export needs a session holding the value of {op.name}: pass session= or call "
                          f"export inside `with tf.Session() as sess:`")
-    if param.kind == "rng":
+    if param.kind is Kind.RNG:
         return session._rng(op).bit_generator.state
     if op not in session._store:
         raise errors.FailedPreconditionError(None, op, f"Attempting to use uninitialized value {op.name}  "
@@ -167,10 +168,10 @@ def executable_spec(module: Module, n_fetches: int, values: list | None, origin:
     inputs = []
     for name, param, value in zip(names, module.params, values, strict=True):
         label = param.source.name
-        if param.kind == "rng":
+        if param.kind is Kind.RNG:
             inputs.append(Input(name, "rng", label, value=value))
         else:
-            inputs.append(Input(name, param.kind, label, param.dtype.np, tuple(param.shape.dims), value))
+            inputs.append(Input(name, param.kind.value, label, param.dtype.np, tuple(param.shape.sizes), value))
     variables = {i.label: (i.dtype, i.shape) for i in inputs if i.kind == "var"}
     for op in module.commit_ops:
         variables.setdefault(op.name, (op.outputs[0].dtype.np, None))

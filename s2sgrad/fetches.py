@@ -68,7 +68,7 @@ class FetchStructure:
             keys = list(fetch)
             builders = [self._build(graph, fetch[k]) for k in keys]
             kind = type(fetch)
-            return lambda vals: kind(zip(keys, (b(vals) for b in builders)))
+            return lambda vals: kind(zip(keys, (b(vals) for b in builders), strict=True))
         if isinstance(fetch, (list, tuple)):
             builders = [self._build(graph, f) for f in fetch]
             kind = type(fetch)

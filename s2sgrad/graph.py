@@ -72,7 +72,7 @@ class Graph(GraphElement):
                 specs = prim.infer(inputs, attrs)
             except (ValueError, TypeError) as e:
                 full_name = exact or self.unique_name(name or prim.default_name, mark_as_used=False)
-                shapes = ", ".join(dims_text(t.shape.dims, "?") for t in inputs)
+                shapes = ", ".join(dims_text(t.shape.sizes, "?") for t in inputs)
                 raise type(e)(f"{e} for '{full_name}' (op: {op_type}) with input shapes: {shapes}.") from None
             if exact is None:
                 full_name = self.unique_name(name or prim.default_name)

@@ -53,12 +53,12 @@ def source(fetches: Any, feed_list: Sequence[Any] | None = None, feed_dict: dict
     fed = _fed(graph, feed_dict if feed_dict is not None else feed_list)
     if feed_dict is not None:
         specs = {}
-        for t, v in zip(fed, feed_dict.values()):
+        for t, v in zip(fed, feed_dict.values(), strict=True):
             shape = np.shape(convert_feed(v, t))
             check_feed_shape(t, shape)
             specs[t] = (t.dtype, shape)
     else:
-        specs = {t: (t.dtype, t.shape.dims) for t in fed}
+        specs = {t: (t.dtype, t.shape.sizes) for t in fed}
     ops = needed_ops(structure.tensors, structure.ops, set(fed))
     module, _, _ = build_module(ops, structure.tensors, specs, _static_variable_spec)
     return module.source
@@ -78,7 +78,7 @@ def _fed(graph: Graph, keys: Any) -> list[Tensor]:
 
 def _static_variable_spec(var_op: Any) -> tuple:
     t = var_op.outputs[0]
-    return t.dtype, t.shape.dims
+    return t.dtype, t.shape.sizes
 
 
 def ir(fetches: Any, feed_list: Sequence[Any] | None = None, graph: Graph | None = None) -> str:

@@ -18,7 +18,8 @@ from .shapes import dims_text
 __all__ = ["format_ops", "format_op"]
 
 _SHORT = {"float16": "f16", "float32": "f32", "float64": "f64", "int8": "i8", "int16": "i16", "int32": "i32",
-          "int64": "i64", "uint8": "u8", "uint16": "u16", "bool": "bool", "string": "str",
+          "int64": "i64", "uint8": "u8", "uint16": "u16", "uint32": "u32", "uint64": "u64", "bool": "bool",
+          "string": "str",
           "complex64": "c64", "complex128": "c128"}
 _HIDDEN_ATTRS = {"variable", "value", "dtype", "shape", "DstT", "SrcT", "out_type", "output_type"}
 _COLUMN = 64
@@ -37,7 +38,7 @@ def format_op(op: Operation) -> str:
 
 
 def _type(t: Any) -> str:
-    return _SHORT[t.dtype.name] + dims_text(t.shape.dims)
+    return _SHORT[t.dtype.name] + dims_text(t.shape.sizes)
 
 
 def _attrs(op: Operation) -> str:

@@ -72,7 +72,7 @@ def _check_broadcastable(weights: Tensor, losses: Tensor) -> None:
     if w.rank is None or v.rank is None or w.rank == 0:
         return
     if w.rank != v.rank or any(wd not in (1, None) and vd is not None and wd != vd
-                               for wd, vd in zip(w.dims, v.dims)):
+                               for wd, vd in zip(w.sizes, v.sizes, strict=True)):
         raise ValueError(f"weights can not be broadcast to values. weights.shape={w}, values.shape={v}")
 
 
@@ -192,7 +192,7 @@ def sparse_softmax_cross_entropy(labels: Any, logits: Any, weights: Any = 1.0, s
     with graph.as_default(), graph.name_scope(scope or "sparse_softmax_cross_entropy_loss") as name:
         labels, logits = convert_to_tensor(labels), convert_to_tensor(logits)
         if labels.shape.rank is not None and logits.shape.rank is not None \
-                and labels.shape.rank == logits.shape.rank and labels.shape.dims[-1] == 1:
+                and labels.shape.rank == logits.shape.rank and labels.shape.sizes[-1] == 1:
             labels = a.squeeze(labels, [-1])
         losses = nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits, name="xentropy")
         return compute_weighted_loss(losses, weights, name, loss_collection, reduction)

@@ -93,10 +93,10 @@ class Tensor(GraphElement):
         return list(self._consumers)
 
     def __repr__(self) -> str:
-        return f"<tf.Tensor '{self.name}' shape={_shape_repr(self._shape)} dtype={self.dtype.name}>"
+        return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self.dtype.name}>"
 
     def __str__(self) -> str:
-        return f'Tensor("{self.name}", shape={_shape_repr(self._shape)}, dtype={self.dtype.name})'
+        return f'Tensor("{self.name}", shape={self._shape}, dtype={self.dtype.name})'
 
     def __bool__(self) -> bool:
         raise TypeError(
@@ -107,7 +107,7 @@ class Tensor(GraphElement):
         raise TypeError(f"Tensor {self.name} is not iterable in graph mode; use tf.unstack or indexing.")
 
     def __len__(self) -> int:
-        dims = self._shape.dims
+        dims = self._shape.sizes
         if not dims or dims[0] is None:
             raise TypeError(f"len() of tensor {self.name} with shape {self._shape} is not known statically")
         return dims[0]
@@ -117,11 +117,6 @@ class Tensor(GraphElement):
             f"Cannot convert a symbolic tf.Tensor ({self.name}) to a NumPy array; run it in a Session.")
 
     __hash__ = object.__hash__
-
-
-def _shape_repr(shape: TensorShape) -> str:
-    return "<unknown>" if shape.dims is None else "(" + ", ".join(
-        "None" if d is None else str(d) for d in shape.dims) + ("," if len(shape.dims) == 1 else "") + ")"
 
 
 class Operation(GraphElement):

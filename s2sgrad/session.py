@@ -117,9 +117,9 @@ class Session:
         with self._lock:
             exe = plan.executables.get(signature)
             if exe is None:
-                for t, v in zip(plan.fed, values):
+                for t, v in zip(plan.fed, values, strict=True):
                     check_feed_shape(t, v.shape)
-                specs = {t: (t.dtype, v.shape) for t, v in zip(plan.fed, values)}
+                specs = {t: (t.dtype, v.shape) for t, v in zip(plan.fed, values, strict=True)}
                 exe = build_executable(plan.ops, plan.structure.tensors, specs, self._variable_spec)
                 if len(plan.executables) >= MAX_SHAPES_PER_PLAN:  # forget the oldest feed shapes
                     oldest = next(iter(plan.executables))
@@ -131,9 +131,9 @@ class Session:
     def _variable_spec(self, var_op: Operation) -> tuple:
         t = var_op.outputs[0]
         if t.shape.is_fully_defined():
-            return t.dtype, tuple(t.shape.dims)
+            return t.dtype, tuple(t.shape.sizes)
         value = self._store.get(var_op)
-        return t.dtype, (np.shape(value) if value is not None else t.shape.dims)
+        return t.dtype, (np.shape(value) if value is not None else t.shape.sizes)
 
     def _uninitialized(self, exe: Executable) -> errors.FailedPreconditionError:
         missing = next(v for v in exe.var_ops if v not in self._store)
@@ -162,7 +162,7 @@ class Session:
         """The exact module text that ``run(fetches, feed_dict)`` executes."""
         feeds = feed_dict or {}
         plan = self._plan_for(fetches, feeds)
-        values = [convert_feed(v, t) for v, t in zip(feeds.values(), plan.fed)]
+        values = [convert_feed(v, t) for v, t in zip(feeds.values(), plan.fed, strict=True)]
         return self._compile(plan, values).source
 
     def make_callable(self, fetches: Any, feed_list: Sequence[Any] | None = None,
@@ -244,7 +244,7 @@ class _Callable:
     def source(self) -> str:
         """The module the last call ran (before any call: the one for the static feed shapes)."""
         if self._last is not None:
-            return self._session.source(self._fetches, dict(zip(self._feed_list, self._last)))
+            return self._session.source(self._fetches, dict(zip(self._feed_list, self._last, strict=True)))
         from .inspection import source
         return source(self._fetches, self._feed_list, graph=self._session.graph)
 

@@ -79,7 +79,7 @@ def module_text(spec: ExportSpec, data_file: str | None, module_name: str) -> st
     """The text of standalone module ``module_name``; its arrays are read from ``data_file`` beside it."""
     tree = ast.parse(spec.source)
     title = ast.get_docstring(tree, clean=False) or ""
-    moved = {n.lineno for n in tree.body if isinstance(n, ast.Import)}  # our imports come first
+    moved = {n.lineno for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))}  # ours come first
     start = tree.body[1].lineno if title else 1                          # after the docstring
     body = [line for number, line in enumerate(spec.source.splitlines(), start=1)
             if number >= start and number not in moved]

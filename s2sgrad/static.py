@@ -22,7 +22,7 @@ def constant_value(x: Any) -> Any:
         if op.type == "Const":
             return op.attrs["value"]
         if op.type == "Shape" and op.inputs[0].shape.is_fully_defined():
-            return np.array(op.inputs[0].shape.dims, dtype=op.outputs[0].dtype.np)
+            return np.array(op.inputs[0].shape.sizes, dtype=op.outputs[0].dtype.np)
         if op.type not in ("Identity", "StopGradient"):
             return None
         x = op.inputs[0]
@@ -31,17 +31,17 @@ def constant_value(x: Any) -> Any:
 def broadcast_shape(*shapes: TensorShape) -> TensorShape:
     """The NumPy broadcast of static shapes; unknown dims stay unknown when they could matter."""
     first = shapes[0]
-    if all(s.dims == first.dims for s in shapes[1:]):
+    if all(s.sizes == first.sizes for s in shapes[1:]):
         return first
-    nonscalar = [s for s in shapes if s.dims != ()]
+    nonscalar = [s for s in shapes if s.sizes != ()]
     if len(nonscalar) == 1:
         return nonscalar[0]
-    if any(s.dims is None for s in shapes):
+    if any(s.sizes is None for s in shapes):
         return TensorShape(None)
-    rank = max(len(s.dims) for s in shapes)
+    rank = max(len(s.sizes) for s in shapes)
     out: list = []
     for i in range(rank):
-        dims = [s.dims[i - rank + len(s.dims)] for s in shapes if i - rank + len(s.dims) >= 0]
+        dims = [s.sizes[i - rank + len(s.sizes)] for s in shapes if i - rank + len(s.sizes) >= 0]
         known = {d for d in dims if d is not None and d != 1}
         if len(known) > 1:
             a, b = sorted(known)[:2]

@@ -75,7 +75,7 @@ def _gradient_dot(y: Tensor, xs: Sequence[Tensor], rng: np.random.Generator, bas
     _, grads = _cotangent_gradients(y, xs, rng, sess, {**feeds, **base})
     with y.graph.as_default():
         terms = []
-        for g, x in zip(grads, xs):
+        for g, x in zip(grads, xs, strict=True):
             if g is None:
                 continue
             w = constant(rng.standard_normal(base[x].shape).astype(x.dtype.np))
@@ -98,7 +98,7 @@ def _check_first_order(y: Tensor, xs: Sequence[Tensor], base: dict, feeds: dict,
     fetch = [convert_to_tensor(g) for g in grads if g is not None]
     values = iter(sess.run(fetch, at_base) if fetch else [])
     symbolic = {x: (np.asarray(next(values)) if g is not None else np.zeros_like(base[x]))
-                for x, g in zip(xs, grads)}
+                for x, g in zip(xs, grads, strict=True)}
     worst = 0.0
     for _ in range(directions):
         v = {x: rng.standard_normal(base[x].shape).astype(base[x].dtype) for x in xs}

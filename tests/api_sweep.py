@@ -33,6 +33,7 @@ NOT_SWEPT = {"tf.Graph", "tf.Operation", "tf.Tensor", "tf.Session", "tf.Interact
              "tf.variable_scope", "tf.set_random_seed", "tf.show_numpy_warnings", "tf.custom_gradient",
              "losses.get_losses", "losses.get_regularization_losses", "losses.get_total_loss",
              "tf.global_variables", "tf.local_variables", "tf.trainable_variables", "tf.DType",
+             "tf.enable_v2_tensorshape", "tf.disable_v2_tensorshape",  # flip a process-wide switch
              "tf.UnconnectedGradients",  # an Enum: calling it with a bad value is Python's own error
              "tf.OpError", "tf.executing_eagerly", "tf.disable_eager_execution", "tf.disable_v2_behavior",
              "tf.enable_eager_execution", "tf.enable_v2_behavior", "tf.executing_eagerly_outside_functions",
@@ -146,7 +147,8 @@ OVERRIDES: dict[str, dict[str, Any]] = {
     "tf.explain": {"ys": lambda c: c.loss},
     "tf.assign": {"value": lambda c: c.m23}, "tf.assign_add": {"value": lambda c: c.m23},
     "tf.assign_sub": {"value": lambda c: c.m23}, "tf.variables_initializer": {},
-    "tf.as_dtype": {"value": "float32"}, "tf.TensorShape": {"dims": [2, None]},
+    "tf.as_dtype": {"value": "float32"}, "tf.TensorShape": {"dims": [2, None]}, "tf.Dimension": {"value": 3},
+    "tf.dimension_at_index": {"shape": [2, 3], "index": 1},
     "tf.IndexedSlices": {"values": lambda c: c.m23, "indices": lambda c: c.i2},
     "tf.IndexedSlicesValue": {"values": np.ones((2, 3)), "indices": np.array([1, 0]), "dense_shape": [2, 3]},
     "tf.UnconnectedGradients": {"value": "zero"},

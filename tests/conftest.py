@@ -6,6 +6,7 @@ import pytest
 from hypothesis import settings
 
 import s2sgrad as tf
+from s2sgrad.codegen import stages
 
 settings.register_profile("ci", max_examples=40, deadline=None, derandomize=True)
 settings.register_profile("dev", max_examples=100, deadline=None)
@@ -34,3 +35,11 @@ def fresh_graph():
 @pytest.fixture
 def rng():
     return np.random.default_rng(0)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def checked_compiles():
+    """The whole suite compiles in checked mode: graph and Program verified after every stage."""
+    stages.set_checked(True)
+    yield
+    stages.set_checked(False)

@@ -1,4 +1,5 @@
 """Test helper: run fetches of the default graph in a fresh Session (variables initialized)."""
+import linecache
 from typing import Any
 
 import s2sgrad as tf
@@ -19,5 +20,6 @@ def exec_program(text: str, filename: str = "prog.py") -> dict:
     recorded ops say ``prog.py:<line>``; returns the program's namespace."""
     import numpy as np
     namespace = {"tf": tf, "np": np}
+    linecache.cache[filename] = (len(text), None, text.splitlines(keepends=True), filename)  # as a real file
     exec(compile(text, filename, "exec"), namespace)  # noqa: S102 - test programs written in the tests
     return namespace

@@ -4,7 +4,8 @@ A module is: a docstring, ``import numpy as np``, module-level constants, and on
 ``run`` made of assignments, ``del`` and one ``return``. Every name it reads is a parameter,
 a value it assigned before (each exactly once), a module constant, ``np``, ``rt``,
 ``_constants`` or one of a few harmless builtins; no attribute starts with ``_``; nothing is
-imported but NumPy. ``problems(source)`` lists what breaks these rules (empty when none).
+imported but NumPy and (when it calls one) the runtime helpers as ``rt``. ``problems(source)``
+lists what breaks these rules (empty when none).
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import ast
 import builtins
 import keyword
 
+from s2sgrad.codegen.emit import RUNTIME_IMPORT
 from s2sgrad.codegen.names import INTERNAL_NAMES
 
 GLOBALS = frozenset({"np", "rt", "_constants"})
@@ -32,11 +34,13 @@ def problems(source: str) -> list[str]:
     else:
         body.pop(0)
     imports = [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
-    if len(imports) != 1 or ast.unparse(imports[0]) != "import numpy as np" or imports[0] is not body[0]:
-        found.append(f"imports other than one leading `import numpy as np`: {[ast.unparse(i) for i in imports]}")
+    uses_rt = any(isinstance(n, ast.Name) and n.id == "rt" for n in ast.walk(tree))
+    expected = ["import numpy as np"] + ([RUNTIME_IMPORT] if uses_rt else [])
+    if [ast.unparse(i) for i in imports] != expected or imports != body[:len(imports)]:
+        found.append(f"imports other than leading {expected}: {[ast.unparse(i) for i in imports]}")
     known = set(GLOBALS)
     functions = []
-    for stmt in body[1:]:
+    for stmt in body[len(imports):]:
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
             found += _expression_problems(stmt.value, known, "module constant")
             found += _name_problems(stmt.targets[0].id, known)

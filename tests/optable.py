@@ -76,7 +76,7 @@ def run_generic(case: OpCase) -> Any:
     graph, holders, out = build(case, static=False)
     outs = out if isinstance(out, (list, tuple)) else [out]
     fed = set(holders)
-    specs = {h: (h.dtype, h.shape.dims) for h in holders}
+    specs = {h: (h.dtype, h.shape.sizes) for h in holders}
     exe = build_executable(needed_ops(outs, [], fed), outs, specs, lambda v: None)
     values = exe.call(case.arrays())
     return values if isinstance(out, (list, tuple)) else values[0]

@@ -246,7 +246,7 @@ def test_mlp_step_code_is_lean():
         sess.run(tf.global_variables_initializer())
         source = sess.source([train, loss], {x: np.ones((8, 5)), y: np.ones((8, 3)) / 3})
     lines = [line.split("#")[0].strip() for line in source.splitlines()]
-    assert "relu = np.maximum(placeholder @ variable + variable_1, 0)" in lines
-    assert "g_add = g_relu * (relu > 0)" in lines
+    assert "h = np.maximum(x @ variable + variable_1, 0)" in lines
+    assert "g_add = g_h * (h > 0)" in lines
     assert "g_mat_mul_1 = 0.125 * softmax_cross_entropy_with_logits_1" in lines
     assert "np.where" not in source and "broadcast_to" not in source

@@ -1,5 +1,7 @@
 """The statement printer gives exactly ``ast.unparse``'s text: on every statement the code
-generator writes for the op corpus, and on random expression trees of the printed subset."""
+generator writes for the op corpus, and on random expression trees of the printed subset.
+Wrapped into lines of a width, the text parses to the same tree, and generated code keeps
+within ``MAX_LINE``."""
 import ast
 
 from hypothesis import given
@@ -7,8 +9,9 @@ from hypothesis import strategies as st
 
 from optable import all_cases, build
 from s2sgrad.codegen.build import build_module
+from s2sgrad.codegen.emit import MAX_LINE
 from s2sgrad.codegen.lower import needed_ops
-from s2sgrad.codegen.printer import print_statement
+from s2sgrad.codegen.printer import print_lines, print_statement
 
 
 def _statements(source: str) -> list:
@@ -28,6 +31,7 @@ def test_every_generated_statement_prints_as_ast_unparse():
             for stmt in _statements(module.source):
                 assert print_statement(stmt) == ast.unparse(stmt), case.id
                 checked += 1
+            assert max(len(line) for line in module.source.splitlines()) <= MAX_LINE, module.source
     assert checked > 1000
 
 
@@ -68,3 +72,32 @@ def test_random_trees_print_as_ast_unparse(expr, as_return):
     else:
         stmt = ast.Assign([ast.Name("out", ast.Store())], expr, None, lineno=0)
     assert print_statement(stmt) == ast.unparse(stmt)
+
+
+_TARGETS = st.one_of(st.sampled_from(["out", "g_w"]).map(lambda n: ast.Name(n, ast.Store())),
+                     st.lists(st.sampled_from(["a", "bb", "_", "ccc_1"]), min_size=2, max_size=5).map(
+                         lambda names: ast.Tuple([ast.Name(n, ast.Store()) for n in names], ast.Store())))
+
+
+@given(_EXPRESSIONS, _TARGETS, st.booleans(), st.integers(8, 60))
+def test_wrapped_lines_parse_to_the_same_tree(expr, target, as_return, width):
+    stmt = ast.Return(expr) if as_return else ast.Assign([target], expr, None, lineno=0)
+    lines = print_lines(stmt, width)
+    one_line = print_statement(stmt)
+    if len(one_line) <= width:
+        assert lines == [one_line]
+    assert ast.dump(ast.parse("\n".join(lines)).body[0]) == ast.dump(ast.parse(one_line).body[0]), lines
+
+
+def test_long_targets_calls_and_returns_are_wrapped_readably():
+    tree = ast.parse("first_output_of_the_op, second_output_of_the_op = rt.softmax_xent(logits, labels)\n"
+                     "total = rt.add_n([term_0, term_1, term_2, term_3, term_4, term_5, term_6, term_7])\n"
+                     "return (loss, new_layer_1_weights, new_layer_1_bias, new_layer_2_weights)")
+    assert [print_lines(stmt, 50) for stmt in tree.body] == [
+        ["(first_output_of_the_op,",
+         " second_output_of_the_op) = rt.softmax_xent(",   # aligned after "(" would leave no room
+         "     logits, labels)"],
+        ["total = rt.add_n([term_0, term_1, term_2, term_3,",
+         "                  term_4, term_5, term_6, term_7])"],
+        ["return (loss, new_layer_1_weights,",
+         "        new_layer_1_bias, new_layer_2_weights)"]]

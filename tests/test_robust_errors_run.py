@@ -26,12 +26,12 @@ def sess():
 # -- feeds ----------------------------------------------------------------------------------------
 
 FLOAT_FEEDS = [
-    (np.ones((2, 4)), ValueError, r"^Cannot feed value of shape \(2, 4\) for Tensor x:0, which has shape \(None, 3\)$"),
+    (np.ones((2, 4)), ValueError, r"^Cannot feed value of shape \(2, 4\) for Tensor x:0, which has shape \(\?, 3\)$"),
     (np.ones(3), ValueError, r"shape \(3,\) for Tensor x:0"),
     ([[1.0, 2.0, 3.0], [4.0, 5.0]], ValueError, r"for Tensor x:0 .*not a rectangular array"),
     ([["a", "b", "c"]], TypeError, r"^Cannot feed text .* for Tensor x:0 of dtype float32: expected numbers$"),
     ("1.5", TypeError, r"text .* Tensor x:0"),
-    (None, TypeError, r"^Cannot feed None for Tensor x:0: expected a value of dtype float32 and shape \(None, 3\)$"),
+    (None, TypeError, r"^Cannot feed None for Tensor x:0: expected a value of dtype float32 and shape \(\?, 3\)$"),
     (np.ones((1, 3)) * 1j, TypeError, r"complex values for Tensor x:0 of dtype float32: the imaginary part"),
     ([[object(), 1, 2]], ValueError, r"Tensor x:0 of dtype float32"),
     ({"a": 1}, (TypeError, ValueError), r"Tensor x:0"),

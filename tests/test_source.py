@@ -24,9 +24,9 @@ def run():
 """
 
 SEED4_SOURCE = HEADER + "fetches: gradients/Mul_1_grad/Mul_1:0\n" + FOOTER + """\
-def run(variable):
-    mul = variable * 3.0                      # Mul  prog.py:3
-    return (mul,)
+def run(w1):
+    a = w1 * 3.0                              # Mul  prog.py:3
+    return (a,)
 """
 
 BROADCAST = """\
@@ -64,15 +64,15 @@ feeds:   x:0 float32[4, 3], y:0 float32[4, 1]
 assigns: w, b
 """ + FOOTER + """\
 def run(x, y, w, b):
-    add = x @ w + b                           # AddV2  prog.py:5
-    sub = add - y                             # Sub  prog.py:6
-    mean = np.mean(np.square(sub))            # Mean  prog.py:6
+    pred = x @ w + b                          # AddV2  prog.py:5
+    sub = pred - y                            # Sub  prog.py:6
+    loss = np.mean(np.square(sub))            # Mean  prog.py:6
     g_sub = 0.25 * (2.0 * sub)                # grad of Square  prog.py:6
     g_b = np.sum(g_sub, axis=(0, 1))          # grad of AddV2  prog.py:5
     g_w = x.T @ g_sub                         # grad of MatMul  prog.py:5
     new_w = w - g_w * 0.1                     # AssignSub  prog.py:7
     new_b = b - g_b * 0.1                     # AssignSub  prog.py:7
-    return (mean, new_w, new_b)
+    return (loss, new_w, new_b)
 """
 
 

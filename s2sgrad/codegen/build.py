@@ -12,9 +12,9 @@ from ..graph import Operation, Tensor
 from ..primitives import lookup
 from ..shapes import dims_text
 from .emit import Module, emit_module
-from .layout import share_transposes
-from .lower import lower, needed_ops
-from .passes import optimize
+from .lower import needed_ops
+from .program import Kind
+from .stages import lower_and_optimize
 
 __all__ = ["Executable", "build_executable", "build_module", "needed_ops", "translate_error"]
 
@@ -25,9 +25,7 @@ def build_module(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feed
     var_ops = [op for op in ops if op.type == "VariableV2" and op.outputs[0] not in feed_specs]
     rng_ops = [op for op in ops if not lookup(op.type).pure]
     with gc_paused():
-        prog = lower(ops, fetch_tensors, feed_specs, {v: variable_spec(v) for v in var_ops}, rng_ops)
-        optimize(prog)
-        share_transposes(prog)
+        prog = lower_and_optimize(ops, fetch_tensors, feed_specs, {v: variable_spec(v) for v in var_ops}, rng_ops)
         module = emit_module(prog, _title(fetch_tensors, feed_specs, prog, label))
     return module, var_ops, rng_ops
 
@@ -63,7 +61,7 @@ class Executable:
         self.ops = ops  # the graph slice it computes
         positions = {t: i for i, t in enumerate(fed)}
         params = module.params
-        self.feed_positions = [positions[p.source] for p in params if p.kind == "feed"]
+        self.feed_positions = [positions[p.source] for p in params if p.kind is Kind.FEED]
         live = {id(p.source) for p in params}
         self.var_ops = [v for v in var_ops if id(v) in live]
         self.rng_ops = [r for r in rng_ops if id(r) in live]

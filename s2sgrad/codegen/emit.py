@@ -19,18 +19,20 @@ import numpy as np
 
 from ..primitives.core import broadcast_shape, literal, np_attr, shortest_float
 from ..shapes import dims_text
+from .lines import MAX_LINE, dels, signature, with_comment, wrapped_title
 from .names import INTERNAL_NAMES, Namer, value_name
-from .printer import print_statement
-from .program import Instr, Program, Value
+from .printer import print_lines
+from .program import Instr, Kind, Program, Value
 
 __all__ = ["Module", "emit_module", "comment_text", "location_text", "DEL_MIN_ELEMENTS", "INLINE_CONST_ELEMENTS",
-           "MAX_FUSED_OPS"]
+           "MAX_FUSED_OPS", "MAX_LINE", "RUNTIME_IMPORT", "CONSTANTS_NOTE"]
 
 DEL_MIN_ELEMENTS = 1024      # ``del`` temporaries at least this large after their last use
 INLINE_CONST_ELEMENTS = 16   # constants up to this size are written into the text
 MAX_FUSED_OPS = 5            # at most this many operations in one fused expression
+RUNTIME_IMPORT = "from s2sgrad.codegen import runtime as rt"   # written when the module calls a helper
+CONSTANTS_NOTE = "# _constants: the arrays too large to print, by name (s2sgrad supplies it with this text)"
 _LOAD, _STORE = ast.Load(), ast.Store()
-_COMMENT_COLUMN = 44
 _REF = "\x00"                # placeholder names: never a valid identifier, replaced before printing
 _OPERATIONS = frozenset({ast.BinOp, ast.UnaryOp, ast.Call, ast.Compare, ast.Subscript})
 
@@ -113,7 +115,7 @@ class _Emitter:
 
     # -- rendering arguments -----------------------------------------------------------------------
     def render(self, v: Value, ins: Instr | None) -> ast.expr:
-        if v.kind == "shape":
+        if v.kind is Kind.SHAPE:
             raise AssertionError(f"{ins.prim.name}: emitter read a shape-only argument")
         if v.const is None:
             token = f"{_REF}{id(v)}"
@@ -139,11 +141,11 @@ class _Emitter:
         if v.dtype.name != "string" and (v.const.size <= INLINE_CONST_ELEMENTS or v.is_uniform()):
             small = v.const.size <= INLINE_CONST_ELEMENTS and not (v.is_uniform() and v.const.size > 1)
             value = literal(np.asarray(v.const)) if small else _full(v)
-            line = ast.unparse(ast.Assign([ast.Name(name, _STORE)], value, None, lineno=0))
+            lines = print_lines(ast.Assign([ast.Name(name, _STORE)], value, None, lineno=0), MAX_LINE)
         else:
             self.constants[name] = v.const
-            line = f"{name} = _constants[{name!r}]"
-        self.const_lines.append(_with_comment(line, f"{_spec_text(v)}  {_origin(v)}"))
+            lines = [f"{name} = _constants[{name!r}]"]
+        self.const_lines += with_comment(lines, f"{_spec_text(v)}  {_origin(v)}", "    ")  # the body's column
         return name
 
     # -- statements ------------------------------------------------------------------------------
@@ -182,7 +184,7 @@ class _Emitter:
             return False
         v = ins.outs[0]
         t = v.tensor
-        return (self.uses.get(id(v), 0) == 1 and id(v) not in self.keep and v.kind == "temp"
+        return (self.uses.get(id(v), 0) == 1 and id(v) not in self.keep and v.kind is Kind.TEMP
                 and (t is None or t._adjoint_of is None))
 
     # -- module --------------------------------------------------------------------------------
@@ -203,24 +205,27 @@ class _Emitter:
         for token, i in last_use.items():
             if self._deletable(self.refs[token]):
                 dying.setdefault(i, []).append(self.refs[token])
-        body: list[tuple[str, Any]] = []
+        body: list[tuple[list[str], Any]] = []
         for i, stmt in enumerate(stmts):
             body.append((self._text(stmt), stmt.ins.op))
             if i in dying:
-                body.append(("del " + ", ".join(sorted(self.name_of(v) for v in dying[i])), None))
+                body.append((dels(sorted(self.name_of(v) for v in dying[i])), None))
         self._resolve(final[-1])
-        body.append((print_statement(ret), None))
+        body.append((print_lines(ret, MAX_LINE - 4), None))
 
-        lines = ast.unparse(ast.Module([ast.Expr(ast.Constant(title))], [])).split("\n")
-        lines += ["import numpy as np", ""]
+        lines = ast.unparse(ast.Module([ast.Expr(ast.Constant(wrapped_title(title)))], [])).split("\n")
+        lines += ["import numpy as np"] + ([RUNTIME_IMPORT] if helpers else []) + [""]
+        if self.constants:
+            lines.append(CONSTANTS_NOTE)
         if self.const_lines:
             lines += self.const_lines + [""]
-        lines.append(f"def run({', '.join(params)}):")
+        lines += signature(params)
         line_ops = {}
-        for text, op in body:
-            if op is not None:
-                line_ops[len(lines) + 1] = op
-            lines.append("    " + text)
+        for texts, op in body:
+            for text in texts:
+                if op is not None and not text.lstrip().startswith("#"):
+                    line_ops[len(lines) + 1] = op   # every line: a traceback may point at any of them
+                lines.append("    " + text)
         return Module("\n".join(lines) + "\n", list(prog.params), self.constants, line_ops,
                       self._copy_outputs(returned), helpers, [v.shape.rank for v in returned],
                       [var for var, _ in prog.commits])
@@ -233,7 +238,8 @@ class _Emitter:
         else:
             target = ast.Tuple([ast.Name(self.name_of(o) if id(o) in self.uses or id(o) in self.keep else "_",
                                          _STORE) for o in ins.outs], _STORE)
-        return _with_comment(print_statement(ast.Assign([target], stmt.expr, None, lineno=0)), _op_comment(ins))
+        code = print_lines(ast.Assign([target], stmt.expr, None, lineno=0), MAX_LINE - 4)
+        return with_comment(code, _op_comment(ins), "    ")
 
     def _resolve(self, stmt: _Statement) -> None:
         """Give placeholder names their final identifiers (in statement order, so numbering reads well)."""
@@ -243,7 +249,7 @@ class _Emitter:
                 node.id = self.name_of(self.refs[node.id])
 
     def _deletable(self, v: Value) -> bool:
-        return (v.kind == "temp" and id(v) not in self.keep and v.const is None
+        return (v.kind is Kind.TEMP and id(v) not in self.keep and v.const is None
                 and (v.size is None or v.size >= DEL_MIN_ELEMENTS))
 
     def _copy_outputs(self, returned: Sequence[Value]) -> list[int]:
@@ -313,12 +319,12 @@ def _can_be_scalar(v: Value, ins: Instr) -> bool:
     if not ins.prim.ufunc or v.dtype.name == "string" or not v.is_uniform():
         return False
     others = [a for a in ins.args if a is not v]
-    out = ins.outs[0].shape.dims
+    out = ins.outs[0].shape.sizes
     typed = covers = False
     for a in others:
         if a.const is None and a.dtype is v.dtype:
             typed = True
-        if a.shape.dims == out:
+        if a.shape.sizes == out:
             covers = True
     if not typed:
         return False
@@ -343,7 +349,7 @@ def _python_scalar(x: np.generic) -> Any:
 
 
 def _spec_text(v: Value) -> str:
-    return v.dtype.name + dims_text(v.shape.dims, sep=", ")
+    return v.dtype.name + dims_text(v.shape.sizes, sep=", ")
 
 
 def _origin(v: Value) -> str:
@@ -360,7 +366,3 @@ def _op_comment(ins: Instr) -> str:
     if op.type == "AddN":  # tf.gradients summing several contributions to one tensor
         return f"sum of gradients of {comment_text(forward.name)}  {location_text(forward)}"
     return f"grad of {forward.type}  {location_text(forward)}"
-
-
-def _with_comment(code: str, comment: str) -> str:
-    return f"{code.ljust(_COMMENT_COLUMN - 4)}  # {comment}" if comment else code

@@ -11,7 +11,7 @@ from .. import errors
 from ..graph import Operation, Tensor
 from ..primitives import lookup
 from ..shapes import TensorShape, dims_text
-from .program import Instr, Program, Value
+from .program import Instr, Kind, Program, Value
 
 __all__ = ["needed_ops", "lower"]
 
@@ -38,7 +38,7 @@ def needed_ops(fetch_tensors: Iterable[Tensor], target_ops: Iterable[Operation],
             t = op.outputs[0]
             raise errors.InvalidArgumentError(
                 None, op, f"You must feed a value for placeholder tensor '{op.name}' with dtype "
-                f"{t.dtype.name} and shape {dims_text(t.shape.dims, '<unknown>')}  [created at {op.where}]")
+                f"{t.dtype.name} and shape {dims_text(t.shape.sizes, '<unknown>')}  [created at {op.where}]")
     return ops
 
 
@@ -49,17 +49,17 @@ def lower(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feeds: dict
     prog = Program()
     values: dict[Tensor, Value] = {}
     for t, (dtype, shape) in feeds.items():
-        v = Value(dtype, _same_or_new(t.shape, shape), tensor=t, kind="feed", source=t)
+        v = Value(dtype, _same_or_new(t.shape, shape), tensor=t, kind=Kind.FEED, source=t)
         values[t] = v
         prog.params.append(v)
     for var_op, (dtype, shape) in variables.items():
         t = var_op.outputs[0]
-        v = Value(dtype, _same_or_new(t.shape, shape), tensor=t, kind="var", source=var_op)
+        v = Value(dtype, _same_or_new(t.shape, shape), tensor=t, kind=Kind.VAR, source=var_op)
         values[t] = v
         prog.params.append(v)
     rng_params = {}
     for op in rngs:
-        v = Value(None, TensorShape([]), kind="rng", source=op)
+        v = Value(None, TensorShape([]), kind=Kind.RNG, source=op)
         rng_params[op] = v
         prog.params.append(v)
 
@@ -80,7 +80,7 @@ def _lower_op(op: Operation, values: dict, prog: Program, rng_params: dict) -> N
         return
     if kind == "Const":
         t = op.outputs[0]
-        values[t] = Value(t.dtype, t.shape, const=op.attrs["value"], tensor=t, kind="const")
+        values[t] = Value(t.dtype, t.shape, const=op.attrs["value"], tensor=t, kind=Kind.CONST)
         return
     if kind == "PlaceholderWithDefault":
         values[op.outputs[0]] = values[op.inputs[0]]
@@ -94,7 +94,7 @@ def _lower_op(op: Operation, values: dict, prog: Program, rng_params: dict) -> N
         v = values[t]
         as_recorded = as_recorded and v.shape is t._shape and v.dtype is t.dtype
         if i in prim.shape_only and v.shape.is_fully_defined():
-            v = Value(v.dtype, v.shape, kind="shape")  # only its shape is read: no runtime use
+            v = Value(v.dtype, v.shape, kind=Kind.SHAPE)  # only its shape is read: no runtime use
         args.append(v)
     if prim.emit is None:  # Assign: the new value is the assigned value
         values[op.outputs[0]] = args[0]
@@ -106,12 +106,12 @@ def _lower_op(op: Operation, values: dict, prog: Program, rng_params: dict) -> N
     try:
         specs = (as_recorded and _recorded_specs(op)) or prim.infer(inputs, op.attrs)
     except (ValueError, TypeError) as e:
-        shapes = ", ".join(str(list(a.shape.dims)) for a in args if a.shape.dims is not None)
+        shapes = ", ".join(str(list(a.shape.sizes)) for a in args if a.shape.sizes is not None)
         raise errors.InvalidArgumentError(
             None, op, f"{e} for '{op.name}' ({op.type}) with input shapes {shapes} "
             f"[created at {op.where}]") from None
     outs = [Value(dt, shape, tensor=t) for t, (dt, shape) in zip(op.outputs, specs, strict=True)]
-    for t, v in zip(op.outputs, outs):
+    for t, v in zip(op.outputs, outs, strict=True):
         values[t] = v
     prog.instrs.append(Instr(prim, args, op.attrs, outs, op))
     if prim.assigns:
@@ -120,7 +120,7 @@ def _lower_op(op: Operation, values: dict, prog: Program, rng_params: dict) -> N
 
 def _same_or_new(static: TensorShape, dims: Any) -> TensorShape:
     """The tensor's own static shape object when it already says ``dims`` (cheap to compare)."""
-    return static if static.dims == (None if dims is None else tuple(dims)) else TensorShape(dims)
+    return static if static.sizes == (None if dims is None else tuple(dims)) else TensorShape(dims)
 
 
 def _recorded_specs(op: Operation) -> list | None:
@@ -137,6 +137,6 @@ def _commit(op: Operation, new: Value, prog: Program) -> None:
     static = var_op.outputs[0].shape
     if new.shape.is_fully_defined() and static.is_fully_defined() and new.shape != static:
         raise errors.InvalidArgumentError(
-            None, op, f"Assign requires shapes of both tensors to match. lhs shape= {list(static.dims)} "
-            f"rhs shape= {list(new.shape.dims)} [created at {op.where}]")
+            None, op, f"Assign requires shapes of both tensors to match. lhs shape= {list(static.sizes)} "
+            f"rhs shape= {list(new.shape.sizes)} [created at {op.where}]")
     prog.commits.append((var_op, new))

@@ -12,6 +12,9 @@ import keyword
 import re
 from typing import Any
 
+from .program import Kind
+from .user_names import assigned_name
+
 __all__ = ["identifier", "op_identifier", "value_name", "Namer", "INTERNAL_NAMES"]
 
 INTERNAL_NAMES = frozenset({"np", "rt", "run", "_constants"})
@@ -63,8 +66,8 @@ class Namer:
 def value_name(v: Any) -> str:
     """The base name of a codegen Value: ``g_<x>`` for the gradient of x, ``new_<var>`` for an
     assigned value, ``rng_<op>`` for a random generator, ``<x>_t`` for a layout copy of x (a value
-    with no tensor of its own), else from its op's name."""
-    if v.kind == "rng":
+    with no tensor of its own), else the user's variable or its op's name."""
+    if v.kind is Kind.RNG:
         return "rng_" + op_identifier(v.source.name)
     t = v.tensor
     if t is None:
@@ -72,12 +75,16 @@ def value_name(v: Any) -> str:
     if t._adjoint_of is not None:
         return "g_" + _tensor_identifier(t._adjoint_of)
     if v.producer is not None and v.producer.prim.assigns:
-        return "new_" + op_identifier(v.producer.op.inputs[0].op.name)
+        return "new_" + _tensor_identifier(v.producer.op.inputs[0])
     return _tensor_identifier(t)
 
 
 def _tensor_identifier(t: Any) -> str:
-    """Forward ops: the last two scope components; gradient ops: their own last component."""
+    """Forward ops: the user's variable (``logits = ...``) or the last two scope components of
+    the op name; gradient ops: their own last component."""
     op = t.op
-    base = op_identifier(op.name) if op.grad_of is None else identifier(op.name.rsplit("/", 1)[-1])
+    if op.grad_of is None:
+        base = assigned_name(op) or op_identifier(op.name)
+    else:
+        base = identifier(op.name.rsplit("/", 1)[-1])
     return base if len(op.outputs) == 1 else f"{base}_{t.value_index}"

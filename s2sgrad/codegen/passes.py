@@ -12,7 +12,7 @@ import numpy as np
 
 from ..compiler import GENERATED_MODULE
 from . import runtime
-from .program import Instr, Program, Value, uniform
+from .program import Instr, Kind, Program, Value, uniform
 
 __all__ = ["optimize", "FOLD_LIMIT"]
 
@@ -69,7 +69,7 @@ def _refine_shapes(ins: Instr) -> None:
         specs = ins.prim.infer(ins.args if ins.prim.pure else ins.args[1:], ins.attrs)
     except (ValueError, TypeError):
         return  # the original specs stand; run time reports the problem with its op and line
-    for out, (_, shape) in zip(ins.outs, specs):
+    for out, (_, shape) in zip(ins.outs, specs, strict=True):
         if out.shape.is_compatible_with(shape):
             out.shape = out.shape.merge_with(shape)
 
@@ -77,7 +77,7 @@ def _refine_shapes(ins: Instr) -> None:
 def _merge_names(old: Value, new: Value) -> None:
     """When two values become one, a gradient-internal temporary takes the more telling name
     (``g_w`` beats ``mul_3``); values the user's program computes keep their own."""
-    if new.kind == "temp" and old.tensor is not None and _rank(new.tensor) <= 1 < _rank(old.tensor):
+    if new.kind is Kind.TEMP and old.tensor is not None and _rank(new.tensor) <= 1 < _rank(old.tensor):
         new.tensor = old.tensor
 
 
@@ -133,7 +133,7 @@ def _fold(ins: Instr) -> list[Value] | None:
     if ins.prim.emit is None or not ins.args:
         return None
     for a in ins.args:
-        if a.const is None and a.kind != "shape":
+        if a.const is None and a.kind is not Kind.SHAPE:
             return None
     if any(o.size is None or o.size > FOLD_LIMIT for o in ins.outs):
         return None
@@ -143,17 +143,17 @@ def _fold(ins: Instr) -> list[Value] | None:
     try:
         with np.errstate(all="ignore"):  # thread-safe, unlike warnings.catch_warnings
             namespace = {"__name__": GENERATED_MODULE, "np": np, "rt": runtime}  # quiet like generated code
-            result = eval(code, namespace, dict(zip(names, (a.const for a in ins.args))))
+            result = eval(code, namespace, dict(zip(names, (a.const for a in ins.args), strict=True)))
     except Exception:  # noqa: BLE001 - leave it to run time, where the error gets its op and line
         return None
     results = result if len(ins.outs) > 1 else (result,)
     folded = []
     for out, r in zip(ins.outs, results, strict=True):
         r = np.asarray(r, dtype=out.dtype.np)
-        if tuple(r.shape) != out.shape.dims:
+        if tuple(r.shape) != out.shape.sizes:
             return None
         folded.append(Value(out.dtype, out.shape, const=r[()] if r.ndim == 0 else r, tensor=out.tensor,
-                            kind="const"))
+                            kind=Kind.CONST))
     return folded
 
 

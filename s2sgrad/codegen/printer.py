@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 
-__all__ = ["print_statement", "Unsupported"]
+__all__ = ["print_statement", "print_lines", "Unsupported"]
 
 # ast._Precedence values (CPython's ast.py), from low to high
 _TUPLE, _TEST, _NOT, _CMP, _BOR, _BXOR, _BAND, _SHIFT, _ARITH, _TERM, _FACTOR, _POWER, _ATOM = (
@@ -40,6 +40,124 @@ def print_statement(node: ast.stmt) -> str:
     except Unsupported:
         pass
     return ast.unparse(node)
+
+
+def print_lines(node: ast.stmt, width: int) -> list[str]:
+    """``print_statement``'s text in lines of at most ``width`` columns where brackets allow.
+
+    A line too long breaks after the commas of its outermost call, tuple or list (a tuple
+    target gets parentheses), continuation lines aligned just inside the bracket, items packed
+    greedily; an item that still does not fit is broken the same way. Breaking only inside
+    brackets keeps the text's AST that of the one-line text."""
+    text = print_statement(node)
+    if len(text) <= width:
+        return [text]
+    try:
+        if type(node) is ast.Assign and len(node.targets) == 1:
+            target = node.targets[0]
+            value = _expr(node.value, _TEST)
+            lines = [_expr(target, _TUPLE) + " = " + value]
+            if type(target) is ast.Tuple and len(target.elts) > 1:
+                lines = _fill("", target, " = " + value, width)
+            if len(lines[-1]) <= width:
+                return lines
+            return lines[:-1] + _fill(lines[-1][:-len(value)], node.value, "", width, value)
+        if type(node) is ast.Return and node.value is not None:
+            return _fill("return ", node.value, "", width)
+    except Unsupported:
+        pass
+    return [text]
+
+
+def _fill(prefix: str, node: ast.expr, suffix: str, width: int, text: str | None = None) -> list[str]:
+    """``prefix + node + suffix``, broken after commas inside ``node``'s brackets to fit ``width``."""
+    text = _expr(node, _TEST) if text is None else text
+    if len(prefix) + len(text) + len(suffix) <= width:
+        return [prefix + text + suffix]
+    if type(node) is ast.BinOp and _BINOPS[type(node.op)][1] != _POWER:
+        return _split_binop(prefix, node, suffix, width)
+    parts = _bracketed(node)
+    if parts is None:
+        return [prefix + text + suffix]
+    head, items, close = parts
+    lines: list[str] = []
+    current = prefix + head
+    indent = " " * len(current)   # continuation lines start just inside the bracket...
+    if len(current) > width * 2 // 3:   # ...unless that leaves little room: then below it, indented
+        lines.append(current)
+        current = indent = " " * (len(prefix) - len(prefix.lstrip()) + 4)
+    fresh = True  # nothing on ``current`` yet after the bracket or indent
+    for k, item in enumerate(items):
+        end = (close + suffix) if k == len(items) - 1 else ","
+        piece = _item(item)
+        if not fresh and len(current) + 1 + len(piece) + len(end) > width:
+            lines.append(current)
+            current, fresh = indent, True
+        if len(current) + (0 if fresh else 1) + len(piece) + len(end) > width and _bracketed(_inner(item)):
+            sub = _fill(current + ("" if fresh else " ") + _keyword_prefix(item), _inner(item), end, width)
+            lines += sub[:-1]
+            current, fresh = sub[-1], False
+            continue
+        current += ("" if fresh else " ") + piece + end
+        fresh = False
+    return lines + [current]
+
+
+def _split_binop(prefix: str, node: ast.BinOp, suffix: str, width: int) -> list[str]:
+    """A chain ``a + b - c`` of one precedence in added parentheses (the tree stays the same),
+    operands packed greedily, each continuation line starting with its operator aligned inside
+    the parenthesis; an operand too long for a line of its own is broken further."""
+    own = _BINOPS[type(node.op)][1]
+    terms: list[tuple[str, ast.expr]] = []
+    left: ast.expr = node
+    while type(left) is ast.BinOp and _BINOPS[type(left.op)][1] == own:
+        terms.append((_BINOPS[type(left.op)][0] + " ", left.right))
+        left = left.left
+    terms.append(("", left))
+    terms.reverse()
+    indent = " " * (len(prefix) + 1)
+    lines: list[str] = []
+    current = prefix + "("
+    for k, (symbol, operand) in enumerate(terms):
+        end = ")" + suffix if k == len(terms) - 1 else ""
+        piece = symbol + _expr(operand, own if k == 0 else own + 1)
+        if k and len(current) + 1 + len(piece) + len(end) > width:
+            lines.append(current)
+            current = indent + piece[:len(symbol)]
+        elif k:
+            current += " " + piece[:len(symbol)]
+        sub = _fill(current, operand, end, width, piece[len(symbol):])
+        lines += sub[:-1]
+        current = sub[-1]
+    return lines + [current]
+
+
+def _bracketed(node: ast.expr) -> tuple[str, list, str] | None:
+    """(text up to the opening bracket, items, closing bracket) of a call, tuple or list to break."""
+    kind = type(node)
+    if kind is ast.Call and (node.args or node.keywords):
+        return _expr(node.func, _ATOM) + "(", [*node.args, *node.keywords], ")"
+    if kind is ast.Tuple and len(node.elts) > 1:
+        return "(", node.elts, ")"
+    if kind is ast.List and len(node.elts) > 1:
+        return "[", node.elts, "]"
+    return None
+
+
+def _item(item: ast.AST) -> str:
+    if type(item) is ast.keyword:
+        if item.arg is None:
+            raise Unsupported("**kwargs")
+        return f"{item.arg}={_expr(item.value, _TEST)}"
+    return _expr(item, _TEST)
+
+
+def _inner(item: ast.AST) -> ast.expr:
+    return item.value if type(item) is ast.keyword else item
+
+
+def _keyword_prefix(item: ast.AST) -> str:
+    return f"{item.arg}=" if type(item) is ast.keyword else ""
 
 
 def _wrap(text: str, own: int, context: int) -> str:
@@ -83,7 +201,7 @@ def _expr(node: ast.AST, context: int) -> str:
         return _wrap(symbol + _expr(node.operand, own), own, context)
     if kind is ast.Compare:
         parts = [_expr(node.left, _CMP + 1)]
-        for op, right in zip(node.ops, node.comparators):
+        for op, right in zip(node.ops, node.comparators, strict=True):
             parts.append(f"{_CMPOPS[type(op)]} {_expr(right, _CMP + 1)}")
         return _wrap(" ".join(parts), _CMP, context)
     if kind is ast.Subscript:

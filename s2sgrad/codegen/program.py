@@ -5,6 +5,7 @@ It is built from a graph slice with concrete shapes (``lower``), rewritten by th
 """
 from __future__ import annotations
 
+import enum
 from typing import Any
 
 import numpy as np
@@ -12,7 +13,18 @@ import numpy as np
 from .. import dtypes as _dt
 from ..shapes import TensorShape
 
-__all__ = ["Value", "Instr", "Program", "uniform"]
+__all__ = ["Kind", "Value", "Instr", "Program", "uniform"]
+
+
+class Kind(str, enum.Enum):
+    """What a Value is: computed by an instruction, a parameter of ``run`` or known at compile time."""
+
+    TEMP = "temp"    # computed by an instruction of the program
+    FEED = "feed"    # parameter: a fed tensor (``source`` is the Tensor)
+    VAR = "var"      # parameter: a variable's stored value (``source`` is the variable Operation)
+    RNG = "rng"      # parameter: a random generator (``source`` is the random Operation)
+    CONST = "const"  # known at compile time (``const`` holds it)
+    SHAPE = "shape"  # an argument read only for its (fully known) static shape; no run-time value
 
 
 class Value:
@@ -21,18 +33,18 @@ class Value:
     __slots__ = ("dtype", "shape", "const", "tensor", "kind", "source", "producer")
 
     def __init__(self, dtype: _dt.DType, shape: TensorShape, const: Any = None, tensor: Any = None,
-                 kind: str = "temp", source: Any = None) -> None:
+                 kind: Kind = Kind.TEMP, source: Any = None) -> None:
         self.dtype = dtype
         self.shape = shape
         self.const = const      # NumPy value when known at compile time
         self.tensor = tensor    # the graph Tensor this value computes (for names and errors)
-        self.kind = kind        # 'temp' | 'feed' | 'var' | 'rng' | 'const'
+        self.kind = kind
         self.source = source    # for params: the fed Tensor / variable Operation / random op
         self.producer: Instr | None = None  # the instruction that computes it
 
     @property
     def name(self) -> str:
-        return self.tensor.name if self.tensor is not None else f"<{self.kind}>"
+        return self.tensor.name if self.tensor is not None else f"<{self.kind.value}>"
 
     @property
     def op(self) -> Any:
@@ -61,7 +73,8 @@ class Value:
         return c.flat[0] if isinstance(c, np.ndarray) else self.dtype.np.type(c)
 
     def __repr__(self) -> str:
-        return f"Value({self.name}, {self.dtype.name}{list(self.shape.dims) if self.shape.dims is not None else '[*]'})"
+        sizes = self.shape.sizes
+        return f"Value({self.name}, {self.dtype.name}{list(sizes) if sizes is not None else '[*]'})"
 
 
 class Instr:
@@ -96,5 +109,5 @@ def uniform(like: Value, scalar: Any) -> Value:
     """A constant with ``like``'s (fully known) shape, every element ``scalar``: a zero-stride view,
     so its size costs nothing."""
     value = np.asarray(scalar, dtype=like.dtype.np)
-    const = value[()] if like.shape.rank == 0 else np.broadcast_to(value, like.shape.dims)
-    return Value(like.dtype, like.shape, const=const, tensor=like.tensor, kind="const")
+    const = value[()] if like.shape.rank == 0 else np.broadcast_to(value, like.shape.sizes)
+    return Value(like.dtype, like.shape, const=const, tensor=like.tensor, kind=Kind.CONST)

@@ -8,9 +8,11 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from ..dimension import dimension_value
+from ..shapes import dimension_at_index
 from ..tf1_api import missing_names as _missing_names
 
-__all__ = ["as_bytes", "as_str", "as_str_any", "as_text", "path_to_str"]
+__all__ = ["as_bytes", "as_str", "as_str_any", "as_text", "path_to_str", "dimension_value", "dimension_at_index"]
 
 
 def as_bytes(bytes_or_text: bytes | bytearray | str, encoding: str = "utf-8") -> bytes:

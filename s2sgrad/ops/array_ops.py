@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import dtypes as _dt
 from ..graph import Tensor
-from ..shapes import TensorShape
+from ..shapes import TensorShape, strip_dimensions
 from ..static import constant_value
 from .convert import constant, convert_operands, convert_to_tensor, graph_of, is_tensor_like, record, record1
 
@@ -22,6 +22,7 @@ def static_ints(value: Any, what: str) -> list[int] | None:
             raise TypeError(f"{what} must be known when the graph is built (a Python int/list or a constant "
                             f"tensor), got the computed tensor {convert_to_tensor(value).name}")
         value = known
+    value = strip_dimensions(value)
     try:
         arr = np.asarray(value)
     except (ValueError, TypeError):
@@ -55,8 +56,7 @@ def int_tensor(value: Any, name: str) -> Tensor:
         if not t.dtype.is_integer:
             raise TypeError(f"{name} must be an integer tensor, got {t.dtype.name}")
         return t
-    if isinstance(value, TensorShape):
-        value = value.as_list()
+    value = strip_dimensions(value)
     if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in value):
         return stack([convert_to_tensor(v, _dt.int32) for v in value])
     dims = static_ints(value, name)
@@ -71,7 +71,8 @@ def int_tensor(value: Any, name: str) -> Tensor:
 
 def shape(input: Any, name: str | None = None, out_type: Any = _dt.int32) -> Tensor:
     """The shape of ``input`` as a 1-D int tensor."""
-    return record1("Shape", [convert_to_tensor(input)], {"out_type": _dt.as_dtype(out_type)}, name or "Shape")
+    return record1("Shape", [convert_to_tensor(input)], {"out_type": _dt.as_index_dtype(out_type, "out_type")},
+                   name or "Shape")
 
 
 def size(input: Any, name: str | None = None, out_type: Any = _dt.int32) -> Tensor:
@@ -79,7 +80,8 @@ def size(input: Any, name: str | None = None, out_type: Any = _dt.int32) -> Tens
 
     >>> # tf.size(tf.zeros([2, 3]))  ->  6
     """
-    return record1("Size", [convert_to_tensor(input)], {"out_type": _dt.as_dtype(out_type)}, name or "Size")
+    return record1("Size", [convert_to_tensor(input)], {"out_type": _dt.as_index_dtype(out_type, "out_type")},
+                   name or "Size")
 
 
 def rank(input: Any, name: str | None = None) -> Tensor:
@@ -142,7 +144,7 @@ def _filled(shape: Any, dtype: Any, scalar: int, name: str) -> Tensor:
     dtype = _dt.as_dtype(dtype)
     if is_tensor_like(shape) or (isinstance(shape, (list, tuple)) and any(is_tensor_like(s) for s in shape)):
         return fill(shape, constant(scalar, dtype), name=name)
-    dims = static_ints(shape if not isinstance(shape, TensorShape) else shape.as_list(), "shape")
+    dims = static_ints(shape, "shape")
     if dims is None:
         raise TypeError(f"{name}: shape must be a list of integers or an integer tensor, got None")
     if any(d < 0 for d in dims):
@@ -280,9 +282,9 @@ def unstack(value: Any, num: int | None = None, axis: int = 0, name: str | None 
         rank = x.shape.rank
         if rank is not None and not -rank <= axis < rank:
             raise ValueError(f"axis = {axis} not in [{-rank}, {rank}) for unstack of {x.name} with shape {x.shape}")
-        if rank is None or x.shape.dims[axis] is None:
+        if rank is None or x.shape.sizes[axis] is None:
             raise ValueError(f"Cannot infer argument `num` from shape {x.shape}")
-        num = x.shape.dims[axis]
+        num = x.shape.sizes[axis]
     attrs = {"num": static_int(num, "num"), "axis": axis}
     return list(record("Unpack", [x], attrs, name or "unstack").outputs)
 
@@ -295,12 +297,13 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: int | None = 
     """
     x = convert_to_tensor(value)
     ax = static_int(axis, "axis")
+    num_or_size_splits = strip_dimensions(num_or_size_splits)
     with graph_of([x]).as_default():
         if isinstance(num_or_size_splits, (int, np.integer)):
             attrs = {"num": int(num_or_size_splits), "axis": ax}
             return list(record("Split", [x], attrs, name or "split").outputs)
         sizes = int_tensor(num_or_size_splits, "num_or_size_splits")
-        parts = num if num is not None else sizes.shape.dims[0]
+        parts = num if num is not None else sizes.shape.sizes[0]
         if parts is None:
             raise ValueError("Cannot infer num from shape of num_or_size_splits")
         return list(record("SplitV", [x, sizes], {"num": int(parts), "axis": ax}, name or "split").outputs)

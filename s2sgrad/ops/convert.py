@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import dtypes as _dt
 from ..graph import Graph, Operation, Tensor, get_default_graph
-from ..shapes import TensorShape
+from ..shapes import TensorShape, strip_dimensions
 
 __all__ = ["constant", "convert_to_tensor", "convert_operands", "tensor_or_constant", "record", "record1", "graph_of",
            "is_tensor_like"]
@@ -98,6 +98,7 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: str | None 
     'float32'
     """
     dtype = None if dtype is None else _dt.as_dtype(dtype)
+    value = strip_dimensions(value)
     if isinstance(value, Tensor):
         raise TypeError(f"tf.constant expects a Python or NumPy value, got the tensor {value.name}")
     arr = _as_array(value, dtype)
@@ -105,7 +106,7 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: str | None 
         target = TensorShape(shape)
         if not target.is_fully_defined():
             raise ValueError(f"tf.constant needs a fully defined shape, got {target}")
-        dims = tuple(target.dims)
+        dims = tuple(target.sizes)
         if arr.shape != dims:
             if verify_shape:
                 raise TypeError(f"Expected Tensor's shape: {dims}, got {arr.shape}.")

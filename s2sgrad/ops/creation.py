@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import dtypes as _dt
 from ..graph import Tensor, get_default_graph
-from ..shapes import TensorShape
+from ..shapes import TensorShape, strip_dimensions
 from ..static import constant_value
 from .array_ops import static_int, static_ints
 from .convert import constant, convert_to_tensor, is_tensor_like, record1
@@ -20,18 +20,19 @@ def placeholder(dtype: Any, shape: Any = None, name: str | None = None) -> Tenso
     """A value supplied at run time through ``feed_dict`` (its shape may be partly unknown)."""
     dtype = _dt.as_dtype(dtype)
     return get_default_graph().create_op(
-        "Placeholder", [], {"dtype": dtype, "shape": TensorShape(shape).dims}, name or "Placeholder").outputs[0]
+        "Placeholder", [], {"dtype": dtype, "shape": TensorShape(shape).sizes}, name or "Placeholder").outputs[0]
 
 
 def placeholder_with_default(input: Any, shape: Any, name: str | None = None) -> Tensor:
     """Like ``placeholder``, but ``input`` is used when nothing is fed."""
     default = convert_to_tensor(input)
-    return record1("PlaceholderWithDefault", [default], {"shape": TensorShape(shape).dims},
+    return record1("PlaceholderWithDefault", [default], {"shape": TensorShape(shape).sizes},
                    name or "PlaceholderWithDefault")
 
 
 def _static(value: Any, what: str) -> tuple[Any, _dt.DType]:
     """A range/linspace argument's value and dtype; tensors must be constants."""
+    value = strip_dimensions(value)
     if is_tensor_like(value):
         t = convert_to_tensor(value)
         known = constant_value(t)

@@ -19,7 +19,7 @@ def _index_tensors(*values: Any, names: tuple) -> list[Tensor]:
     tensors = [convert_to_tensor(v) if is_tensor_like(v) else None for v in values]
     dtype = next((t.dtype for t in tensors if t is not None), _dt.int32)
     out = []
-    for v, t, name in zip(values, tensors, names):
+    for v, t, name in zip(values, tensors, names, strict=True):
         if t is None:
             t = constant(a.static_ints(v, name), dtype, name=name)
         elif not t.dtype.is_integer:
@@ -97,7 +97,7 @@ def boolean_mask(tensor: Any, mask: Any, name: str = "boolean_mask", axis: Any =
 def _merge_dims(x: Tensor, ax: int, k: int) -> Tensor:
     """``x`` with dims ``ax .. ax+k-1`` merged into one (a reshape even when ``k`` is 1: as in TF,
     the gradient then reaches ``x`` dense rather than as IndexedSlices)."""
-    dims = x.shape.dims
+    dims = x.shape.sizes
     block = None if dims is None else dims[ax:ax + k]
     merged = None if block is None or None in block else math.prod(block)
     if dims is not None and None not in dims:

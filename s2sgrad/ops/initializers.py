@@ -6,6 +6,7 @@ from typing import Any
 
 from .. import dtypes as _dt
 from ..graph import Tensor
+from ..shapes import strip_dimensions
 from . import array_ops as a
 from . import random_ops as rnd
 from .convert import constant
@@ -22,7 +23,7 @@ class Initializer:
         self.dtype = _dt.as_dtype(dtype)
 
     def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Tensor:
-        return self.make(list(shape), _dt.as_dtype(dtype) if dtype is not None else self.dtype)
+        return self.make(list(strip_dimensions(shape)), _dt.as_dtype(dtype) if dtype is not None else self.dtype)
 
     def make(self, shape: list, dtype: _dt.DType) -> Tensor:
         raise NotImplementedError

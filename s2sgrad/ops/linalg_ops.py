@@ -76,7 +76,7 @@ def _contraction_axes(axes: Any, ra: int, rb: int) -> tuple[list[int], list[int]
     if not isinstance(axes, (list, tuple)) or len(axes) != 2:
         raise ValueError(f"'axes' must be an integer or have length 2, got {axes!r}.")
     pair = []
-    for side, rank in zip(axes, (ra, rb)):
+    for side, rank in zip(axes, (ra, rb), strict=True):
         items = [side] if isinstance(side, (int, np.integer)) else static_ints(side, "axes")
         for ax in items:
             if not -rank <= ax < rank:

@@ -8,8 +8,8 @@ from .. import dtypes as _dt
 from ..graph import Tensor
 from .convert import convert_operands, convert_to_tensor, graph_of, record1
 
-_TRUEDIV_FLOAT = {"uint8": _dt.float32, "int8": _dt.float32, "uint16": _dt.float32,
-                  "int16": _dt.float32, "int32": _dt.float64, "int64": _dt.float64}
+_TRUEDIV_FLOAT = {"uint8": _dt.float32, "int8": _dt.float32, "uint16": _dt.float32, "uint32": _dt.float64,
+                  "int16": _dt.float32, "int32": _dt.float64, "int64": _dt.float64, "uint64": _dt.float64}
 
 
 def _unary(op_type: str, default_name: str) -> Any:

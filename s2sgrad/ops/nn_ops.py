@@ -201,9 +201,9 @@ def _noise_shape(x: Tensor, noise_shape: Any) -> Any:
         return x.shape.as_list() if x.shape.is_fully_defined() else a.shape(x)
     if is_tensor_like(noise_shape):
         return noise_shape
-    dims = TensorShape(noise_shape).dims
+    dims = TensorShape(noise_shape).sizes
     if dims is not None and x.shape.rank == len(dims):
-        dims = [x.shape.dims[i] if d is None else d for i, d in enumerate(dims)]
+        dims = [x.shape.sizes[i] if d is None else d for i, d in enumerate(dims)]
     if dims is None or None in dims:
         raise ValueError(f"noise_shape {noise_shape} has unknown dimensions that x ({x.shape}) cannot fill")
     return dims

@@ -101,9 +101,7 @@ def _arg(op_type: str, default_name: str, doc: str) -> Any:
             output_type: Any = _dt.int64) -> Tensor:
         axis = a.either(axis, dimension, "Cannot specify both 'axis' and 'dimension'")
         ax = a.static_int(0 if axis is None else axis, "axis")
-        out = _dt.as_dtype(output_type)
-        if out not in (_dt.int32, _dt.int64):
-            raise TypeError(f"output_type must be int32 or int64, got {out.name}")
+        out = _dt.as_index_dtype(output_type, "output_type")
         return record1(op_type, [convert_to_tensor(input)], {"axis": ax, "output_type": out}, name or default_name)
     arg.__name__ = default_name.lower()
     arg.__doc__ = doc

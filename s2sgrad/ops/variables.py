@@ -57,7 +57,7 @@ class Variable(GraphElement):
             static = TensorShape(shape) if shape is not None else (init.shape if validate_shape else TensorShape(None))
             if validate_shape and not static.is_compatible_with(init.shape):
                 raise ValueError(f"initial_value of shape {init.shape} does not match shape={static}")
-            self._op = graph.create_op("VariableV2", [], {"dtype": init.dtype, "shape": static.dims,
+            self._op = graph.create_op("VariableV2", [], {"dtype": init.dtype, "shape": static.sizes,
                                                           "variable": self}, name=scope)
             self._initial_value = init
             self._initializer = record1("Assign", [self._op.outputs[0], init],
@@ -138,7 +138,7 @@ class Variable(GraphElement):
         _session_for(session, self._op)._load_variable(self._op, value)
 
     def __repr__(self) -> str:
-        return f"<tf.Variable '{self.name}' shape={_shape_text(self.shape)} dtype={self.dtype.name}>"
+        return f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
 
     def __bool__(self) -> bool:
         raise TypeError(f"Using a tf.Variable ({self.name}) as a Python bool is not allowed in graph mode.")
@@ -154,12 +154,6 @@ class Variable(GraphElement):
 
 
 install(Variable, lambda v: v.value())
-
-
-def _shape_text(shape: TensorShape) -> str:
-    if shape.dims is None:
-        return "<unknown>"
-    return "(" + ", ".join("None" if d is None else str(d) for d in shape.dims) + ("," if shape.rank == 1 else "") + ")"
 
 
 def _variable_op(ref: Any) -> Operation:

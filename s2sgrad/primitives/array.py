@@ -28,7 +28,7 @@ def _shape_infer(inputs: Sequence[Any], attrs: dict) -> list:
 def _emit_shape(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     x, out = ins.args[0], ins.outs[0]
     if x.shape.is_fully_defined():
-        return literal(np.array(x.shape.dims, dtype=out.dtype.np))
+        return literal(np.array(x.shape.sizes, dtype=out.dtype.np))
     return ast.Call(np_attr("array"), [ast.Attribute(args[0], "shape", LOAD)],
                     [ast.keyword("dtype", literal(out.dtype))])
 
@@ -108,7 +108,7 @@ def _expand_infer(inputs: Sequence[Any], attrs: dict) -> list:
     if x.shape.rank is None:
         return [(x.dtype, TensorShape(None))]
     axis = normalize_axis(attrs["axis"], x.shape.rank + 1, "expand_dims")
-    dims = list(x.shape.dims)
+    dims = list(x.shape.sizes)
     dims.insert(axis, 1)
     return [(x.dtype, TensorShape(dims))]
 
@@ -130,7 +130,7 @@ def _squeeze_infer(inputs: Sequence[Any], attrs: dict) -> list:
     if x.shape.rank is None:
         return [(x.dtype, TensorShape(None))]
     axes = normalize_axes(attrs["axis"], x.shape.rank, "squeeze")
-    dims = x.shape.dims
+    dims = x.shape.sizes
     if axes is None:
         if None in dims:
             return [(x.dtype, TensorShape(None))]
@@ -145,7 +145,7 @@ def _emit_squeeze(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     x = ins.args[0]
     axes = normalize_axes(ins.attrs["axis"], x.shape.rank)
     if axes is None and x.shape.is_fully_defined():
-        axes = tuple(i for i, d in enumerate(x.shape.dims) if d == 1)
+        axes = tuple(i for i, d in enumerate(x.shape.sizes) if d == 1)
     keywords = [] if axes is None else [ast.keyword("axis", axes_literal(axes))]
     return ast.Call(np_attr("squeeze"), [args[0]], keywords)
 
@@ -163,7 +163,7 @@ def _transpose_infer(inputs: Sequence[Any], attrs: dict) -> list:
     perm = tuple(reversed(range(rank))) if perm is None else perm
     if sorted(p % rank if -rank <= p < rank else p for p in perm) != list(range(rank)):
         raise ValueError(f"transpose expects a permutation of 0..{rank - 1}, got perm={list(perm)}")
-    return [(x.dtype, TensorShape([x.shape.dims[p] for p in perm]))]
+    return [(x.dtype, TensorShape([x.shape.sizes[p] for p in perm]))]
 
 
 def _perm(ins: Any) -> tuple:
@@ -213,9 +213,9 @@ class TensorIndex:
 
 def sliced_shape(shape: TensorShape, index: tuple) -> TensorShape:
     """The shape of ``x[index]`` for basic indexing (ints, slices, None, ...)."""
-    if shape.dims is None:
+    if shape.sizes is None:
         return TensorShape(None)
-    dims = list(shape.dims)
+    dims = list(shape.sizes)
     consumed = sum(1 for item in index if item is not None and item is not Ellipsis)
     if consumed > len(dims):
         raise ValueError(f"Index {_index_text(index)} has too many indices for a tensor of rank {len(dims)}")
@@ -316,7 +316,7 @@ define("ScatterIntoZeros", _scatter_infer, _emit_scatter, _scatter_grad, shape_o
 def _slice_dims(x: Any, begin: list | None, size: list | None, n: int) -> list:
     dims = []
     for i in range(n):
-        d = x.shape.dims[i] if x.shape.rank is not None else None
+        d = x.shape.sizes[i] if x.shape.rank is not None else None
         b = None if begin is None else begin[i]
         s = None if size is None else size[i]
         if b is not None and (b < 0 or (d is not None and b > d)):
@@ -337,8 +337,8 @@ def _slice_infer(inputs: Sequence[Any], attrs: dict) -> list:
     if begin.dtype is not size.dtype:
         raise TypeError(f"begin and size must have the same dtype, got {begin.dtype.name} and {size.dtype.name}")
     b, s = const_ints(begin), const_ints(size)
-    lengths = {len(v) for v in (b, s) if v is not None} | {t.shape.dims[0] for t in (begin, size)
-                                                           if t.shape.rank == 1 and t.shape.dims[0] is not None}
+    lengths = {len(v) for v in (b, s) if v is not None} | {t.shape.sizes[0] for t in (begin, size)
+                                                           if t.shape.rank == 1 and t.shape.sizes[0] is not None}
     if x.shape.rank is not None:
         lengths.add(x.shape.rank)
     if len(lengths) > 1:
@@ -360,8 +360,8 @@ def _emit_slice(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
             ast.Call(ast.Name("map", LOAD), [ast.Name("slice", LOAD), args[1], ends], [])], [])
         return ast.Subscript(args[0], index, LOAD)
     items = []
-    for i, (start, n) in enumerate(zip(b, s)):
-        d = x.shape.dims[i] if x.shape.rank is not None else None
+    for i, (start, n) in enumerate(zip(b, s, strict=True)):
+        d = x.shape.sizes[i] if x.shape.rank is not None else None
         stop = None if n == -1 or (d is not None and start + n == d) else start + n
         items.append(ast.Slice(literal(start) if start else None, None if stop is None else literal(stop), None))
     while items and items[-1].lower is None and items[-1].upper is None:

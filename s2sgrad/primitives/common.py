@@ -41,7 +41,7 @@ def axes_literal(axes: Sequence[int]) -> ast.expr:
 
 def known_shape(shape: TensorShape) -> ast.expr | None:
     """``(2, 3)`` for a fully known shape, else None."""
-    return literal(tuple(shape.dims)) if shape.is_fully_defined() else None
+    return literal(tuple(shape.sizes)) if shape.is_fully_defined() else None
 
 
 def shape_or(shape: TensorShape, args: Sequence[ast.expr], i: int) -> ast.expr:
@@ -85,7 +85,7 @@ def int_vector(t: Any, what: str) -> None:
 
 def unknown_dims(t: Any) -> TensorShape:
     """The shape that a 1-D int tensor of unknown value describes: one unknown dim per entry."""
-    n = t.shape.dims[0] if t.shape.rank == 1 else None
+    n = t.shape.sizes[0] if t.shape.rank == 1 else None
     return TensorShape(None if n is None else [None] * n)
 
 

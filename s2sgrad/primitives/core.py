@@ -139,7 +139,7 @@ def literal(value: Any) -> ast.expr:
         return ast.Constant(int(value)) if value >= 0 else ast.UnaryOp(ast.USub(), ast.Constant(-int(value)))
     if isinstance(value, float):
         return _float_literal(value)
-    if isinstance(value, complex):
+    if type(value) is complex:  # np.complex128 is a complex too: it keeps its type below
         return ast.Call(ast.Name("complex", LOAD), [literal(value.real), literal(value.imag)], [])
     if isinstance(value, (tuple, list)):
         elts = [literal(v) for v in value]

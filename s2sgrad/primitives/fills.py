@@ -93,11 +93,11 @@ def _pad_rows(x: Any, paddings: Any) -> tuple[int | None, np.ndarray | None]:
     if not paddings.dtype.is_integer:
         raise TypeError(f"paddings must be an integer tensor, got {paddings.dtype.name}")
     rank, p = x.shape.rank, paddings.shape
-    if p.rank is not None and (p.rank != 2 or p.dims[1] not in (None, 2)
-                               or None not in (rank, p.dims[0]) and p.dims[0] != rank):
+    if p.rank is not None and (p.rank != 2 or p.sizes[1] not in (None, 2)
+                               or None not in (rank, p.sizes[0]) and p.sizes[0] != rank):
         raise ValueError(f"paddings must be a matrix of shape [{'?' if rank is None else rank}, 2], got shape {p}")
     if rank is None and p.rank == 2:
-        rank = p.dims[0]
+        rank = p.sizes[0]
     value = constant_value(paddings)
     if value is None:
         return rank, None
@@ -120,12 +120,12 @@ def _padded_infer(sign: int) -> Any:
         rank, rows = _pad_rows(x, paddings)
         if rank is None:
             return [(x.dtype, TensorShape(None))]
-        dims = list(x.shape.dims) if x.shape.rank is not None else [None] * rank
+        dims = list(x.shape.sizes) if x.shape.rank is not None else [None] * rank
         if rows is None:
             return [(x.dtype, TensorShape([None] * rank))]
         mode = attrs.get("mode")
         out = []
-        for d, (before, after) in zip(dims, rows.tolist()):
+        for d, (before, after) in zip(dims, rows.tolist(), strict=True):
             if d is not None and mode is not None:
                 _check_mirror(mode, d if sign > 0 else d - before - after, before, after)
             out.append(None if d is None else d + sign * (before + after))

@@ -24,8 +24,8 @@ def _gather_infer(inputs: Sequence[Any], attrs: dict) -> list:
     if params.shape.rank is None or indices.shape.rank is None:
         return [(params.dtype, TensorShape(None))]
     axis = normalize_axis(attrs["axis"], params.shape.rank, "gather")
-    p = params.shape.dims
-    return [(params.dtype, TensorShape(p[:axis] + indices.shape.dims + p[axis + 1:]))]
+    p = params.shape.sizes
+    return [(params.dtype, TensorShape(p[:axis] + indices.shape.sizes + p[axis + 1:]))]
 
 
 def _emit_gather(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
@@ -68,12 +68,12 @@ def _segment_infer(inputs: Sequence[Any], attrs: dict) -> list:
     n = constant_value(num)
     if data.shape.rank is None or ids.shape.rank is None:
         return [(data.dtype, TensorShape(None))]
-    rest = data.shape.dims[ids.shape.rank:]
+    rest = data.shape.sizes[ids.shape.rank:]
     return [(data.dtype, TensorShape([None if n is None else int(n)] + list(rest)))]
 
 
 def _emit_segment(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    n = ins.outs[0].shape.dims[0] if ins.outs[0].shape.rank else None
+    n = ins.outs[0].shape.sizes[0] if ins.outs[0].shape.rank else None
     return rt_call("segment_sum", [args[0], args[1], literal(n) if n is not None else args[2]])
 
 
@@ -89,7 +89,7 @@ def _index_depth(indices: Any) -> int | None:
         raise TypeError(f"indices must be integers, got {indices.dtype.name}")
     if indices.shape.rank == 0:
         raise ValueError("indices must have rank >= 1, got a scalar")
-    k = indices.shape.dims[-1] if indices.shape.rank else None
+    k = indices.shape.sizes[-1] if indices.shape.rank else None
     if k == 0:
         raise ValueError(f"indices.shape[-1] must be >= 1, got indices shape {indices.shape}")
     return k
@@ -103,13 +103,13 @@ def _gather_nd_infer(inputs: Sequence[Any], attrs: dict) -> list:
                          f"and params shape: {params.shape}")
     if k is None or params.shape.rank is None:
         return [(params.dtype, TensorShape(None))]
-    return [(params.dtype, TensorShape(indices.shape.dims[:-1] + params.shape.dims[k:]))]
+    return [(params.dtype, TensorShape(indices.shape.sizes[:-1] + params.shape.sizes[k:]))]
 
 
 def _emit_gather_nd(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     """``params[indices[..., 0], indices[..., 1]]`` when the index depth is known."""
     indices = ins.args[1]
-    k = indices.shape.dims[-1] if indices.shape.rank else None
+    k = indices.shape.sizes[-1] if indices.shape.rank else None
     if k is None:
         return rt_call("gather_nd", [args[0], args[1]])
     columns = [ast.Subscript(args[1], ast.Tuple([ast.Constant(Ellipsis), ast.Constant(j)], LOAD), LOAD)
@@ -135,7 +135,7 @@ def _scatter_nd_infer(inputs: Sequence[Any], attrs: dict) -> list:
         raise ValueError(f"indices.shape[-1] must be <= the output rank, but saw indices shape: {indices.shape} "
                          f"and shape: {target}")
     if k is not None and indices.shape.rank is not None:
-        expected = TensorShape(indices.shape.dims[:-1] + tuple(target[k:]))
+        expected = TensorShape(indices.shape.sizes[:-1] + tuple(target[k:]))
         if not updates.shape.is_compatible_with(expected):
             raise ValueError(f"updates must have shape indices.shape[:-1] + shape[indices.shape[-1]:] = {expected}, "
                              f"got {updates.shape}")
@@ -184,7 +184,7 @@ def _one_hot_infer(inputs: Sequence[Any], attrs: dict) -> list:
                          f"But received: {axis}")
     if rank is None:
         return [(on.dtype, TensorShape(None))]
-    dims = list(indices.shape.dims)
+    dims = list(indices.shape.sizes)
     dims.insert(rank if axis == -1 else axis, None if n is None else n[0])
     return [(on.dtype, TensorShape(dims))]
 

@@ -36,7 +36,7 @@ def _concat_infer(inputs: Sequence[Any], attrs: dict) -> list:
             continue
         if t.shape.rank != rank:
             raise ValueError(f"Shape must be rank {rank} but is rank {t.shape.rank}")
-        for i, d in enumerate(t.shape.dims):
+        for i, d in enumerate(t.shape.sizes):
             if i == axis:
                 total = None if total is None or d is None else total + d
             elif d is not None:
@@ -69,7 +69,7 @@ def _stack_infer(inputs: Sequence[Any], attrs: dict) -> list:
     if shape.rank is None:
         return [(dtype, TensorShape(None))]
     axis = normalize_axis(attrs["axis"], shape.rank + 1, "stack")
-    dims = list(shape.dims)
+    dims = list(shape.sizes)
     dims.insert(axis, len(inputs))
     return [(dtype, TensorShape(dims))]
 
@@ -90,10 +90,10 @@ def _unstack_infer(inputs: Sequence[Any], attrs: dict) -> list:
     if x.shape.rank is None:
         return [(x.dtype, TensorShape(None))] * num
     axis = normalize_axis(attrs["axis"], x.shape.rank, "unstack")
-    d = x.shape.dims[axis]
+    d = x.shape.sizes[axis]
     if d is not None and d != num:
         raise ValueError(f"Cannot unstack {num} tensors from dimension {axis} of size {d}")
-    dims = [d for i, d in enumerate(x.shape.dims) if i != axis]
+    dims = [d for i, d in enumerate(x.shape.sizes) if i != axis]
     return [(x.dtype, TensorShape(dims))] * num
 
 
@@ -117,7 +117,7 @@ def _split_specs(x: Any, attrs: dict, sizes: list) -> list:
     axis = normalize_axis(attrs["axis"], x.shape.rank, "split")
     specs = []
     for size in sizes:
-        dims = list(x.shape.dims)
+        dims = list(x.shape.sizes)
         dims[axis] = size
         specs.append((x.dtype, TensorShape(dims)))
     return specs
@@ -126,7 +126,7 @@ def _split_specs(x: Any, attrs: dict, sizes: list) -> list:
 def _split_dim(x: Any, attrs: dict) -> int | None:
     if x.shape.rank is None:
         return None
-    return x.shape.dims[normalize_axis(attrs["axis"], x.shape.rank, "split")]
+    return x.shape.sizes[normalize_axis(attrs["axis"], x.shape.rank, "split")]
 
 
 def _split_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -179,8 +179,8 @@ def _emit_split_v(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     if sizes is None:
         cuts = _cuts_at_run_time(ins, args)  # np.shape(x)[axis] takes the axis as given
     else:
-        if -1 in sizes and rank is not None and ins.outs[sizes.index(-1)].shape.dims[axis] is not None:
-            sizes[sizes.index(-1)] = ins.outs[sizes.index(-1)].shape.dims[axis]
+        if -1 in sizes and rank is not None and ins.outs[sizes.index(-1)].shape.sizes[axis] is not None:
+            sizes[sizes.index(-1)] = ins.outs[sizes.index(-1)].shape.sizes[axis]
         k = sizes.index(-1) if -1 in sizes else len(sizes)
         extent = ast.Subscript(ast.Call(np_attr("shape"), [args[0]], []), literal(axis), LOAD)
         cuts = ast.List([literal(sum(sizes[:i + 1])) if i < k else
@@ -190,7 +190,7 @@ def _emit_split_v(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
 
 
 def _split_grad(op: Any, *grads: Any) -> list:
-    parts = [g if g is not None else a.zeros_like(t) for g, t in zip(grads, op.outputs)]
+    parts = [g if g is not None else a.zeros_like(t) for g, t in zip(grads, op.outputs, strict=True)]
     return [a.concat(parts, axis=op.attrs["axis"])] + [None] * (len(op.inputs) - 1)
 
 
@@ -204,7 +204,7 @@ def _tile_infer(inputs: Sequence[Any], attrs: dict) -> list:
     x, multiples = inputs
     int_vector(multiples, "multiples")
     reps = const_ints(multiples)
-    n = len(reps) if reps is not None else (multiples.shape.dims[0] if multiples.shape.rank == 1 else None)
+    n = len(reps) if reps is not None else (multiples.shape.sizes[0] if multiples.shape.rank == 1 else None)
     rank = x.shape.rank
     if rank is not None and n is not None and n != rank:
         raise ValueError(f"Shape must be rank {rank} but is rank {n}: multiples needs one entry per input dimension")
@@ -213,10 +213,10 @@ def _tile_infer(inputs: Sequence[Any], attrs: dict) -> list:
     n = rank if n is None else n
     if n is None:
         return [(x.dtype, TensorShape(None))]
-    dims = x.shape.dims if rank is not None else (None,) * n
+    dims = x.shape.sizes if rank is not None else (None,) * n
     if reps is None:
         return [(x.dtype, TensorShape([0 if d == 0 else None for d in dims]))]
-    return [(x.dtype, TensorShape([None if d is None else d * m for d, m in zip(dims, reps)]))]
+    return [(x.dtype, TensorShape([None if d is None else d * m for d, m in zip(dims, reps, strict=True)]))]
 
 
 def _emit_tile(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
@@ -227,7 +227,7 @@ def _emit_tile(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
 def _tile_grad(op: Any, g: Any) -> list:
     """View the gradient as [m0, d0, m1, d1, ...] and sum over the copies (the m axes)."""
     x, multiples = op.inputs
-    rank = x.shape.rank if x.shape.rank is not None else multiples.shape.dims[0]
+    rank = x.shape.rank if x.shape.rank is not None else multiples.shape.sizes[0]
     if rank is None:
         raise ValueError(f"the gradient of tile needs the rank of {x.name}")
     pairs = a.stack([multiples, a.shape(x, out_type=multiples.dtype)], axis=1)
@@ -259,7 +259,7 @@ def _nothing_to_flip(ins: Any) -> Any:
     if x.shape.rank is None:
         return None
     axes = normalize_axes(ins.attrs["axis"], x.shape.rank)
-    return x if all(x.shape.dims[ax] == 1 for ax in axes) else None
+    return x if all(x.shape.sizes[ax] == 1 for ax in axes) else None
 
 
 define("ReverseV2", _reverse_infer, _emit_reverse, lambda op, g: [lo.reverse(g, op.attrs["axis"])],

@@ -32,7 +32,7 @@ def _matmul_infer(inputs: Sequence[Any], attrs: dict) -> list:
             raise ValueError(f"Shape must be rank >= 2 but is rank {s.rank} for input '{name}'")
     if xs.rank is None or ys.rank is None:
         return [(x.dtype, TensorShape(None))]
-    xd, yd = list(xs.dims), list(ys.dims)
+    xd, yd = list(xs.sizes), list(ys.sizes)
     if attrs["transpose_a"]:
         xd[-1], xd[-2] = xd[-2], xd[-1]
     if attrs["transpose_b"]:
@@ -135,7 +135,7 @@ def _operand_grad(eq: eqn.Equation, broadcast: str, i: int, inputs: Sequence[Any
 
 
 def _dim(x: Any, pos: int) -> Any:
-    d = x.shape.dims[pos]
+    d = x.shape.sizes[pos]
     return d if d is not None else a.shape(x)[pos]
 
 

@@ -93,7 +93,20 @@ def _double_negation(ins: Any) -> Any:
 # -- unary ---------------------------------------------------------------------------------------
 
 unary("Neg", "-x", lambda op, g: [-g], kinds="signed", simplify=_double_negation)
-unary("Abs", "np.abs(x)", lambda op, g: [g * m.sign(_x(op))], kinds="signed")
+
+
+def _abs_infer(inputs: Sequence[Any], attrs: dict) -> list:
+    """The absolute value of a complex tensor is real (complex64 -> float32), as TF's ComplexAbs."""
+    _check_kind("Abs", inputs[0], "signed")
+    return [(inputs[0].dtype.real_dtype, inputs[0].shape)]
+
+
+def _abs_grad(op: Any, g: Any) -> list:
+    x = _x(op)
+    return [(m.cast(g, x.dtype) if x.dtype.is_complex else g) * m.sign(x)]
+
+
+define("Abs", _abs_infer, template("np.abs(x)"), _abs_grad, ufunc=True)
 unary("Sign", "np.sign(x)", lambda op, g: [a.zeros_like(_x(op))], kinds="signed")
 unary("Square", "np.square(x)", lambda op, g: [g * (2.0 * _x(op))], kinds="numeric")
 unary("Sqrt", "np.sqrt(x)", lambda op, g: [m.sqrt_grad(_y(op), g)])
@@ -233,7 +246,7 @@ def _select_infer(vector_picks_rows: bool) -> Any:
             raise TypeError(f"x and y must have the same dtype, got {x.dtype.name} and {y.dtype.name}")
         cond = c.shape
         if vector_picks_rows and _picks_rows(c, x):
-            cond = TensorShape(cond.dims + (1,) * (x.shape.rank - 1))
+            cond = TensorShape(cond.sizes + (1,) * (x.shape.rank - 1))
         return [(x.dtype, broadcast_shape(cond, x.shape, y.shape))]
     return infer
 

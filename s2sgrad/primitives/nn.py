@@ -202,7 +202,7 @@ def _sparse_xent_infer(inputs: Sequence[Any], attrs: dict) -> list:
 
 
 def _drop_last(shape: TensorShape) -> TensorShape:
-    return TensorShape(None) if shape.rank is None else TensorShape(shape.dims[:-1])
+    return TensorShape(None) if shape.rank is None else TensorShape(shape.sizes[:-1])
 
 
 def _emit_xent(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
@@ -279,8 +279,8 @@ def _bias_add_infer(inputs: Sequence[Any], attrs: dict) -> list:
     if rank < 2:
         raise ValueError(f"Shape must be at least rank 2 but is rank {rank} (value)")
     channel = rank - 1 if attrs["data_format"] == "NHWC" else 1
-    dims = list(value.shape.dims)
-    c = bias.shape.dims[0] if bias.shape.rank == 1 else None
+    dims = list(value.shape.sizes)
+    c = bias.shape.sizes[0] if bias.shape.rank == 1 else None
     if dims[channel] is not None and c is not None and dims[channel] != c:
         raise ValueError(f"Dimensions must be equal, but are {dims[channel]} and {c}")
     dims[channel] = dims[channel] if dims[channel] is not None else c

@@ -20,14 +20,14 @@ from .core import broadcast_shape, define, literal, np_attr
 
 
 def reduced_shape(shape: TensorShape, axis: Any, keepdims: bool) -> TensorShape:
-    if shape.dims is None:
+    if shape.sizes is None:
         return TensorShape(None) if keepdims or axis is not None else TensorShape([])
-    axes = normalize_axes(axis, len(shape.dims))
+    axes = normalize_axes(axis, len(shape.sizes))
     if axes is None:
-        axes = tuple(range(len(shape.dims)))
+        axes = tuple(range(len(shape.sizes)))
     if keepdims:
-        return TensorShape([1 if i in axes else d for i, d in enumerate(shape.dims)])
-    return TensorShape([d for i, d in enumerate(shape.dims) if i not in axes])
+        return TensorShape([1 if i in axes else d for i, d in enumerate(shape.sizes)])
+    return TensorShape([d for i, d in enumerate(shape.sizes) if i not in axes])
 
 
 def _reduce_infer(kinds: str) -> Any:
@@ -174,7 +174,7 @@ def _emit_sum_to(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     g, like = ins.args
     if not (g.shape.is_fully_defined() and like.shape.is_fully_defined()):
         return rt_call("sum_to", [args[0], shape_or(like.shape, args, 1)])
-    gd, xd = g.shape.dims, like.shape.dims
+    gd, xd = g.shape.sizes, like.shape.sizes
     lead = len(gd) - len(xd)
     stretched = tuple(lead + i for i, d in enumerate(xd) if d == 1 and gd[lead + i] != 1)
     axes = tuple(range(lead)) + stretched

@@ -87,7 +87,7 @@ class _Program:
         fetches: list[Tensor] = [self.recording.y] if self.has_value else []
         self.slots = _map_results(self.recording.results, lambda t: fetches.append(t) or len(fetches) - 1)
         placeholders = [t for t in self.recording.inputs if t is not None]
-        specs = {t: (t.dtype, tuple(t.shape.dims)) for t in placeholders}
+        specs = {t: (t.dtype, tuple(t.shape.sizes)) for t in placeholders}
         self.ops = needed_ops(fetches, [], set(placeholders))
         self.executable = build_executable(self.ops, fetches, specs, _no_variables, label=fn.label)
         self.dtypes = [t.dtype.np for t in placeholders]
@@ -96,7 +96,7 @@ class _Program:
         quiet_numpy_warnings()
         values = [leaf.value for arg in arguments for leaf in arg.leaves if leaf.kind != "static"]
         feeds = []
-        for v, dtype in zip(values, self.dtypes):
+        for v, dtype in zip(values, self.dtypes, strict=True):
             arr = np.asarray(v, dtype=dtype)
             feeds.append(arr[()] if arr.ndim == 0 else arr)
         exe = self.executable
@@ -190,7 +190,7 @@ class GradientFunction:
         xs, labels = [], []
         for i in recording.wrt:
             arg = recording.arguments[i]
-            for leaf, t in zip(arg.leaves, recording.leaf_inputs(i)):
+            for leaf, t in zip(arg.leaves, recording.leaf_inputs(i), strict=True):
                 xs.append(t)
                 labels.append(f"argument {arg.name!r}" if arg.tree is None else f"argument {arg.name!r} ({leaf.name})")
         name = getattr(self.f, "__name__", "f")
@@ -227,7 +227,7 @@ class GradientFunction:
                             f"floating-point result")
         if self.mode != "jacobian" and y.shape.rank != 0:
             raise TypeError(f"{self.label}: the function must return a scalar, got an array of shape "
-                            f"{tuple(y.shape.dims)} (use s2sgrad.jacobian for array results, or reduce it, e.g. "
+                            f"{tuple(y.shape.sizes)} (use s2sgrad.jacobian for array results, or reduce it, e.g. "
                             f"with .sum())")
         return y
 
@@ -239,12 +239,13 @@ class GradientFunction:
             if any(len(xs) != 1 for xs in xs_per_arg):
                 raise TypeError(f"{self.label}: hessian needs each differentiated argument to be one array")
             blocks = derivatives.hessian(y, flat)
-            return [[self._filled(h, [xi, xj]) for h, xj in zip(row, flat)] for row, xi in zip(blocks, flat)]
+            return [[self._filled(h, [xi, xj]) for h, xj in zip(row, flat, strict=True)]
+                    for row, xi in zip(blocks, flat, strict=True)]
         found = (derivatives.jacobian if self.mode == "jacobian" else derivatives.gradient)(y, flat)
         lead = [y] if self.mode == "jacobian" else []
         results, start = [], 0
         for xs in xs_per_arg:
-            results.append([self._filled(g, lead + [x]) for g, x in zip(found[start:start + len(xs)], xs)])
+            results.append([self._filled(g, lead + [x]) for g, x in zip(found[start:start + len(xs)], xs, strict=True)])
             start += len(xs)
         return results
 
@@ -262,7 +263,8 @@ class GradientFunction:
             if self._single:
                 per_arg = [per_arg[0][0]]
         else:
-            per_arg = [rebuild(recording.arguments[i].tree, iter(r)) for i, r in zip(recording.wrt, results)]
+            per_arg = [rebuild(recording.arguments[i].tree, iter(r))
+                       for i, r in zip(recording.wrt, results, strict=True)]
         derivative = per_arg[0] if self._single else tuple(per_arg)
         if self.mode == "value_and_grad":
             return value, derivative

@@ -92,7 +92,7 @@ def rebuild(tree: Any, leaves: Any) -> Any:
     if tree is None:
         return next(leaves)
     if tree[0] is dict:
-        return {k: rebuild(child, leaves) for k, child in zip(tree[1], tree[2])}
+        return {k: rebuild(child, leaves) for k, child in zip(tree[1], tree[2], strict=True)}
     kind, children = tree
     items = [rebuild(child, leaves) for child in children]
     if kind in (tuple, list):
@@ -112,7 +112,7 @@ class Binder:
 
     def __call__(self, args: Sequence[Any], kwargs: dict) -> list[Argument]:
         if self.names is not None and not kwargs and len(args) == len(self.names):
-            return [_argument(name, value, i) for i, (name, value) in enumerate(zip(self.names, args))]
+            return [_argument(name, value, i) for i, (name, value) in enumerate(zip(self.names, args, strict=True))]
         bound = self.signature.bind(*args, **kwargs)
         passed = set(bound.arguments)
         bound.apply_defaults()
@@ -144,6 +144,6 @@ def signature_key(arguments: Sequence[Argument]) -> tuple:
 
 def call_with(f: Callable, arguments: Sequence[Argument], values: Sequence[Any]) -> Any:
     """Call ``f`` with each argument replaced by the matching entry of ``values``."""
-    positional = [v for arg, v in zip(arguments, values) if arg.kind == "positional"]
-    keywords = {arg.name: v for arg, v in zip(arguments, values) if arg.kind == "keyword"}
+    positional = [v for arg, v in zip(arguments, values, strict=True) if arg.kind == "positional"]
+    keywords = {arg.name: v for arg, v in zip(arguments, values, strict=True) if arg.kind == "keyword"}
     return f(*positional, **keywords)

@@ -37,10 +37,10 @@ def jacobian(y: Tensor, xs: Sequence[Tensor]) -> list[Tensor | None]:
     for i in range(n):
         seed = np.zeros(n, dtype=y.dtype.np)
         seed[i] = 1
-        for row, g in zip(rows, gradients(y, list(xs), grad_ys=constant(seed.reshape(dims)))):
+        for row, g in zip(rows, gradients(y, list(xs), grad_ys=constant(seed.reshape(dims))), strict=True):
             row.append(_dense(g))
     out: list[Tensor | None] = []
-    for x, row in zip(xs, rows):
+    for x, row in zip(xs, rows, strict=True):
         if all(g is None for g in row):
             out.append(None)
             continue

@@ -149,11 +149,12 @@ def _multiple_arrays(x: Traced, items: list, group: list) -> Traced:
     shape = np.broadcast_shapes(*(np.shape(i) for i in indices))
     if not any(isinstance(i, Traced) for i in indices):
         linear: Any = constant(np.ravel_multi_index(
-            [np.broadcast_to(_checked(np.asarray(i), n, axes[k]), shape) for i, n, k in zip(indices, sizes, group)],
+            [np.broadcast_to(_checked(np.asarray(i), n, axes[k]), shape)
+             for i, n, k in zip(indices, sizes, group, strict=True)],
             sizes))
     else:
         strides = np.cumprod([1] + sizes[:0:-1])[::-1].tolist()
-        terms = [np.where(i < 0, i + n, i) * s for i, n, s in zip(indices, sizes, strides)]
+        terms = [np.where(i < 0, i + n, i) * s for i, n, s in zip(indices, sizes, strides, strict=True)]
         linear = as_tensor(sum(terms[1:], terms[0]), np.int64)
     rest = [i for i in range(y.ndim) if i not in group]  # every item is one axis of y
     perm = group + rest

@@ -26,7 +26,7 @@ __all__ = ["matmul_tensors", "tensordot_tensors"]
 
 
 def _dims(t: Any) -> list[int]:
-    return list(t.shape.dims)
+    return list(t.shape.sizes)
 
 
 def _strong(*values: Any) -> np.dtype:
@@ -148,7 +148,7 @@ def _parse_einsum(subscripts: str, ranks: Sequence[int]) -> tuple[list[str], str
     ellipsis = "".join(next(spare) for _ in range(max([r - len(t.replace("...", "")) for t, r in
                                                        zip(terms, ranks) if "..." in t] or [0])))
     expanded = []
-    for term, rank in zip(terms, ranks):
+    for term, rank in zip(terms, ranks, strict=True):
         if "..." in term:
             n = rank - len(term.replace("...", ""))
             term = term.replace("...", ellipsis[len(ellipsis) - n:] if n else "")
@@ -203,13 +203,13 @@ def _einsum(subscripts: Any, *operands: Any, out: Any = None, dtype: Any = None,
     tensors = _tensors(*operands, dtype=dtype)
     terms, output = _parse_einsum(subscripts, [t.shape.rank for t in tensors])
     size: dict[str, int] = {}
-    for t, letters in zip(tensors, terms):
-        for c, d in zip(letters, _dims(t)):
+    for t, letters in zip(tensors, terms, strict=True):
+        for c, d in zip(letters, _dims(t), strict=True):
             if size.get(c, 1) not in (1, d) and d != 1:
                 raise ValueError(f"einsum: operands could not be broadcast together on subscript {c!r}")
             size[c] = max(size.get(c, 1), d)
     work = []
-    for i, (t, letters) in enumerate(zip(tensors, terms)):
+    for i, (t, letters) in enumerate(zip(tensors, terms, strict=True)):
         t = broadcast_tensor(t, [size[c] for c in letters])
         t, letters = _take_diagonals(t, letters)
         later = set(output).union(*(terms[j] for j in range(len(terms)) if j != i))

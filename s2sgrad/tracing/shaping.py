@@ -29,16 +29,16 @@ def view(x: Traced, tensor: Any) -> Traced:
 def broadcast_tensor(t: Any, shape: Sequence[int]) -> Any:
     """``np.broadcast_to(t, shape)`` as a graph op (nothing when the shape already matches)."""
     shape = tuple(int(d) for d in shape)
-    if tuple(t.shape.dims) == shape:
+    if tuple(t.shape.sizes) == shape:
         return t
-    np.broadcast_shapes(tuple(t.shape.dims), shape)  # NumPy's error for incompatible shapes
+    np.broadcast_shapes(tuple(t.shape.sizes), shape)  # NumPy's error for incompatible shapes
     return a.broadcast_like(t, a.fill(list(shape), constant(0, t.dtype)))
 
 
 def gather_axis(t: Any, index: np.ndarray, axis: int) -> Any:
     """``np.take(t, index, axis)`` for a constant index map (tile, repeat, roll, pad)."""
     index = np.asarray(index, dtype=np.int64)
-    if index.ndim == 1 and np.array_equal(index, np.arange(t.shape.dims[axis])):
+    if index.ndim == 1 and np.array_equal(index, np.arange(t.shape.sizes[axis])):
         return t
     return a.gather(t, constant(index), axis=axis)
 
@@ -99,7 +99,7 @@ def _moveaxis(a_: Any, source: Any, destination: Any) -> Traced:
     if len(src) != len(dst):
         raise ValueError("`source` and `destination` arguments must have the same number of elements")
     order = [n for n in range(x.ndim) if n not in src]
-    for d, s in sorted(zip(dst, src)):
+    for d, s in sorted(zip(dst, src, strict=True)):
         order.insert(d, s)
     return _transpose(x, order)
 
@@ -223,7 +223,7 @@ def _split(ary: Any, indices_or_sections: Any, axis: int, even: bool) -> list:
     else:
         bounds = [0] + [int(i) for i in indices_or_sections] + [n]
     lead = (slice(None),) * ax
-    return [x[lead + (slice(start, max(start, stop)),)] for start, stop in zip(bounds[:-1], bounds[1:])]
+    return [x[lead + (slice(start, max(start, stop)),)] for start, stop in zip(bounds[:-1], bounds[1:], strict=True)]
 
 
 @implements(np.append)
@@ -262,7 +262,7 @@ def _tile(A: Any, reps: Any) -> Traced:  # noqa: N803 - NumPy's parameter name
 def _repeat(a_: Any, repeats: Any, axis: Any = None) -> Traced:
     x = as_traced(a_)
     t, ax = (a.reshape(x.tensor, [-1]), 0) if axis is None else (x.tensor, normalize_axes(axis, x.ndim)[0])
-    n = t.shape.dims[ax]
+    n = t.shape.sizes[ax]
     return Traced(gather_axis(t, np.repeat(np.arange(n), repeats), ax))
 
 
@@ -273,7 +273,7 @@ def _roll(a_: Any, shift: Any, axis: Any = None) -> Traced:
         return _reshape(_roll(_ravel(x), shift, 0), x.shape)
     t = x.tensor
     shifts, axes = np.broadcast_arrays(np.atleast_1d(shift), np.atleast_1d(axis))
-    for s, ax in zip(shifts.tolist(), axes.tolist()):
+    for s, ax in zip(shifts.tolist(), axes.tolist(), strict=True):
         (ax,) = normalize_axes(ax, x.ndim)
         t = gather_axis(t, np.roll(np.arange(x.shape[ax]), s), ax)
     return Traced(t)
@@ -289,7 +289,7 @@ def _pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> T
         if kwargs or np.ndim(value) != 0:
             raise unsupported("numpy.pad with per-axis constant_values or extra options")
         for ax, (before, after) in enumerate(widths):
-            dims = list(t.shape.dims)
+            dims = list(t.shape.sizes)
             blocks = []
             for width in (before, after):
                 dims[ax] = width

@@ -106,7 +106,7 @@ class Traced:
     # -- metadata (static: known while tracing) ---------------------------------------------------
     @property
     def shape(self) -> tuple[int, ...]:
-        return tuple(self.tensor.shape.dims)
+        return tuple(self.tensor.shape.sizes)
 
     @property
     def dtype(self) -> np.dtype:
@@ -114,7 +114,7 @@ class Traced:
 
     @property
     def ndim(self) -> int:
-        return len(self.tensor.shape.dims)
+        return len(self.tensor.shape.sizes)
 
     @property
     def size(self) -> int:

@@ -57,5 +57,5 @@ class AdamOptimizer(Optimizer):
         powers = self._get_beta_accumulators()
         with powers[0].graph.control_dependencies(update_ops):
             steps = [v.assign(power, power * m.cast(self._hyper_tensors[beta], power.dtype))
-                     for power, beta in zip(powers, ("beta1", "beta2"))]
+                     for power, beta in zip(powers, ("beta1", "beta2"), strict=True)]
         return cf.group(*update_ops, *steps, name=name)

@@ -87,7 +87,7 @@ class Optimizer:
         grad_ys = None if grad_loss is None else [grad_loss]
         grads = gradients(loss, [var.value() for var in var_list], grad_ys=grad_ys,
                           aggregation_method=aggregation_method)
-        return list(zip(grads, var_list))
+        return list(zip(grads, var_list, strict=True))
 
     def apply_gradients(self, grads_and_vars: Any, global_step: Any = None, name: str | None = None) -> Operation:
         """Ops applying each (gradient, variable) update; with ``global_step``, it is incremented

@@ -1,0 +1,60 @@
+"""The pass manager: lower a graph slice, then run each pass over the Program in order.
+
+Every pass rewrites the Program **in place** (``optimize``: fold, simplify, CSE, DCE;
+``share_transposes``: one contiguous copy of a matrix used transposed several times); none
+returns a new Program. In checked mode (``set_checked(True)``, which the test suite turns on)
+the graph slice is verified before lowering and the Program after lowering and after every
+pass, so a pass that breaks an invariant is named by the error.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ..graph import Operation, Tensor
+from ..primitives import lookup
+from ..verify import verify_graph
+from .layout import share_transposes
+from .lower import lower
+from .passes import optimize
+from .program import Program
+from .verify import VerifyError, verify_program
+
+__all__ = ["PASSES", "is_checked", "lower_and_optimize", "set_checked"]
+
+PASSES: tuple[Callable[[Program], object], ...] = (optimize, share_transposes)
+_checked = False
+
+
+def set_checked(enabled: bool) -> None:
+    """Verify the IR before lowering and the Program after lowering and after every pass."""
+    global _checked
+    _checked = bool(enabled)
+
+
+def is_checked() -> bool:
+    return _checked
+
+
+def lower_and_optimize(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feeds: dict,
+                       variables: dict, rngs: Sequence[Operation]) -> Program:
+    """``lower`` (arguments as there), then every pass in ``PASSES``, in place."""
+    if _checked and ops:
+        verify_graph(ops[0].graph, ops, _recorded_rule)
+    prog = lower(ops, fetch_tensors, feeds, variables, rngs)
+    _verify(prog, "lowering")
+    for run_pass in PASSES:
+        run_pass(prog)
+        _verify(prog, run_pass.__name__)
+    return prog
+
+
+def _recorded_rule(op: Operation) -> list:
+    return lookup(op.type).infer(op.inputs, op.attrs)
+
+
+def _verify(prog: Program, after: str) -> None:
+    if _checked:
+        try:
+            verify_program(prog)
+        except VerifyError as e:
+            raise VerifyError(f"after {after}: {e}") from None
