@@ -13,16 +13,9 @@ from corpus_programs import (CORPUS, expected_path, output_differences, program_
 
 # Programs that stop at a name this round's other branches are still adding: program -> what is missing.
 MISSING = {
-    "autoencoder": 'tf.placeholder("float")',
-    "basic_operations": 'tf.placeholder("float"), tf.cast(x, "float")',
     "device_config": "tf.device, tf.ConfigProto, Tensor.device",
     "flags_app": "tf.app.flags, tf.app.run, tf.logging",
-    "linear_regression": 'tf.placeholder("float")',
-    "lstm": 'tf.placeholder("float")',
-    "mlp": 'tf.placeholder("float"), TensorShape Dimension .value',
-    "multi_tower": "tf.device, TensorShape Dimension .value",
-    "nearest_neighbor": 'tf.placeholder("float")',
-    "softmax_regression": 'tf.placeholder("float"), tf.cast(x, "float")',
+    "multi_tower": "tf.device",
     "word2vec": "tf.device",
 }
 
