@@ -56,6 +56,15 @@ from .legacy import (all_variables, arg_max, arg_min, concat, concat_v2, initial
                      initialize_variables, lin_space, mul, neg, pack, select, sub, unpack)
 from .linalg import matrix_transpose
 
+# compat-platform (issue 12): devices (recorded, not placed), session config, program scaffolding
+from .graph import colocate_with, device
+from .platform.devices import DeviceSpec
+from .platform.config import ConfigProto, GPUOptions, GraphOptions, OptimizerOptions, RunMetadata, RunOptions
+from .platform import app, flags, gfile, resource_loader
+from .platform import tf_logging as logging
+from .platform.tf_logging import get_logger
+from . import io
+
 # s2sgrad's own: see the generated code, differentiate plain NumPy functions, ship the result
 from .inspection import ir, source
 from .tracing import grad, hessian, jacobian, value_and_grad

@@ -19,6 +19,7 @@ from .fastpath import make_dispatcher, make_step
 from .feeds import check_feed_shape, convert_feed, feed_target
 from .fetches import FetchStructure, fetch_key
 from .graph import Graph, Operation, Tensor, get_default_graph
+from .platform.session_config import DeviceAttributes, SessionSettings, check_run_arguments
 
 __all__ = ["Session", "InteractiveSession", "get_default_session"]
 
@@ -52,6 +53,7 @@ class Session:
     def __init__(self, target: str = "", graph: Graph | None = None, config: Any = None) -> None:
         if graph is not None and not isinstance(graph, Graph):
             raise TypeError(f"graph must be a tf.Graph, but got {type(graph)}")
+        self._settings = SessionSettings(target, config)   # validated; see platform/session_config.py
         self._graph = graph if graph is not None else get_default_graph()
         self._store: dict[Operation, Any] = {}
         self._rngs: dict[Operation, np.random.Generator] = {}
@@ -68,6 +70,10 @@ class Session:
     def sess_str(self) -> str:
         return ""
 
+    def list_devices(self) -> list[DeviceAttributes]:
+        """The devices ops run on: this process's CPU (``.name``, ``.device_type``, ``.memory_limit_bytes``)."""
+        return self._settings.list_devices()
+
     # -- running -----------------------------------------------------------------------------------
     def run(self, fetches: Any, feed_dict: Any = None, options: Any = None, run_metadata: Any = None) -> Any:
         """Compute ``fetches`` (any nesting of tensors, ops, names) with ``feed_dict`` substituted.
@@ -77,6 +83,8 @@ class Session:
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
         quiet_numpy_warnings()
+        if options is not None or run_metadata is not None:
+            check_run_arguments(options, run_metadata)
         if feed_dict is None:
             feed_dict = _NO_FEEDS
         elif type(feed_dict) is not dict and not isinstance(feed_dict, dict):
@@ -180,6 +188,7 @@ class Session:
         """Release the variable store and compiled modules; later runs raise RuntimeError."""
         with self._lock:
             self._closed = True
+            self._settings.release()
             self._store.clear()
             self._plans.clear()
             self._rngs.clear()

@@ -94,7 +94,7 @@ class Variable(GraphElement):
 
     @property
     def device(self) -> str:
-        return ""
+        return self._op.device
 
     @property
     def initializer(self) -> Operation:
