@@ -40,11 +40,10 @@ def program_argv(name: str) -> list[str]:
     return []
 
 
-def split_numbers(text: str) -> tuple[str, list[float]]:
+def split_numbers(text: str) -> tuple[str, list[str]]:
     """The text with every number replaced by '#' and runs of spaces collapsed, and the numbers."""
-    numbers = [float(m) for m in NUMBER.findall(text)]
     template = re.sub(r"[ \t]+", " ", NUMBER.sub("#", text)).strip()
-    return template, numbers
+    return template, NUMBER.findall(text)
 
 
 def output_differences(actual: str, expected: str, rtol: float = RTOL, atol: float = ATOL) -> list[str]:
@@ -63,7 +62,18 @@ def output_differences(actual: str, expected: str, rtol: float = RTOL, atol: flo
     return differences
 
 
-def _close(got: float, want: float, rtol: float, atol: float) -> bool:
+def _close(got_text: str, want_text: str, rtol: float, atol: float) -> bool:
+    """Within tolerance, plus one unit in the last printed digit: both sides were rounded for printing."""
+    got, want = float(got_text), float(want_text)
     if math.isnan(want) or math.isinf(want):
         return got == want or (math.isnan(got) and math.isnan(want))
-    return abs(got - want) <= atol + rtol * abs(want)
+    rounding = max(_last_digit_unit(got_text), _last_digit_unit(want_text))
+    return abs(got - want) <= atol + rtol * abs(want) + rounding
+
+
+def _last_digit_unit(text: str) -> float:
+    """The value of one unit in the last digit of a printed number ('0.4348' -> 1e-4); 0 for integers."""
+    mantissa, _, exponent = text.lower().partition("e")
+    if "." not in mantissa and not exponent:
+        return 0.0
+    return 10.0 ** (int(exponent or 0) - len(mantissa.partition(".")[2]))

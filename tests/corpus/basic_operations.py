@@ -26,6 +26,7 @@ v = tf.placeholder("float")
 ratio = tf.div(u, v)
 with tf.Session() as sess:
     print("u / v = %.6f" % sess.run(ratio, feed_dict={u: 1.0, v: 3.0}))
+    print("-7 div 2 = %d, 7 mod -2 = %d" % (sess.run(tf.div(-7, 2)), sess.run(tf.mod(7, -2))))
 
 # A 1x2 matrix times a 2x1 matrix.
 row = tf.constant([[3., 3.]])
