@@ -70,13 +70,11 @@ from .inspection import ir, source
 from .tracing import grad, hessian, jacobian, value_and_grad
 from .explain import explain
 from .export import export
+from ._version import __version__
 
 
 no_gradient, OpError = NoGradient, errors.OpError  # TF's second names for them
 compat.v1 = _sys.modules[__name__]  # tf.compat.v1 is tf: s2sgrad's top level is TF-1.x's API
 _sys.modules[compat.__name__ + ".v1"] = compat.v1
 newaxis = None
-__version__ = "0.1.0"
-
-
 __getattr__ = _missing_names("", __name__)

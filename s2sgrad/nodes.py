@@ -7,6 +7,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from . import dtypes as _dt
+from .default_session import session_for
 from .shapes import TensorShape, as_shape
 
 if TYPE_CHECKING:
@@ -178,8 +179,7 @@ class Operation(GraphElement):
 
     def run(self, feed_dict: Any = None, session: Any = None) -> None:
         """Run this op in ``session`` or the default session."""
-        from .session import _session_for
-        _session_for(session, self).run(self, feed_dict)
+        session_for(session, self).run(self, feed_dict)
 
     def __repr__(self) -> str:
         return f"<tf.Operation '{self.name}' type={self.type}>"
