@@ -139,7 +139,17 @@ def truediv(x: Any, y: Any, name: str | None = None) -> Tensor:
         return record1(REAL_DIV, [x, y], name=name or "truediv")
 
 
-divide = div = truediv
+divide = truediv
+
+
+def div(x: Any, y: Any, name: str | None = None) -> Tensor:
+    """TF-1.x ``tf.div``: Python 2 division, so integers floor-divide (keeping their dtype) and
+    floats divide exactly.
+
+    >>> # tf.div(-7, 2)  ->  -4;  tf.div(-7.0, 2.0)  ->  -3.5
+    """
+    x, y = convert_operands([x, y])
+    return floordiv(x, y, name=name) if x.dtype.is_integer else truediv(x, y, name=name)
 
 
 def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:

@@ -278,13 +278,15 @@ def softmax_cross_entropy_with_logits_v2(labels: Any, logits: Any, axis: Any = N
 
 def softmax_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None, logits: Any = None,
                                       dim: Any = -1, name: str | None = None, axis: Any = None) -> Tensor:
-    """The same as ``softmax_cross_entropy_with_logits_v2`` (labels receive gradients too);
-    arguments must be named.
+    """``softmax_cross_entropy_with_logits_v2`` with the labels behind ``stop_gradient``: as in TF-1.x,
+    gradients flow into the logits only. Arguments must be named.
 
     >>> # tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=z)
     """
     _xent_args("softmax_cross_entropy_with_logits", _sentinel, labels, logits)
     dim = None if type(dim) is int and dim == -1 else dim
+    with graph_of([logits, labels]).as_default():
+        labels = a.stop_gradient(labels)
     return softmax_cross_entropy_with_logits_v2(labels, logits, axis=_axis(axis, dim), name=name)
 
 

@@ -264,17 +264,27 @@ def get_variable_scope() -> VariableScope:
 @contextlib.contextmanager
 def variable_scope(name_or_scope: Any = None, default_name: str | None = None, values: Any = None,
                    initializer: Any = None, reuse: Any = None, **kwargs: Any) -> Iterator[VariableScope]:
-    """Prefix ``get_variable`` names (and op names) with a scope; ``reuse`` shares variables."""
-    name = name_or_scope.name if isinstance(name_or_scope, VariableScope) else (name_or_scope or default_name)
-    if not name:
-        raise ValueError("variable_scope needs a name or a default_name")
+    """Prefix ``get_variable`` names (and op names) with a scope; ``reuse`` shares variables.
+
+    A ``VariableScope`` object (``tf.get_variable_scope()``, or one captured with ``as``) re-enters that
+    scope by its full name wherever the ``with`` stands; as in TF, its ops go into a new name scope
+    named like its last part (none for the root scope)."""
     outer = get_variable_scope()
-    full = f"{outer.name}/{name}" if outer.name else name
+    if isinstance(name_or_scope, VariableScope):
+        full, op_scope = name_or_scope.name, name_or_scope.name.rsplit("/", 1)[-1]
+        reuse = name_or_scope.reuse if reuse is None else reuse
+        scope_initializer = name_or_scope.initializer
+    else:
+        op_scope = name_or_scope or default_name
+        if not op_scope:
+            raise ValueError("variable_scope needs a name or a default_name")
+        full = f"{outer.name}/{op_scope}" if outer.name else op_scope
+        scope_initializer = outer.initializer
     reuse = outer.reuse if reuse is None or reuse is False and outer.reuse else reuse
-    init = initializer if initializer is not None else outer.initializer
+    init = initializer if initializer is not None else scope_initializer
     _scopes.stack.append((full, reuse, init))
     try:
-        with get_default_graph().name_scope(name):
+        with get_default_graph().name_scope(op_scope) if op_scope else contextlib.nullcontext():
             yield VariableScope(full, reuse, init)
     finally:
         _scopes.stack.pop()
