@@ -19,11 +19,11 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from . import compiler
+from .codegen import compiler
 from .codegen.names import identifier
 from .dot import to_dot
 from .export import CallRecorder, executable_spec
-from .ir import format_ops
+from .ssa.printer import format_ops
 from .pipeline import Executable
 from .standalone import write_standalone
 from ._version import __version__

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from .graph import Operation
-from .ir import _type
+from .ssa.graph import Operation
+from .ssa.printer import _type
 
 __all__ = ["to_dot", "dot_string"]
 

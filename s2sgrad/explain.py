@@ -15,7 +15,7 @@ import re
 from typing import Any, Sequence
 
 from .autodiff.backprop import UnconnectedGradients, as_unconnected_gradients, gradient_function
-from .graph import Operation, Tensor
+from .ssa.graph import Operation, Tensor
 from .ops.convert import convert_to_tensor
 
 __all__ = ["explain", "analyze", "Reason", "Explanation", "GradientReport"]

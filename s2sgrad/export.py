@@ -17,12 +17,12 @@ import numpy as np
 
 from .codegen.emit import Module
 from .codegen.program import Kind
-from .feeds import convert_feed
+from .pipeline.feeds import convert_feed
 from .ops.indexed_slices import IndexedSlicesValue
 from .pipeline import generate, graph_of_fetches, plan, static_variable_spec
 from .session import Session, get_default_session
 from .standalone import ExportSpec, Input, run_parameters, write_standalone
-from .variable_store import VariableStore
+from .pipeline.variable_store import VariableStore
 
 __all__ = ["export", "CallRecorder", "executable_spec"]
 

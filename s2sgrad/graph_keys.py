@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from .graph import Tensor, get_default_graph
+from .ssa.graph import Tensor, get_default_graph
 from .ops.indexed_slices import IndexedSlices
 from .ops.variables import GLOBAL_VARIABLES, TRAINABLE_VARIABLES, Variable
 

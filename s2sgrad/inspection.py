@@ -4,10 +4,10 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from .codegen.lower import needed_ops
-from .feeds import convert_feed
-from .fetches import FetchStructure
-from .graph import Graph, Tensor
-from .ir import format_ops
+from .pipeline.feeds import convert_feed
+from .pipeline.fetches import FetchStructure
+from .ssa.graph import Graph, Tensor
+from .ssa.printer import format_ops
 from .pipeline import generate, graph_of_fetches, plan, static_variable_spec
 
 __all__ = ["source", "ir"]

@@ -8,7 +8,7 @@ import numbers
 from typing import Any, Sequence
 
 from . import dtypes as _dt
-from .graph import Tensor
+from .ssa.graph import Tensor
 from .ops import array_ops, reduce_ops
 from .ops.creation import linspace
 from .ops.math_ops import multiply, negative, subtract

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .graph import Tensor
+from .ssa.graph import Tensor
 from .ops import array_ops
 from .ops.convert import convert_to_tensor
 from .ops.creation import eye

@@ -9,7 +9,7 @@ import numbers
 from typing import Any
 
 from . import dtypes as _dt
-from .graph import Tensor, get_default_graph
+from .ssa.graph import Tensor, get_default_graph
 from .ops import array_ops as a
 from .ops import math_ops as m
 from .ops import nn_ops as nn

@@ -11,15 +11,15 @@ import contextlib
 import threading
 from typing import Any, Callable, Sequence
 
-from .compiler import quiet_numpy_warnings
-from .default_session import SessionBase, get_default_session
-from .fastpath import make_dispatcher, make_step
-from .feeds import convert_feed, feed_target
-from .fetches import fetch_key
-from .graph import Graph, get_default_graph
+from .codegen.compiler import quiet_numpy_warnings
+from .ssa.default_session import SessionBase, get_default_session
+from .pipeline.fastpath import make_dispatcher, make_step
+from .pipeline.feeds import convert_feed, feed_target
+from .pipeline.fetches import fetch_key
+from .ssa.graph import Graph, get_default_graph
 from .platform.session_config import DeviceAttributes, SessionSettings, check_run_arguments
 from .pipeline import Executable, Plan, generate, plan, static_variable_spec, translate_error
-from .variable_store import VariableStore
+from .pipeline.variable_store import VariableStore
 
 __all__ = ["Session", "InteractiveSession", "get_default_session"]
 

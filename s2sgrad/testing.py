@@ -12,7 +12,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .autodiff.backprop import gradients
-from .graph import Tensor
+from .ssa.graph import Tensor
 from .ops import math_ops as m
 from .ops import reduce_ops as r
 from .ops.convert import constant, convert_to_tensor

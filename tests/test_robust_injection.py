@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import s2sgrad as tf
-from s2sgrad import compiler
+from s2sgrad.codegen import compiler
 from generated_code import problems
 
 FIRST = string.ascii_letters + string.digits + "."

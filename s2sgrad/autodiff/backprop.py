@@ -12,7 +12,7 @@ from collections import deque
 from typing import Any, Callable
 
 from ..gcpause import gc_paused
-from ..graph import Operation, Tensor, user_location
+from ..ssa.graph import Operation, Tensor, user_location
 from ..ops import array_ops as a
 from ..ops import math_ops as m
 from ..ops.convert import convert_to_tensor, graph_of

@@ -13,7 +13,7 @@ import inspect
 import itertools
 from typing import Any, Callable
 
-from ..graph import Operation
+from ..ssa.graph import Operation
 from ..ops.array_ops import identity_n
 from ..ops.convert import convert_to_tensor, graph_of
 from ..primitives.state import VARIABLE_V2

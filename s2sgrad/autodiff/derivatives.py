@@ -10,7 +10,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..graph import Tensor
+from ..ssa.graph import Tensor
 from ..ops import array_ops as a
 from ..ops.convert import constant, convert_to_tensor, graph_of
 from .backprop import as_tensor_list, gradients

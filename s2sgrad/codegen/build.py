@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from ..gcpause import gc_paused
-from ..graph import Operation, Tensor
+from ..ssa.graph import Operation, Tensor
 from ..primitives.state import VARIABLE_V2
 from ..shapes import dims_text
 from .emit import Module, emit_module

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Sequence
 
 from .. import errors
-from ..graph import Operation, Tensor
+from ..ssa.graph import Operation, Tensor
 from ..primitives.state import CONST, NO_OP, PLACEHOLDER, PLACEHOLDER_WITH_DEFAULT
 from ..shapes import TensorShape, dims_text
 from .program import Instr, Kind, Program, Value

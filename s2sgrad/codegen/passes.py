@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ..compiler import GENERATED_MODULE
+from .compiler import GENERATED_MODULE
 from . import runtime
 from .program import Instr, Kind, Program, Value, uniform
 

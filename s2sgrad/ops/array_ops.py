@@ -6,7 +6,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import dtypes as _dt
-from ..graph import Tensor
+from ..ssa.graph import Tensor
 from ..shapes import TensorShape, strip_dimensions
 from ..static import constant_value
 from .convert import constant, convert_operands, convert_to_tensor, graph_of, is_tensor_like, record, record1

@@ -4,7 +4,7 @@ from __future__ import annotations
 import builtins
 from typing import Any, Sequence
 
-from ..graph import Operation, get_default_graph
+from ..ssa.graph import Operation, get_default_graph
 from .array_ops import identity
 from .convert import convert_to_tensor
 from ..primitives.state import NO_OP

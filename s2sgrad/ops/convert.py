@@ -6,7 +6,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import dtypes as _dt
-from ..graph import Graph, Operation, Tensor, get_default_graph
+from ..ssa.graph import Graph, Operation, Tensor, get_default_graph
 from ..primitives.core import Primitive
 from ..primitives.state import CONST
 from ..shapes import TensorShape, strip_dimensions

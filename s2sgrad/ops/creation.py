@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as _dt
-from ..graph import Tensor, get_default_graph
+from ..ssa.graph import Tensor, get_default_graph
 from ..shapes import TensorShape, strip_dimensions
 from ..static import constant_value
 from .array_ops import static_int, static_ints

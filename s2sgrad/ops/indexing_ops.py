@@ -6,7 +6,7 @@ import math
 from typing import Any
 
 from .. import dtypes as _dt
-from ..graph import Tensor
+from ..ssa.graph import Tensor
 from . import array_ops as a
 from . import reduce_ops as r
 from .convert import constant, convert_to_tensor, graph_of, is_tensor_like, record1, tensor_or_constant

@@ -5,7 +5,7 @@ import math
 from typing import Any
 
 from .. import dtypes as _dt
-from ..graph import Tensor
+from ..ssa.graph import Tensor
 from ..shapes import strip_dimensions
 from . import array_ops as a
 from . import random_ops as rnd

@@ -5,7 +5,7 @@ from typing import Any
 
 import numpy as np
 
-from ..graph import Tensor
+from ..ssa.graph import Tensor
 from .array_ops import int_tensor, static_ints
 from .convert import convert_to_tensor, graph_of, is_tensor_like, record1
 from ..primitives.fills import BROADCAST_TO, MIRROR_PAD, MIRROR_PAD_GRAD, PAD, PAD_V2

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from .. import dtypes as _dt
-from ..graph import Tensor
+from ..ssa.graph import Tensor
 from ..primitives import math as _declared
 from ..primitives.core import Primitive
 from ..primitives.linalg import MAT_MUL

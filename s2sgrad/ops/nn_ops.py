@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as _dt
-from ..graph import Tensor
+from ..ssa.graph import Tensor
 from ..shapes import TensorShape
 from . import array_ops as a
 from . import math_ops as m

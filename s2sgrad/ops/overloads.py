@@ -9,8 +9,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..default_session import session_for
-from ..graph import Tensor
+from ..ssa.default_session import session_for
+from ..ssa.graph import Tensor
 from ..index_spec import TensorIndex
 from . import array_ops as a
 from . import math_ops as m

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as _dt
-from ..graph import Tensor, get_default_graph
+from ..ssa.graph import Tensor, get_default_graph
 from . import array_ops as a
 from .convert import convert_operands, record1
 from ..primitives.core import Primitive

@@ -6,7 +6,7 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as _dt
-from ..graph import Tensor
+from ..ssa.graph import Tensor
 from . import array_ops as a
 from . import math_ops as m
 from .convert import convert_to_tensor, graph_of, record1

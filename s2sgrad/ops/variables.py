@@ -11,8 +11,8 @@ import threading
 from typing import Any, Iterator
 
 from .. import dtypes as _dt
-from ..default_session import session_for
-from ..graph import Graph, GraphElement, Operation, Tensor, get_default_graph
+from ..ssa.default_session import session_for
+from ..ssa.graph import Graph, GraphElement, Operation, Tensor, get_default_graph
 from ..shapes import TensorShape
 from . import control_flow as cf
 from . import initializers

@@ -12,7 +12,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import dtypes as _dt
-from ..graph import Tensor
+from ..ssa.graph import Tensor
 from ..ops import array_ops as a
 from ..ops import math_ops as m
 from ..ops.convert import constant

@@ -16,7 +16,7 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from ..graph import Graph, Tensor
+from ..ssa.graph import Graph, Tensor
 from .registry import FUNCTIONS, unsupported, user_line
 
 __all__ = ["Trace", "Traced", "TracedValueError", "current_trace"]

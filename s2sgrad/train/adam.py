@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..graph import get_default_graph
+from ..ssa.graph import get_default_graph
 from ..ops import control_flow as cf
 from ..ops import math_ops as m
 from ..ops import variables as v

@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 from .. import dtypes as _dt
 from ..autodiff.backprop import gradients
-from ..graph import Graph, Operation, Tensor, get_default_graph
+from ..ssa.graph import Graph, Operation, Tensor, get_default_graph
 from ..ops import array_ops as a
 from ..ops import control_flow as cf
 from ..ops import math_ops as m

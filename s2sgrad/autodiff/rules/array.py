@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...nodes import Operation, Tensor
+from ...ssa.nodes import Operation, Tensor
 from ...ops import array_ops as a
 from ...ops import layout_ops as lo
 from ...primitives import array as P

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-from ...nodes import Tensor
+from ...ssa.nodes import Tensor
 from ...ops import array_ops as a
 
 __all__ = ["Needed", "Rule", "only_needed", "unbroadcast"]

@@ -1,7 +1,7 @@
 """Gradient rules of the indexing primitives."""
 from __future__ import annotations
 
-from ...nodes import Operation, Tensor
+from ...ssa.nodes import Operation, Tensor
 from ...ops import array_ops as a
 from ...ops import indexing_ops as ix
 from ...ops.indexed_slices import IndexedSlices

@@ -6,7 +6,7 @@ from typing import Any, Sequence
 
 from ... import dtypes as _dt
 from ... import einsum_equation as eqn
-from ...nodes import Operation, Tensor
+from ...ssa.nodes import Operation, Tensor
 from ...ops import array_ops as a
 from ...ops import math_ops as m
 from ...ops import reduce_ops as r

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...nodes import Operation, Tensor
+from ...ssa.nodes import Operation, Tensor
 from ...ops import array_ops as a
 from ...ops import math_ops as m
 from ...ops import reduce_ops as r

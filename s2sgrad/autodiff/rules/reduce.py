@@ -1,7 +1,7 @@
 """Gradient rules of the reduce primitives."""
 from __future__ import annotations
 
-from ...nodes import Operation, Tensor
+from ...ssa.nodes import Operation, Tensor
 from ...ops import array_ops as a
 from ...ops import math_ops as m
 from ...ops import reduce_ops as r

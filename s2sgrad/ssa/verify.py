@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from .nodes import Operation, Tensor
-from .shapes import TensorShape
+from ..shapes import TensorShape
 
 __all__ = ["VerifyError", "check_specs", "verify_graph"]
 

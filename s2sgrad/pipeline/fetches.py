@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .graph import Graph, Operation, Tensor
-from .ops.indexed_slices import IndexedSlices, IndexedSlicesValue
+from ..ssa.graph import Graph, Operation, Tensor
+from ..ops.indexed_slices import IndexedSlices, IndexedSlicesValue
 
 __all__ = ["FetchStructure", "fetch_key"]
 

@@ -19,7 +19,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from . import errors
+from .. import errors
 from .variable_store import VariableStore
 
 __all__ = ["make_dispatcher", "make_step", "make_call"]

@@ -6,17 +6,17 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
-from . import dtypes as _dt
+from .. import dtypes as _dt
 from .default_session import session_for
-from .shapes import TensorShape, as_shape
+from ..shapes import TensorShape, as_shape
 
 if TYPE_CHECKING:
     from .graph import Graph
-    from .primitives.core import Primitive
+    from ..primitives.core import Primitive
 
 __all__ = ["GraphElement", "Operation", "Tensor", "user_location"]
 
-_PKG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # s2sgrad/
 
 
 def user_location() -> tuple[str, int]:

@@ -11,13 +11,13 @@ import re
 import threading
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
-from .ir import format_ops
+from .printer import format_ops
 from .nodes import GraphElement, Operation, Tensor, user_location  # noqa: F401 - re-exported
-from .platform.devices import Placement
-from .shapes import dims_text
+from ..platform.devices import Placement
+from ..shapes import dims_text
 
 if TYPE_CHECKING:  # the type only: primitive declarations sit above the IR
-    from .primitives.core import Primitive
+    from ..primitives.core import Primitive
 
 __all__ = [
     "Graph", "GraphElement", "Operation", "Tensor", "get_default_graph", "reset_default_graph",

@@ -11,10 +11,10 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from . import errors
-from .dtypes import DType
+from .. import errors
+from ..dtypes import DType
 from .feeds import convert_feed
-from .graph import Operation
+from ..ssa.graph import Operation
 
 __all__ = ["VariableStore"]
 
