@@ -5,13 +5,12 @@
 True
 """
 from .ops.array_ops import unsorted_segment_sum
-from .ops.math_ops import DECLARED as _DECLARED
 from .ops.math_ops import (abs, acos, add, add_n, asin, atan, atan2, ceil, cos, cosh, divide, divide_no_nan,
                            equal, erf, exp, expm1, floor, floordiv, floormod, greater, greater_equal, is_finite,
                            is_inf, is_nan, less, less_equal, log, log1p, logical_and, logical_not, logical_or,
                            logical_xor, maximum, minimum, mod, multiply, negative, not_equal, pow, realdiv,
                            reciprocal, round, rsqrt, scalar_mul, sigmoid, sign, sin, sinh, sqrt, square,
-                           squared_difference, subtract, tan, tanh, truediv)
+                           squared_difference, subtract, tan, tanh, truediv, xlogy)
 from .ops.nn_ops import l2_normalize, log_softmax, softmax, softplus, softsign
 from .ops.reduce_ops import (argmax, argmin, count_nonzero, cumprod, cumsum, reduce_all, reduce_any,
                              reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_std,
@@ -26,11 +25,6 @@ __all__ = ["abs", "acos", "add", "add_n", "argmax", "argmin", "asin", "atan", "a
            "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod",
            "reduce_std", "reduce_sum", "reduce_variance", "round", "rsqrt", "scalar_mul", "sigmoid", "sign", "sin",
            "sinh", "softmax", "softplus", "softsign", "sqrt", "square", "squared_difference", "subtract", "tan", "tanh",
-           "truediv", "unsorted_segment_sum"]
-
-
-# Elementwise functions given by their primitive declarations (``tf_name``): one place per op.
-globals().update(_DECLARED)
-__all__ += sorted(_DECLARED)
+           "truediv", "unsorted_segment_sum", "xlogy"]
 
 __getattr__ = _missing_names("math", __name__)

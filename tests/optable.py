@@ -6,6 +6,7 @@ unknown shapes), and the gradient against finite differences for float inputs.
 """
 from __future__ import annotations
 
+import collections
 import dataclasses
 import glob
 import importlib
@@ -45,6 +46,9 @@ def all_cases() -> list[OpCase]:
     for path in sorted(glob.glob(os.path.join(here, "cases_*.py"))):
         module = importlib.import_module(os.path.splitext(os.path.basename(path))[0])
         cases.extend(module.CASES)
+    repeated = sorted(name for name, count in collections.Counter(c.id for c in cases).items() if count > 1)
+    if repeated:
+        raise ValueError(f"op cases share ids: {repeated}")
     return cases
 
 

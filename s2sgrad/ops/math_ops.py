@@ -2,11 +2,10 @@
 checked by the primitives' rules when the op is recorded."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Protocol, Sequence
 
 from .. import dtypes as _dt
 from ..ssa.graph import Tensor
-from ..primitives import math as _declared
 from ..primitives.core import Primitive
 from ..primitives.linalg import MAT_MUL
 from ..primitives.math import (ABS, ACOS, ADD_N, ADD_V2, ASIN, ATAN, ATAN2, CAST, CEIL, COS, COSH, DIV_NO_NAN, EQUAL,
@@ -14,100 +13,113 @@ from ..primitives.math import (ABS, ACOS, ADD_N, ADD_V2, ASIN, ATAN, ATAN2, CAST
                                IS_NAN, LESS, LESS_EQUAL, LOG, LOG1P, LOGICAL_AND, LOGICAL_NOT, LOGICAL_OR, LOGICAL_XOR,
                                MAXIMUM, MINIMUM, MUL, NEG, NOT_EQUAL, POW, REAL_DIV, RECIPROCAL, RECIPROCAL_GRAD, ROUND,
                                RSQRT, RSQRT_GRAD, SIGMOID, SIGMOID_GRAD, SIGN, SIN, SINH, SQRT, SQRT_GRAD, SQUARE,
-                               SQUARED_DIFFERENCE, SUB, TAN, TANH, TANH_GRAD)
+                               SQUARED_DIFFERENCE, SUB, TAN, TANH, TANH_GRAD, XLOGY)
 from .convert import convert_operands, convert_to_tensor, graph_of, record1
 
 _TRUEDIV_FLOAT = {"uint8": _dt.float32, "int8": _dt.float32, "uint16": _dt.float32, "uint32": _dt.float64,
                   "int16": _dt.float32, "int32": _dt.float64, "int64": _dt.float64, "uint64": _dt.float64}
 
 
-def _unary(prim: Primitive, default_name: str) -> Any:
+class UnaryFunction(Protocol):
+    """A ``tf.*`` function of one tensor: ``tf.tanh(x, name=None)``."""
+
+    def __call__(self, x: Any, name: str | None = None) -> Tensor: ...
+
+
+class BinaryFunction(Protocol):
+    """A ``tf.*`` function of two tensors that broadcast: ``tf.add(x, y, name=None)``."""
+
+    def __call__(self, x: Any, y: Any, name: str | None = None) -> Tensor: ...
+
+
+def unary_function(prim: Primitive) -> UnaryFunction:
+    """The ``tf.*`` function of the unary declaration ``prim``: its ops are named ``prim.default_name``."""
+    if prim.arity != 1:
+        raise ValueError(f"{prim.name} is not a unary elementwise declaration")
+
     def op(x: Any, name: str | None = None) -> Tensor:
-        return record1(prim, [convert_to_tensor(x)], name=name or default_name)
-    op.__name__ = default_name.lower()
+        return record1(prim, [convert_to_tensor(x)], name=name or prim.default_name)
+    op.__name__ = prim.default_name.lower()
     op.__doc__ = f"Elementwise ``{prim.name}``."
     return op
 
 
-def _binary(prim: Primitive, default_name: str) -> Any:
+def binary_function(prim: Primitive) -> BinaryFunction:
+    """The ``tf.*`` function of the binary declaration ``prim`` (operands converted as ``tf.add`` does)."""
+    if prim.arity != 2:
+        raise ValueError(f"{prim.name} is not a binary elementwise declaration")
+
     def op(x: Any, y: Any, name: str | None = None) -> Tensor:
-        return record1(prim, convert_operands([x, y]), name=name or default_name)
-    op.__name__ = default_name.lower()
+        return record1(prim, convert_operands([x, y]), name=name or prim.default_name)
+    op.__name__ = prim.default_name.lower()
     op.__doc__ = f"Elementwise ``{prim.name}`` with NumPy broadcasting."
     return op
 
 
-negative = neg = _unary(NEG, "Neg")
-abs = _unary(ABS, "Abs")  # noqa: A001
-sign = _unary(SIGN, "Sign")
-square = _unary(SQUARE, "Square")
-sqrt = _unary(SQRT, "Sqrt")
-rsqrt = _unary(RSQRT, "Rsqrt")
-exp = _unary(EXP, "Exp")
-expm1 = _unary(EXPM1, "Expm1")
-log = _unary(LOG, "Log")
-log1p = _unary(LOG1P, "Log1p")
-sin = _unary(SIN, "Sin")
-cos = _unary(COS, "Cos")
-tan = _unary(TAN, "Tan")
-asin = _unary(ASIN, "Asin")
-acos = _unary(ACOS, "Acos")
-atan = _unary(ATAN, "Atan")
-sinh = _unary(SINH, "Sinh")
-cosh = _unary(COSH, "Cosh")
-tanh = _unary(TANH, "Tanh")
-sigmoid = _unary(SIGMOID, "Sigmoid")
-erf = _unary(ERF, "Erf")
-reciprocal = _unary(RECIPROCAL, "Reciprocal")
-round = _unary(ROUND, "Round")  # noqa: A001
-floor = _unary(FLOOR, "Floor")
-ceil = _unary(CEIL, "Ceil")
-is_nan = _unary(IS_NAN, "IsNan")
-is_inf = _unary(IS_INF, "IsInf")
-is_finite = _unary(IS_FINITE, "IsFinite")
-logical_not = _unary(LOGICAL_NOT, "LogicalNot")
+# The functions the elementwise declarations name (``tf_names``, primitives/math.py), in their order;
+# tests/test_declared_ops.py checks that each declared name is bound here to its declaration's op.
+negative = neg = unary_function(NEG)
+abs = unary_function(ABS)  # noqa: A001
+sign = unary_function(SIGN)
+square = unary_function(SQUARE)
+sqrt = unary_function(SQRT)
+rsqrt = unary_function(RSQRT)
+exp = unary_function(EXP)
+expm1 = unary_function(EXPM1)
+log = unary_function(LOG)
+log1p = unary_function(LOG1P)
+sin = unary_function(SIN)
+cos = unary_function(COS)
+tan = unary_function(TAN)
+asin = unary_function(ASIN)
+acos = unary_function(ACOS)
+atan = unary_function(ATAN)
+sinh = unary_function(SINH)
+cosh = unary_function(COSH)
+tanh = unary_function(TANH)
+sigmoid = unary_function(SIGMOID)
+erf = unary_function(ERF)
+reciprocal = unary_function(RECIPROCAL)
+round = unary_function(ROUND)  # noqa: A001
+floor = unary_function(FLOOR)
+ceil = unary_function(CEIL)
+is_nan = unary_function(IS_NAN)
+is_inf = unary_function(IS_INF)
+is_finite = unary_function(IS_FINITE)
+logical_not = unary_function(LOGICAL_NOT)
 
-add = _binary(ADD_V2, "Add")
-subtract = _binary(SUB, "Sub")
-multiply = _binary(MUL, "Mul")
-realdiv = _binary(REAL_DIV, "RealDiv")
-floordiv = floor_div = _binary(FLOOR_DIV, "floordiv")
-mod = floormod = _binary(FLOOR_MOD, "FloorMod")
-pow = _binary(POW, "Pow")  # noqa: A001
-maximum = _binary(MAXIMUM, "Maximum")
-minimum = _binary(MINIMUM, "Minimum")
-squared_difference = _binary(SQUARED_DIFFERENCE, "SquaredDifference")
-equal = _binary(EQUAL, "Equal")
-not_equal = _binary(NOT_EQUAL, "NotEqual")
-less = _binary(LESS, "Less")
-less_equal = _binary(LESS_EQUAL, "LessEqual")
-greater = _binary(GREATER, "Greater")
-greater_equal = _binary(GREATER_EQUAL, "GreaterEqual")
-logical_and = _binary(LOGICAL_AND, "LogicalAnd")
-logical_or = _binary(LOGICAL_OR, "LogicalOr")
-logical_xor = _binary(LOGICAL_XOR, "LogicalXor")
+add = binary_function(ADD_V2)
+subtract = binary_function(SUB)
+multiply = binary_function(MUL)
+realdiv = binary_function(REAL_DIV)
+floordiv = floor_div = binary_function(FLOOR_DIV)
+floormod = mod = binary_function(FLOOR_MOD)
+pow = binary_function(POW)  # noqa: A001
+maximum = binary_function(MAXIMUM)
+minimum = binary_function(MINIMUM)
+squared_difference = binary_function(SQUARED_DIFFERENCE)
+xlogy = binary_function(XLOGY)
+equal = binary_function(EQUAL)
+not_equal = binary_function(NOT_EQUAL)
+less = binary_function(LESS)
+less_equal = binary_function(LESS_EQUAL)
+greater = binary_function(GREATER)
+greater_equal = binary_function(GREATER_EQUAL)
+logical_and = binary_function(LOGICAL_AND)
+logical_or = binary_function(LOGICAL_OR)
+logical_xor = binary_function(LOGICAL_XOR)
 
-# Gradient kernels ``(y, g)`` used by the rules of Tanh, Sigmoid, Sqrt, Rsqrt and Reciprocal.
-tanh_grad = _binary(TANH_GRAD, "TanhGrad")
-sigmoid_grad = _binary(SIGMOID_GRAD, "SigmoidGrad")
-sqrt_grad = _binary(SQRT_GRAD, "SqrtGrad")
-rsqrt_grad = _binary(RSQRT_GRAD, "RsqrtGrad")
-reciprocal_grad = _binary(RECIPROCAL_GRAD, "ReciprocalGrad")
+# Gradient kernels ``(y, g)`` used by the rules of Tanh, Sigmoid, Sqrt, Rsqrt and Reciprocal (no tf.* names).
+tanh_grad = binary_function(TANH_GRAD)
+sigmoid_grad = binary_function(SIGMOID_GRAD)
+sqrt_grad = binary_function(SQRT_GRAD)
+rsqrt_grad = binary_function(RSQRT_GRAD)
+reciprocal_grad = binary_function(RECIPROCAL_GRAD)
 
 
 def elementwise(prim: Primitive, *operands: Any, name: str | None = None) -> Tensor:
     """The elementwise primitive ``prim`` on ``operands``, converted as ``tf.add`` converts them."""
     return record1(prim, convert_operands(list(operands)), name=name or prim.default_name)
-
-
-def _declared_functions() -> dict[str, Any]:
-    """The ``tf.math`` functions that elementwise declarations give by naming one (``tf_name``)."""
-    makers = {1: _unary, 2: _binary}
-    return {p.tf_name: makers[p.arity](p, p.name) for p in vars(_declared).values()
-            if isinstance(p, Primitive) and p.tf_name}
-
-
-DECLARED: dict[str, Any] = _declared_functions()
 
 
 def atan2(y: Any, x: Any, name: str | None = None) -> Tensor:
@@ -123,7 +135,7 @@ def divide_no_nan(x: Any, y: Any, name: str | None = None) -> Tensor:
 
     >>> # tf.math.divide_no_nan([1., 2.], [0., 4.])  ->  [0., 0.5]
     """
-    return record1(DIV_NO_NAN, convert_operands([x, y]), name=name or "div_no_nan")
+    return record1(DIV_NO_NAN, convert_operands([x, y]), name=name or DIV_NO_NAN.default_name)
 
 
 div_no_nan = divide_no_nan

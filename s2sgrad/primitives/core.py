@@ -45,8 +45,9 @@ class Primitive:
     identity: bool = False        # output 0 is input 0's value (constant_value looks through it)
     known_value: Callable | None = None  # (op) -> output 0's value when known before running, or None
     arity: int | None = None      # elementwise ops (unary/binary): the number of inputs
-    tf_name: str = ""             # elementwise: the ``tf.math`` function the declaration gives (``xlogy``)
+    tf_names: tuple[str, ...] = ()  # elementwise: its ``tf.*`` functions (``ops/math_ops.py``), first the main one
     numpy: tuple = ()             # elementwise: the NumPy ufuncs it computes (the decorator's dispatch)
+    kinds: str = ""               # elementwise: the dtype kinds it accepts (``primitives/math.py: KINDS``)
     printed_attrs: tuple = ()     # attrs the IR printout shows first, even those it hides for other ops
 
 

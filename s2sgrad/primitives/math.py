@@ -14,12 +14,12 @@ from ..shapes import TensorShape
 from .common import LOAD, astype, merged_shape, rt_call
 from .core import Primitive, broadcast_shape, define, literal, np_attr, template
 
-_KINDS = {"float": "fc", "real": "f", "numeric": "iufc", "signed": "ifc", "int": "iu", "bool": "b",
-          "any": "iufcbO", "ordered": "iuf"}
+KINDS = {"float": "fc", "real": "f", "numeric": "iufc", "signed": "ifc", "int": "iu", "bool": "b",
+         "any": "iufcbO", "ordered": "iuf"}  # a declaration's ``kinds``: the NumPy dtype kinds it accepts
 
 
 def _check_kind(op: str, x: Any, kinds: str) -> None:
-    if x.dtype.np.kind not in _KINDS[kinds]:
+    if x.dtype.np.kind not in KINDS[kinds]:
         raise TypeError(f"Value passed to parameter 'x' has DataType {x.dtype.name} not allowed for {op} "
                         f"(expects {kinds} values)")
 
@@ -44,12 +44,12 @@ def _binary_infer(name: str, kinds: str, out: _dt.DType | None = None) -> Any:
 
 def unary(name: str, expr: str, kinds: str = "float", out: _dt.DType | None = None, **flags: Any) -> Primitive:
     """An elementwise primitive of one input of ``kinds``, emitted as the template ``expr``."""
-    return define(name, _unary_infer(name, kinds, out), template(expr), ufunc=True, arity=1, **flags)
+    return define(name, _unary_infer(name, kinds, out), template(expr), ufunc=True, arity=1, kinds=kinds, **flags)
 
 
 def binary(name: str, expr: str, kinds: str = "numeric", out: _dt.DType | None = None, **flags: Any) -> Primitive:
     """An elementwise primitive of two inputs of one dtype (``kinds``) that broadcast, emitted as ``expr``."""
-    return define(name, _binary_infer(name, kinds, out), template(expr), ufunc=True, arity=2, **flags)
+    return define(name, _binary_infer(name, kinds, out), template(expr), ufunc=True, arity=2, kinds=kinds, **flags)
 
 
 def _same_value(ins: Any, identity: float, position: int = 1) -> Any:
@@ -73,7 +73,7 @@ def _double_negation(ins: Any) -> Any:
 
 # -- unary ---------------------------------------------------------------------------------------
 
-NEG = unary("Neg", "-x", kinds="signed", simplify=_double_negation, numpy=(np.negative,))
+NEG = unary("Neg", "-x", kinds="signed", simplify=_double_negation, numpy=(np.negative,), tf_names=("negative", "neg"))
 
 
 def _abs_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -82,34 +82,36 @@ def _abs_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(inputs[0].dtype.real_dtype, inputs[0].shape)]
 
 
-ABS = define("Abs", _abs_infer, template("np.abs(x)"), ufunc=True, arity=1, numpy=(np.absolute, np.fabs))
-SIGN = unary("Sign", "np.sign(x)", kinds="signed", numpy=(np.sign,))
-SQUARE = unary("Square", "np.square(x)", kinds="numeric", numpy=(np.square,))
-SQRT = unary("Sqrt", "np.sqrt(x)", numpy=(np.sqrt,))
-RSQRT = unary("Rsqrt", "1 / np.sqrt(x)")
-EXP = unary("Exp", "np.exp(x)", numpy=(np.exp,))
-EXPM1 = unary("Expm1", "np.expm1(x)", numpy=(np.expm1,))
-LOG = unary("Log", "np.log(x)", numpy=(np.log,))
-LOG1P = unary("Log1p", "np.log1p(x)", numpy=(np.log1p,))
-SIN = unary("Sin", "np.sin(x)", numpy=(np.sin,))
-COS = unary("Cos", "np.cos(x)", numpy=(np.cos,))
-TAN = unary("Tan", "np.tan(x)", numpy=(np.tan,))
-ASIN = unary("Asin", "np.arcsin(x)", numpy=(np.arcsin,))
-ACOS = unary("Acos", "np.arccos(x)", numpy=(np.arccos,))
-ATAN = unary("Atan", "np.arctan(x)", numpy=(np.arctan,))
-SINH = unary("Sinh", "np.sinh(x)", numpy=(np.sinh,))
-COSH = unary("Cosh", "np.cosh(x)", numpy=(np.cosh,))
-TANH = unary("Tanh", "np.tanh(x)", numpy=(np.tanh,))
-SIGMOID = unary("Sigmoid", "1 / (1 + np.exp(-x))")
-ERF = unary("Erf", "rt.erf(x)", kinds="real")
-RECIPROCAL = unary("Reciprocal", "1 / x", numpy=(np.reciprocal,))
-ROUND = unary("Round", "np.round(x)", differentiable=False, kinds="numeric")
-FLOOR = unary("Floor", "np.floor(x)", differentiable=False, kinds="real")
-CEIL = unary("Ceil", "np.ceil(x)", differentiable=False, kinds="real")
-IS_NAN = unary("IsNan", "np.isnan(x)", differentiable=False, kinds="real", out=_dt.bool)
-IS_INF = unary("IsInf", "np.isinf(x)", differentiable=False, kinds="real", out=_dt.bool)
-IS_FINITE = unary("IsFinite", "np.isfinite(x)", differentiable=False, kinds="real", out=_dt.bool)
-LOGICAL_NOT = unary("LogicalNot", "np.logical_not(x)", differentiable=False, kinds="bool")
+ABS = define("Abs", _abs_infer, template("np.abs(x)"), ufunc=True, arity=1, kinds="signed",
+             numpy=(np.absolute, np.fabs), tf_names=("abs",))
+SIGN = unary("Sign", "np.sign(x)", kinds="signed", numpy=(np.sign,), tf_names=("sign",))
+SQUARE = unary("Square", "np.square(x)", kinds="numeric", numpy=(np.square,), tf_names=("square",))
+SQRT = unary("Sqrt", "np.sqrt(x)", numpy=(np.sqrt,), tf_names=("sqrt",))
+RSQRT = unary("Rsqrt", "1 / np.sqrt(x)", tf_names=("rsqrt",))
+EXP = unary("Exp", "np.exp(x)", numpy=(np.exp,), tf_names=("exp",))
+EXPM1 = unary("Expm1", "np.expm1(x)", numpy=(np.expm1,), tf_names=("expm1",))
+LOG = unary("Log", "np.log(x)", numpy=(np.log,), tf_names=("log",))
+LOG1P = unary("Log1p", "np.log1p(x)", numpy=(np.log1p,), tf_names=("log1p",))
+SIN = unary("Sin", "np.sin(x)", numpy=(np.sin,), tf_names=("sin",))
+COS = unary("Cos", "np.cos(x)", numpy=(np.cos,), tf_names=("cos",))
+TAN = unary("Tan", "np.tan(x)", numpy=(np.tan,), tf_names=("tan",))
+ASIN = unary("Asin", "np.arcsin(x)", numpy=(np.arcsin,), tf_names=("asin",))
+ACOS = unary("Acos", "np.arccos(x)", numpy=(np.arccos,), tf_names=("acos",))
+ATAN = unary("Atan", "np.arctan(x)", numpy=(np.arctan,), tf_names=("atan",))
+SINH = unary("Sinh", "np.sinh(x)", numpy=(np.sinh,), tf_names=("sinh",))
+COSH = unary("Cosh", "np.cosh(x)", numpy=(np.cosh,), tf_names=("cosh",))
+TANH = unary("Tanh", "np.tanh(x)", numpy=(np.tanh,), tf_names=("tanh",))
+SIGMOID = unary("Sigmoid", "1 / (1 + np.exp(-x))", tf_names=("sigmoid",))
+ERF = unary("Erf", "rt.erf(x)", kinds="real", tf_names=("erf",))
+RECIPROCAL = unary("Reciprocal", "1 / x", numpy=(np.reciprocal,), tf_names=("reciprocal",))
+ROUND = unary("Round", "np.round(x)", differentiable=False, kinds="numeric", tf_names=("round",))
+FLOOR = unary("Floor", "np.floor(x)", differentiable=False, kinds="real", tf_names=("floor",))
+CEIL = unary("Ceil", "np.ceil(x)", differentiable=False, kinds="real", tf_names=("ceil",))
+IS_NAN = unary("IsNan", "np.isnan(x)", differentiable=False, kinds="real", out=_dt.bool, tf_names=("is_nan",))
+IS_INF = unary("IsInf", "np.isinf(x)", differentiable=False, kinds="real", out=_dt.bool, tf_names=("is_inf",))
+IS_FINITE = unary("IsFinite", "np.isfinite(x)", differentiable=False, kinds="real", out=_dt.bool,
+                  tf_names=("is_finite",))
+LOGICAL_NOT = unary("LogicalNot", "np.logical_not(x)", differentiable=False, kinds="bool", tf_names=("logical_not",))
 
 
 # -- binary --------------------------------------------------------------------------------------
@@ -122,31 +124,42 @@ def _emit_pow(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     return ast.BinOp(args[0], ast.Pow(), args[1])
 
 
-ADD_V2 = binary("AddV2", "x + y", kinds="any", default_name="Add", simplify=_either_side(0), numpy=(np.add,))
-SUB = binary("Sub", "x - y", simplify=lambda ins: _same_value(ins, 0), numpy=(np.subtract,))
-MUL = binary("Mul", "x * y", simplify=_either_side(1), numpy=(np.multiply,))
-REAL_DIV = binary("RealDiv", "x / y", kinds="float", simplify=lambda ins: _same_value(ins, 1), numpy=(np.true_divide,))
-DIV_NO_NAN = binary("DivNoNan", "np.where(y == 0, 0, x / y)", kinds="float")
+ADD_V2 = binary("AddV2", "x + y", kinds="any", default_name="Add", simplify=_either_side(0), numpy=(np.add,),
+                tf_names=("add",))
+SUB = binary("Sub", "x - y", simplify=lambda ins: _same_value(ins, 0), numpy=(np.subtract,), tf_names=("subtract",))
+MUL = binary("Mul", "x * y", simplify=_either_side(1), numpy=(np.multiply,), tf_names=("multiply",))
+REAL_DIV = binary("RealDiv", "x / y", kinds="float", simplify=lambda ins: _same_value(ins, 1), numpy=(np.true_divide,),
+                  tf_names=("realdiv",))
+DIV_NO_NAN = binary("DivNoNan", "np.where(y == 0, 0, x / y)", kinds="float", default_name="div_no_nan",
+                    tf_names=("divide_no_nan", "div_no_nan"))
 FLOOR_DIV = binary("FloorDiv", "x // y", differentiable=False, kinds="ordered", default_name="floordiv",
-                   numpy=(np.floor_divide,))
-FLOOR_MOD = binary("FloorMod", "x % y", kinds="ordered", numpy=(np.remainder,))
-POW = define("Pow", _binary_infer("Pow", "numeric"), _emit_pow, ufunc=True, arity=2,
-             simplify=lambda ins: _same_value(ins, 1), numpy=(np.power, np.float_power))
-MAXIMUM = binary("Maximum", "np.maximum(x, y)", kinds="ordered", numpy=(np.maximum,))
-MINIMUM = binary("Minimum", "np.minimum(x, y)", kinds="ordered", numpy=(np.minimum,))
-SQUARED_DIFFERENCE = binary("SquaredDifference", "np.square(x - y)")
-ATAN2 = binary("Atan2", "np.arctan2(x, y)", kinds="real", numpy=(np.arctan2,))
-XLOGY = binary("Xlogy", "np.where(x == 0, 0, x * np.log(y))", kinds="float", tf_name="xlogy")
-EQUAL = binary("Equal", "x == y", differentiable=False, kinds="any", out=_dt.bool, numpy=(np.equal,))
-NOT_EQUAL = binary("NotEqual", "x != y", differentiable=False, kinds="any", out=_dt.bool, numpy=(np.not_equal,))
-LESS = binary("Less", "x < y", differentiable=False, kinds="ordered", out=_dt.bool, numpy=(np.less,))
-LESS_EQUAL = binary("LessEqual", "x <= y", differentiable=False, kinds="ordered", out=_dt.bool, numpy=(np.less_equal,))
-GREATER = binary("Greater", "x > y", differentiable=False, kinds="ordered", out=_dt.bool, numpy=(np.greater,))
+                   numpy=(np.floor_divide,), tf_names=("floordiv", "floor_div"))
+FLOOR_MOD = binary("FloorMod", "x % y", kinds="ordered", numpy=(np.remainder,), tf_names=("floormod", "mod"))
+POW = define("Pow", _binary_infer("Pow", "numeric"), _emit_pow, ufunc=True, arity=2, kinds="numeric",
+             simplify=lambda ins: _same_value(ins, 1), numpy=(np.power, np.float_power), tf_names=("pow",))
+MAXIMUM = binary("Maximum", "np.maximum(x, y)", kinds="ordered", numpy=(np.maximum,), tf_names=("maximum",))
+MINIMUM = binary("Minimum", "np.minimum(x, y)", kinds="ordered", numpy=(np.minimum,), tf_names=("minimum",))
+SQUARED_DIFFERENCE = binary("SquaredDifference", "np.square(x - y)", tf_names=("squared_difference",))
+ATAN2 = binary("Atan2", "np.arctan2(x, y)", kinds="real", numpy=(np.arctan2,), tf_names=("atan2",))
+XLOGY = binary("Xlogy", "np.where(x == 0, 0, x * np.log(y))", kinds="float", tf_names=("xlogy",))
+EQUAL = binary("Equal", "x == y", differentiable=False, kinds="any", out=_dt.bool, numpy=(np.equal,),
+               tf_names=("equal",))
+NOT_EQUAL = binary("NotEqual", "x != y", differentiable=False, kinds="any", out=_dt.bool, numpy=(np.not_equal,),
+                   tf_names=("not_equal",))
+LESS = binary("Less", "x < y", differentiable=False, kinds="ordered", out=_dt.bool, numpy=(np.less,),
+              tf_names=("less",))
+LESS_EQUAL = binary("LessEqual", "x <= y", differentiable=False, kinds="ordered", out=_dt.bool, numpy=(np.less_equal,),
+                    tf_names=("less_equal",))
+GREATER = binary("Greater", "x > y", differentiable=False, kinds="ordered", out=_dt.bool, numpy=(np.greater,),
+                 tf_names=("greater",))
 GREATER_EQUAL = binary("GreaterEqual", "x >= y", differentiable=False, kinds="ordered", out=_dt.bool,
-                       numpy=(np.greater_equal,))
-LOGICAL_AND = binary("LogicalAnd", "np.logical_and(x, y)", differentiable=False, kinds="bool", numpy=(np.logical_and,))
-LOGICAL_OR = binary("LogicalOr", "np.logical_or(x, y)", differentiable=False, kinds="bool", numpy=(np.logical_or,))
-LOGICAL_XOR = binary("LogicalXor", "np.logical_xor(x, y)", differentiable=False, kinds="bool", numpy=(np.logical_xor,))
+                       numpy=(np.greater_equal,), tf_names=("greater_equal",))
+LOGICAL_AND = binary("LogicalAnd", "np.logical_and(x, y)", differentiable=False, kinds="bool", numpy=(np.logical_and,),
+                     tf_names=("logical_and",))
+LOGICAL_OR = binary("LogicalOr", "np.logical_or(x, y)", differentiable=False, kinds="bool", numpy=(np.logical_or,),
+                    tf_names=("logical_or",))
+LOGICAL_XOR = binary("LogicalXor", "np.logical_xor(x, y)", differentiable=False, kinds="bool", numpy=(np.logical_xor,),
+                     tf_names=("logical_xor",))
 
 
 # -- select, add_n, cast -------------------------------------------------------------------------
@@ -230,7 +243,7 @@ CAST = define("Cast", _cast_infer, _emit_cast,
 
 def _grad_kernel(name: str, expr: str) -> Primitive:
     """A binary primitive ``(y, g) -> dx`` (like TF's TanhGrad), with its own gradient rule."""
-    return define(name, _binary_infer(name, "float"), template(expr, ("y", "g")), ufunc=True)
+    return define(name, _binary_infer(name, "float"), template(expr, ("y", "g")), ufunc=True, arity=2, kinds="float")
 
 
 TANH_GRAD = _grad_kernel("TanhGrad", "g * (1 - y * y)")
