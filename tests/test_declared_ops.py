@@ -25,7 +25,7 @@ def _sample_dtype(prim: Primitive) -> tf.DType:
 @pytest.mark.parametrize("prim, name", NAMED, ids=[name for _, name in NAMED])
 def test_each_declared_name_is_a_function_recording_its_declaration(prim, name):
     function = getattr(math_ops, name, None)
-    assert function is not None, f"ops/math_ops.py lacks `{name} = {_maker(prim)}({_constant(prim)})`"
+    assert function is not None, f"ops/math_ops.py lacks `{name} = {_maker(prim)}(P.{_constant(prim)})`"
     with tf.Graph().as_default():
         args = [tf.placeholder(_sample_dtype(prim), [3]) for _ in range(prim.arity)]
         out = function(*args)

@@ -8,12 +8,7 @@ from .. import dtypes as _dt
 from ..ssa.graph import Tensor
 from ..primitives.core import Primitive
 from ..primitives.linalg import MAT_MUL
-from ..primitives.math import (ABS, ACOS, ADD_N, ADD_V2, ASIN, ATAN, ATAN2, CAST, CEIL, COS, COSH, DIV_NO_NAN, EQUAL,
-                               ERF, EXP, EXPM1, FLOOR, FLOOR_DIV, FLOOR_MOD, GREATER, GREATER_EQUAL, IS_FINITE, IS_INF,
-                               IS_NAN, LESS, LESS_EQUAL, LOG, LOG1P, LOGICAL_AND, LOGICAL_NOT, LOGICAL_OR, LOGICAL_XOR,
-                               MAXIMUM, MINIMUM, MUL, NEG, NOT_EQUAL, POW, REAL_DIV, RECIPROCAL, RECIPROCAL_GRAD, ROUND,
-                               RSQRT, RSQRT_GRAD, SIGMOID, SIGMOID_GRAD, SIGN, SIN, SINH, SQRT, SQRT_GRAD, SQUARE,
-                               SQUARED_DIFFERENCE, SUB, TAN, TANH, TANH_GRAD, XLOGY)
+from ..primitives import math as P
 from .convert import convert_operands, convert_to_tensor, graph_of, record1
 
 _TRUEDIV_FLOAT = {"uint8": _dt.float32, "int8": _dt.float32, "uint16": _dt.float32, "uint32": _dt.float64,
@@ -58,63 +53,63 @@ def binary_function(prim: Primitive) -> BinaryFunction:
 
 # The functions the elementwise declarations name (``tf_names``, primitives/math.py), in their order;
 # tests/test_declared_ops.py checks that each declared name is bound here to its declaration's op.
-negative = neg = unary_function(NEG)
-abs = unary_function(ABS)  # noqa: A001
-sign = unary_function(SIGN)
-square = unary_function(SQUARE)
-sqrt = unary_function(SQRT)
-rsqrt = unary_function(RSQRT)
-exp = unary_function(EXP)
-expm1 = unary_function(EXPM1)
-log = unary_function(LOG)
-log1p = unary_function(LOG1P)
-sin = unary_function(SIN)
-cos = unary_function(COS)
-tan = unary_function(TAN)
-asin = unary_function(ASIN)
-acos = unary_function(ACOS)
-atan = unary_function(ATAN)
-sinh = unary_function(SINH)
-cosh = unary_function(COSH)
-tanh = unary_function(TANH)
-sigmoid = unary_function(SIGMOID)
-erf = unary_function(ERF)
-reciprocal = unary_function(RECIPROCAL)
-round = unary_function(ROUND)  # noqa: A001
-floor = unary_function(FLOOR)
-ceil = unary_function(CEIL)
-is_nan = unary_function(IS_NAN)
-is_inf = unary_function(IS_INF)
-is_finite = unary_function(IS_FINITE)
-logical_not = unary_function(LOGICAL_NOT)
+negative = neg = unary_function(P.NEG)
+abs = unary_function(P.ABS)  # noqa: A001
+sign = unary_function(P.SIGN)
+square = unary_function(P.SQUARE)
+sqrt = unary_function(P.SQRT)
+rsqrt = unary_function(P.RSQRT)
+exp = unary_function(P.EXP)
+expm1 = unary_function(P.EXPM1)
+log = unary_function(P.LOG)
+log1p = unary_function(P.LOG1P)
+sin = unary_function(P.SIN)
+cos = unary_function(P.COS)
+tan = unary_function(P.TAN)
+asin = unary_function(P.ASIN)
+acos = unary_function(P.ACOS)
+atan = unary_function(P.ATAN)
+sinh = unary_function(P.SINH)
+cosh = unary_function(P.COSH)
+tanh = unary_function(P.TANH)
+sigmoid = unary_function(P.SIGMOID)
+erf = unary_function(P.ERF)
+reciprocal = unary_function(P.RECIPROCAL)
+round = unary_function(P.ROUND)  # noqa: A001
+floor = unary_function(P.FLOOR)
+ceil = unary_function(P.CEIL)
+is_nan = unary_function(P.IS_NAN)
+is_inf = unary_function(P.IS_INF)
+is_finite = unary_function(P.IS_FINITE)
+logical_not = unary_function(P.LOGICAL_NOT)
 
-add = binary_function(ADD_V2)
-subtract = binary_function(SUB)
-multiply = binary_function(MUL)
-realdiv = binary_function(REAL_DIV)
-floordiv = floor_div = binary_function(FLOOR_DIV)
-floormod = mod = binary_function(FLOOR_MOD)
-pow = binary_function(POW)  # noqa: A001
-maximum = binary_function(MAXIMUM)
-minimum = binary_function(MINIMUM)
-squared_difference = binary_function(SQUARED_DIFFERENCE)
-xlogy = binary_function(XLOGY)
-equal = binary_function(EQUAL)
-not_equal = binary_function(NOT_EQUAL)
-less = binary_function(LESS)
-less_equal = binary_function(LESS_EQUAL)
-greater = binary_function(GREATER)
-greater_equal = binary_function(GREATER_EQUAL)
-logical_and = binary_function(LOGICAL_AND)
-logical_or = binary_function(LOGICAL_OR)
-logical_xor = binary_function(LOGICAL_XOR)
+add = binary_function(P.ADD_V2)
+subtract = binary_function(P.SUB)
+multiply = binary_function(P.MUL)
+realdiv = binary_function(P.REAL_DIV)
+floordiv = floor_div = binary_function(P.FLOOR_DIV)
+floormod = mod = binary_function(P.FLOOR_MOD)
+pow = binary_function(P.POW)  # noqa: A001
+maximum = binary_function(P.MAXIMUM)
+minimum = binary_function(P.MINIMUM)
+squared_difference = binary_function(P.SQUARED_DIFFERENCE)
+xlogy = binary_function(P.XLOGY)
+equal = binary_function(P.EQUAL)
+not_equal = binary_function(P.NOT_EQUAL)
+less = binary_function(P.LESS)
+less_equal = binary_function(P.LESS_EQUAL)
+greater = binary_function(P.GREATER)
+greater_equal = binary_function(P.GREATER_EQUAL)
+logical_and = binary_function(P.LOGICAL_AND)
+logical_or = binary_function(P.LOGICAL_OR)
+logical_xor = binary_function(P.LOGICAL_XOR)
 
 # Gradient kernels ``(y, g)`` used by the rules of Tanh, Sigmoid, Sqrt, Rsqrt and Reciprocal (no tf.* names).
-tanh_grad = binary_function(TANH_GRAD)
-sigmoid_grad = binary_function(SIGMOID_GRAD)
-sqrt_grad = binary_function(SQRT_GRAD)
-rsqrt_grad = binary_function(RSQRT_GRAD)
-reciprocal_grad = binary_function(RECIPROCAL_GRAD)
+tanh_grad = binary_function(P.TANH_GRAD)
+sigmoid_grad = binary_function(P.SIGMOID_GRAD)
+sqrt_grad = binary_function(P.SQRT_GRAD)
+rsqrt_grad = binary_function(P.RSQRT_GRAD)
+reciprocal_grad = binary_function(P.RECIPROCAL_GRAD)
 
 
 def elementwise(prim: Primitive, *operands: Any, name: str | None = None) -> Tensor:
@@ -127,7 +122,7 @@ def atan2(y: Any, x: Any, name: str | None = None) -> Tensor:
 
     >>> # tf.atan2(1.0, -1.0)  ->  2.3561945 (3/4 pi)
     """
-    return record1(ATAN2, convert_operands([y, x]), name=name or "Atan2")
+    return record1(P.ATAN2, convert_operands([y, x]), name=name or "Atan2")
 
 
 def divide_no_nan(x: Any, y: Any, name: str | None = None) -> Tensor:
@@ -135,7 +130,7 @@ def divide_no_nan(x: Any, y: Any, name: str | None = None) -> Tensor:
 
     >>> # tf.math.divide_no_nan([1., 2.], [0., 4.])  ->  [0., 0.5]
     """
-    return record1(DIV_NO_NAN, convert_operands([x, y]), name=name or DIV_NO_NAN.default_name)
+    return record1(P.DIV_NO_NAN, convert_operands([x, y]), name=name or P.DIV_NO_NAN.default_name)
 
 
 div_no_nan = divide_no_nan
@@ -148,7 +143,7 @@ def truediv(x: Any, y: Any, name: str | None = None) -> Tensor:
     with graph_of([x, y]).as_default():
         if target is not None:
             x, y = cast(x, target), cast(y, target)
-        return record1(REAL_DIV, [x, y], name=name or "truediv")
+        return record1(P.REAL_DIV, [x, y], name=name or "truediv")
 
 
 divide = truediv
@@ -170,7 +165,7 @@ def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
     x = convert_to_tensor(x)
     if x.dtype is dtype:
         return x
-    return record1(CAST, [x], {"DstT": dtype, "SrcT": x.dtype}, name=name or "Cast")
+    return record1(P.CAST, [x], {"DstT": dtype, "SrcT": x.dtype}, name=name or "Cast")
 
 
 def to_float(x: Any, name: str = "ToFloat") -> Tensor:
@@ -200,7 +195,7 @@ def add_n(inputs: Sequence[Any], name: str | None = None) -> Tensor:
     tensors = convert_operands(list(inputs))
     if len(tensors) == 1 and name is None:
         return tensors[0]
-    return record1(ADD_N, tensors, name=name or "AddN")
+    return record1(P.ADD_N, tensors, name=name or "AddN")
 
 
 def clip_by_value(t: Any, clip_value_min: Any, clip_value_max: Any, name: str | None = None) -> Tensor:
