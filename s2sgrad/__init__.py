@@ -28,7 +28,7 @@ from .ops.initializers import (constant_initializer, glorot_normal_initializer, 
 from .ops.indexing_ops import boolean_mask, gather_nd, one_hot, scatter_nd, slice
 from .ops.layout_ops import broadcast_to, pad, reverse, reverse_v2, tile
 from .ops.linalg_ops import einsum, tensordot
-from .ops.math_ops import (abs, acos, add, add_n, asin, atan, atan2, cast, ceil, clip_by_value, cos, cosh, div,
+from .ops.math_ops import (abs, acos, add, add_n, asin, asinh, atan, atan2, cast, ceil, clip_by_value, cos, cosh, div,
                            div_no_nan, divide, equal, erf, exp, expm1, floor, floor_div, floordiv, floormod,
                            greater, greater_equal, is_finite,
                            is_inf, is_nan, less, less_equal, log, log1p, logical_and, logical_not, logical_or,

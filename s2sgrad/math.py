@@ -5,7 +5,7 @@
 True
 """
 from .ops.array_ops import unsorted_segment_sum
-from .ops.math_ops import (abs, acos, add, add_n, asin, atan, atan2, ceil, cos, cosh, divide, divide_no_nan,
+from .ops.math_ops import (abs, acos, add, add_n, asin, asinh, atan, atan2, ceil, cos, cosh, divide, divide_no_nan,
                            equal, erf, exp, expm1, floor, floordiv, floormod, greater, greater_equal, is_finite,
                            is_inf, is_nan, less, less_equal, log, log1p, logical_and, logical_not, logical_or,
                            logical_xor, maximum, minimum, mod, multiply, negative, not_equal, pow, realdiv,
@@ -17,7 +17,7 @@ from .ops.reduce_ops import (argmax, argmin, count_nonzero, cumprod, cumsum, red
                              reduce_sum, reduce_variance)
 from .tf1_api import missing_names as _missing_names
 
-__all__ = ["abs", "acos", "add", "add_n", "argmax", "argmin", "asin", "atan", "atan2", "ceil", "cos", "cosh",
+__all__ = ["abs", "acos", "add", "add_n", "argmax", "argmin", "asin", "asinh", "atan", "atan2", "ceil", "cos", "cosh",
            "count_nonzero", "cumprod", "cumsum", "divide", "divide_no_nan", "equal", "erf", "exp", "expm1", "floor",
            "floordiv", "floormod", "greater", "greater_equal", "is_finite", "is_inf", "is_nan", "l2_normalize", "less",
            "less_equal", "log", "log1p", "log_softmax", "logical_and", "logical_not", "logical_or", "logical_xor",

@@ -162,14 +162,6 @@ def _cbrt(x: Any) -> Any:
     return m.sign(x) * m.pow(m.abs(x), _const_like(x, 1 / 3))
 
 
-@ufunc_rule(np.arcsinh)
-def _arcsinh(x: Any) -> Any:
-    """Odd extension of a formula that is accurate for x >= 0 (no cancellation, no 0 * inf)."""
-    s = a.where(x < 0.0, _const_like(x, -1.0), _const_like(x, 1.0))
-    u = s * x
-    return s * m.log1p(u + m.square(u) / (1.0 + m.sqrt(1.0 + m.square(u))))
-
-
 @ufunc_rule(np.arccosh)
 def _arccosh(x: Any) -> Any:
     return m.log(x + m.sqrt(m.square(x) - 1.0))

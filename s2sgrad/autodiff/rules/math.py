@@ -158,6 +158,7 @@ RULES: dict[Primitive, Rule] = {
     P.ATAN: lambda op, needed, g: [g * m.reciprocal(1.0 + m.square(_x(op)))],
     P.SINH: lambda op, needed, g: [g * m.cosh(_x(op))],
     P.COSH: lambda op, needed, g: [g * m.sinh(_x(op))],
+    P.ASINH: lambda op, needed, g: [g / m.cosh(_y(op))],
     P.TANH: lambda op, needed, g: [m.tanh_grad(_y(op), g)],
     P.SIGMOID: lambda op, needed, g: [m.sigmoid_grad(_y(op), g)],
     P.ERF: lambda op, needed, g: [g * (2.0 / math.sqrt(math.pi)) * m.exp(-m.square(_x(op)))],
