@@ -108,7 +108,6 @@ def _integers_unchanged(rule: Callable) -> Callable:
 
 UFUNCS[np.floor] = _integers_unchanged(m.floor)
 UFUNCS[np.ceil] = _integers_unchanged(m.ceil)
-UFUNCS[np.rint] = _integers_unchanged(m.round)
 UFUNCS[np.trunc] = _integers_unchanged(lambda x: a.where(x < 0.0, m.ceil(x), m.floor(x)))
 
 
