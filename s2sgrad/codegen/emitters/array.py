@@ -80,15 +80,18 @@ def index_expr(index: tuple, args: Sequence[ast.expr], as_value: bool = False) -
     """The subscript for ``x[...]`` (or, ``as_value``, the same index as a runtime tuple)."""
     def bound(v: Any) -> ast.expr | None:
         if v is None:
-            return None if not as_value else ast.Constant(None)
+            return None
         return args[v.k] if isinstance(v, TensorIndex) else literal(v)
 
-    items = []
+    def value(v: Any) -> ast.expr:
+        return bound(v) or ast.Constant(None)
+
+    items: list[ast.expr] = []
     for item in index:
         if isinstance(item, slice):
             if as_value:
-                items.append(ast.Call(ast.Name("slice", LOAD), [bound(item.start), bound(item.stop),
-                                                                 bound(item.step)], []))
+                items.append(ast.Call(ast.Name("slice", LOAD), [value(item.start), value(item.stop),
+                                                                 value(item.step)], []))
             else:
                 items.append(ast.Slice(bound(item.start), bound(item.stop), bound(item.step)))
         elif isinstance(item, TensorIndex):
@@ -121,14 +124,14 @@ def _emit_slice(ins: Instr, args: Sequence[ast.expr]) -> ast.expr:
         index: ast.expr = ast.Call(ast.Name("tuple", LOAD), [
             ast.Call(ast.Name("map", LOAD), [ast.Name("slice", LOAD), args[1], ends], [])], [])
         return ast.Subscript(args[0], index, LOAD)
-    items = []
+    items: list[ast.Slice] = []
     for i, (start, n) in enumerate(zip(b, s, strict=True)):
         d = x.shape.sizes[i] if x.shape.rank is not None else None
         stop = None if n == -1 or (d is not None and start + n == d) else start + n
         items.append(ast.Slice(literal(start) if start else None, None if stop is None else literal(stop), None))
     while items and items[-1].lower is None and items[-1].upper is None:
         items.pop()
-    return ast.Subscript(args[0], items[0] if len(items) == 1 else ast.Tuple(items, LOAD), LOAD)
+    return ast.Subscript(args[0], items[0] if len(items) == 1 else ast.Tuple(list[ast.expr](items), LOAD), LOAD)
 
 
 EMITTERS: dict[Primitive, Emitter] = {

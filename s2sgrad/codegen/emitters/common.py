@@ -75,7 +75,8 @@ def axes_literal(axes: Sequence[int]) -> ast.expr:
 
 def known_shape(shape: TensorShape) -> ast.expr | None:
     """``(2, 3)`` for a fully known shape, else None."""
-    return literal(tuple(shape.sizes)) if shape.is_fully_defined() else None
+    sizes = shape.sizes
+    return literal(tuple(sizes)) if sizes is not None and shape.is_fully_defined() else None
 
 
 def shape_or(shape: TensorShape, args: Sequence[ast.expr], i: int) -> ast.expr:

@@ -69,7 +69,7 @@ def _emit_tile(ins: Instr, args: Sequence[ast.expr]) -> ast.expr:
 
 def _emit_reverse(ins: Instr, args: Sequence[ast.expr]) -> ast.expr:
     axes = normalize_axes(ins.attrs["axis"], ins.args[0].shape.rank)
-    return ast.Call(np_attr("flip"), [args[0], axes_literal(axes)], [])
+    return ast.Call(np_attr("flip"), [args[0], axes_literal(axes or ())], [])
 
 
 EMITTERS: dict[Primitive, Emitter] = {

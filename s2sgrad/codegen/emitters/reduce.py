@@ -40,7 +40,7 @@ def _reduction(func: str, int_dtype: bool = False) -> Any:
 def _arg_emitter(func: str) -> Emitter:
     def emit(ins: Instr, args: Sequence[ast.expr]) -> ast.expr:
         axis = normalize_axis(ins.attrs["axis"], ins.args[0].shape.rank)
-        call = ast.Call(np_attr(func), [args[0]], [ast.keyword("axis", literal(axis))])
+        call: ast.expr = ast.Call(np_attr(func), [args[0]], [ast.keyword("axis", literal(axis))])
         if ins.outs[0].dtype is not _dt.int64:
             call = astype(call, ins.outs[0].dtype)
         return call
