@@ -48,7 +48,7 @@ def unary(name: str, expr: str, kinds: str = "float", out: _dt.DType | None = No
 
 
 def binary(name: str, expr: str, kinds: str = "numeric", out: _dt.DType | None = None, **flags: Any) -> Primitive:
-    """An elementwise primitive of two inputs of one dtype (``kinds``) that broadcast, emitted as ``expr``."""
+    """An elementwise primitive of two inputs of one dtype (``kinds``) that broadcast, computed by ``expr``."""
     return define(name, _binary_infer(name, kinds, out), expr=expr, ufunc=True, arity=2, **flags)
 
 
