@@ -1,6 +1,6 @@
 """Write a Program as Python source: NumPy statements built with ``ast``.
 
-Each instruction becomes an expression (its primitive's emitter). A single-use temporary
+Each instruction becomes an expression (its primitive's emitter, ``emitters.EMITTERS``). A single-use temporary
 computed for the same user line (or the same forward op's gradient) is folded into the
 expression that uses it, so ``h = tf.tanh(h * w + 0.1)`` reads ``tanh = np.tanh(h * 0.5 +
 0.1)``; everything else gets its own statement and a name. The trailing comment (op type
@@ -15,10 +15,12 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..primitives.core import broadcast_shape, literal, np_attr
 from ..primitives.math import ADD_N
 from ..shapes import dims_text
+from ..static import broadcast_shape
 from ..text import comment_text, location_text, shortest_float
+from .emitters import EMITTERS
+from .emitters.common import literal, np_attr
 from .lines import MAX_LINE, dels, signature, with_comment, wrapped_title
 from .names import INTERNAL_NAMES, Namer, value_name
 from .printer import print_lines
@@ -136,7 +138,7 @@ class _Emitter:
         pending: dict[str, _Statement] = {}   # fusable values awaiting their one consumer
         out: list[_Statement] = []
         for ins in self.prog.instrs:
-            stmt = _Statement(ins, ins.prim.emit(ins, _LazyArgs(self, ins)))
+            stmt = _Statement(ins, EMITTERS[ins.prim](ins, _LazyArgs(self, ins)))
             self._absorb(stmt, pending, out)
             if self._fusable(ins):
                 pending[f"{_REF}{id(ins.outs[0])}"] = stmt
