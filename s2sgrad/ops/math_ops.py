@@ -2,13 +2,14 @@
 checked by the primitives' rules when the op is recorded."""
 from __future__ import annotations
 
-from typing import Any, Protocol, Sequence
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from .. import dtypes as _dt
-from ..ssa.graph import Tensor
+from ..primitives import math as P
 from ..primitives.core import Primitive
 from ..primitives.linalg import MAT_MUL
-from ..primitives import math as P
+from ..ssa.graph import Tensor
 from .convert import convert_operands, convert_to_tensor, graph_of, record1
 
 _TRUEDIV_FLOAT = {"uint8": _dt.float32, "int8": _dt.float32, "uint16": _dt.float32, "uint32": _dt.float64,
@@ -54,7 +55,7 @@ def binary_function(prim: Primitive) -> BinaryFunction:
 # The functions the elementwise declarations name (``tf_names``, primitives/math.py), in their order;
 # tests/test_declared_ops.py checks that each declared name is bound here to its declaration's op.
 negative = neg = unary_function(P.NEG)
-abs = unary_function(P.ABS)  # noqa: A001
+abs = unary_function(P.ABS)
 sign = unary_function(P.SIGN)
 square = unary_function(P.SQUARE)
 sqrt = unary_function(P.SQRT)
@@ -76,7 +77,7 @@ tanh = unary_function(P.TANH)
 sigmoid = unary_function(P.SIGMOID)
 erf = unary_function(P.ERF)
 reciprocal = unary_function(P.RECIPROCAL)
-round = unary_function(P.ROUND)  # noqa: A001
+round = unary_function(P.ROUND)
 floor = unary_function(P.FLOOR)
 ceil = unary_function(P.CEIL)
 is_nan = unary_function(P.IS_NAN)
@@ -90,7 +91,7 @@ multiply = binary_function(P.MUL)
 realdiv = binary_function(P.REAL_DIV)
 floordiv = floor_div = binary_function(P.FLOOR_DIV)
 floormod = mod = binary_function(P.FLOOR_MOD)
-pow = binary_function(P.POW)  # noqa: A001
+pow = binary_function(P.POW)
 maximum = binary_function(P.MAXIMUM)
 minimum = binary_function(P.MINIMUM)
 squared_difference = binary_function(P.SQUARED_DIFFERENCE)
