@@ -261,9 +261,6 @@ def test_exported_step_equals_session_run_for_any_shapes_and_data(tmp_path_facto
 
 
 def test_decorated_function_export(tmp_path):
-    if not hasattr(tf, "grad"):
-        pytest.skip("the decorator front door (s2sgrad.grad) has not landed in this checkout")
-
     def loss(w, x):
         return np.sum(np.tanh(x @ w) ** 2)
 
