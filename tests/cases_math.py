@@ -26,6 +26,12 @@ F32 = X.astype(np.float32)
 _erf = np.vectorize(math.erf)
 
 
+
+def _xlogy(x, y):
+    """TF's xlogy: 0 where x == 0 (whatever y is), else x * log(y) (-inf at y == 0)."""
+    with np.errstate(divide="ignore"):
+        return np.where(x == 0, 0.0, x * np.log(np.where(x == 0, 1, y)))
+
 def _unary(name, op, ref, inputs=(X,), **kw):
     return OpCase(name, op, list(inputs), ref, **kw)
 
@@ -74,8 +80,8 @@ BINARY = [
     _binary("squared_difference", tf.squared_difference, lambda x, y: (x - y) ** 2, S, Y, order2=True),
     _binary("atan2_column", tf.atan2, np.arctan2, S, COL, order2=True),
     _binary("xlogy", tf.math.xlogy, lambda x, y: x * np.log(y), X, Y, order2=True),
-    _binary("xlogy_zero_x", tf.math.xlogy, lambda x, y: np.where(x == 0, 0.0, x * np.log(np.where(x == 0, 1, y))),
-            np.array([[0.0, 0.5], [2.0, 0.0]]), np.array([0.0, 3.0]), grad=False),
+    _binary("xlogy_zero_x", tf.math.xlogy, _xlogy, np.array([[0.0, 0.5], [2.0, 0.0]]), np.array([0.0, 3.0]),
+            grad=False),
     _binary("greater_equal_operator", lambda x, y: x >= y, np.greater_equal, I, J, grad=False),
 ]
 
