@@ -6,7 +6,8 @@ as in TensorFlow 1.x: ``Dimension(None) + 1`` is ``Dimension(None)``, ``Dimensio
 from __future__ import annotations
 
 import operator
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 __all__ = ["Dimension", "as_dimension", "dimension_value", "index_value"]
 

@@ -170,7 +170,7 @@ int8 = DType("int8", np.int8, 6)
 string = DType("string", np.object_, 7)
 complex64 = DType("complex64", np.complex64, 8)
 int64 = DType("int64", np.int64, 9)
-bool = DType("bool", np.bool_, 10)  # noqa: A001 - TF's public name
+bool = DType("bool", np.bool_, 10)  # TF's public name (shadows the builtin here)
 uint16 = DType("uint16", np.uint16, 17)
 complex128 = DType("complex128", np.complex128, 18)
 float16 = half = DType("float16", np.float16, 19)

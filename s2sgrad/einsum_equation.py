@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import string
 from collections import Counter
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 from .shapes import TensorShape
 from .static import broadcast_shape

@@ -5,7 +5,8 @@ the variables, losses and global step that s2sgrad records.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from .graph import Tensor, get_default_graph
 from .ops.indexed_slices import IndexedSlices

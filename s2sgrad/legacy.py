@@ -5,7 +5,8 @@ Each is the current op under its old name, or a thin wrapper where the arguments
 from __future__ import annotations
 
 import numbers
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from . import dtypes as _dt
 from .graph import Tensor

@@ -7,7 +7,8 @@ iteration, repr and str to TF 2's plain ints and None). s2sgrad's own code reads
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from .dimension import Dimension, index_value
 

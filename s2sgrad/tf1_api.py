@@ -17,7 +17,8 @@ from __future__ import annotations
 import functools
 import importlib.resources
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 __all__ = ["UnsupportedTensorFlowName", "tf1_names", "missing_names", "COVERAGE_PAGE"]
 

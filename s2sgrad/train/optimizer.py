@@ -10,7 +10,8 @@ as in TF) and are cast to each variable's dtype.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .. import dtypes as _dt
 from ..backprop import gradients
