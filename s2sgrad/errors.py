@@ -63,18 +63,19 @@ OK, CANCELLED, UNKNOWN, INVALID_ARGUMENT, DEADLINE_EXCEEDED, NOT_FOUND, ALREADY_
 PERMISSION_DENIED, RESOURCE_EXHAUSTED, FAILED_PRECONDITION, ABORTED, OUT_OF_RANGE = range(7, 12)
 UNIMPLEMENTED, INTERNAL, UNAVAILABLE, DATA_LOSS, UNAUTHENTICATED = range(12, 17)
 _BY_CODE = {cls.error_code: cls for cls in OpError.__subclasses__()}
+_CODE_OF = {cls: code for code, cls in _BY_CODE.items()}
 
 
-def exception_type_from_error_code(error_code: int) -> type:
+def exception_type_from_error_code(error_code: int) -> type[OpError]:
     """The OpError subclass for ``error_code`` (KeyError for an unknown code, as TF)."""
     return _BY_CODE[error_code]
 
 
 def error_code_from_exception_type(cls: type) -> int:
     """The code of an OpError subclass (KeyError for any other class)."""
-    if cls not in _BY_CODE.values():
+    if cls not in _CODE_OF:
         raise KeyError(f"{cls!r} is not an OpError subclass with a TensorFlow error code")
-    return cls.error_code
+    return _CODE_OF[cls]
 
 
 __getattr__ = _missing_names("errors", __name__)

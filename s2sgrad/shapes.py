@@ -7,13 +7,16 @@ iteration, repr and str to TF 2's plain ints and None). s2sgrad's own code reads
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from typing import Any
 
 from .dimension import Dimension, index_value
 
-__all__ = ["TensorShape", "as_shape", "unknown_shape", "dims_text", "dimension_at_index", "strip_dimensions",
+__all__ = ["Sizes", "TensorShape", "as_shape", "unknown_shape", "dims_text", "dimension_at_index", "strip_dimensions",
            "enable_v2_tensorshape", "disable_v2_tensorshape"]
+
+Sizes = tuple[int | None, ...]  # a known rank's sizes: ints, None where unknown
 
 _v2_behavior = False
 
@@ -45,6 +48,7 @@ class TensorShape:
     """
 
     __slots__ = ("_sizes",)
+    _sizes: Sizes | None
 
     def __init__(self, dims: Any) -> None:
         if dims is None:
@@ -60,12 +64,12 @@ class TensorShape:
             self._sizes = tuple(_as_size(d) for d in dims)
 
     @property
-    def sizes(self) -> tuple | None:
+    def sizes(self) -> Sizes | None:
         """The sizes as plain ints and None (unknown), or None when the rank is unknown: for s2sgrad's code."""
         return self._sizes
 
     @property
-    def dims(self) -> list | None:
+    def dims(self) -> list[Dimension] | None:
         """TF 1's list of Dimension objects (None when the rank is unknown)."""
         return None if self._sizes is None else [Dimension(d) for d in self._sizes]
 
@@ -75,7 +79,7 @@ class TensorShape:
 
     ndims = rank
 
-    def as_list(self) -> list:
+    def as_list(self) -> list[int | None]:
         """The sizes as a list of ints and None; ValueError when the rank is unknown."""
         if self._sizes is None:
             raise ValueError("as_list() is not defined on an unknown TensorShape.")
@@ -90,12 +94,10 @@ class TensorShape:
 
     def num_elements(self) -> int | None:
         """The number of elements, or None unless fully defined."""
-        if not self.is_fully_defined():
+        if self._sizes is None:
             return None
-        n = 1
-        for d in self._sizes:
-            n *= d
-        return n
+        known = [d for d in self._sizes if d is not None]
+        return math.prod(known) if len(known) == len(self._sizes) else None
 
     def is_compatible_with(self, other: Any) -> bool:
         """True unless the ranks differ or some dimension is known in both with different sizes."""
@@ -126,7 +128,7 @@ class TensorShape:
         other = as_shape(other)
         if self._sizes is None or other._sizes is None or len(self._sizes) != len(other._sizes):
             return TensorShape(None)
-        return TensorShape([a if a == b else None for a, b in zip(self._sizes, other._sizes)])
+        return TensorShape([a if a == b else None for a, b in zip(self._sizes, other._sizes, strict=True)])
 
     def concatenate(self, other: Any) -> TensorShape:
         other = as_shape(other)

@@ -61,7 +61,7 @@ def _planned(tf_name: str) -> str:
 @functools.cache
 def tf1_names() -> frozenset[str]:
     """TF-1.x's public names relative to ``tf`` (``"nn.relu"``); namespaces end in ``"."``."""
-    text = importlib.resources.files(__package__).joinpath("data", "tf1_names.txt").read_text(encoding="utf-8")
+    text = importlib.resources.files(__package__).joinpath("data").joinpath("tf1_names.txt").read_text(encoding="utf-8")
     return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
 
 

@@ -62,7 +62,7 @@ def _check_defined(op: Operation, t: Tensor, which: str) -> None:
     producer = t.op
     if producer.graph is not op.graph:
         raise VerifyError(f"{_what(op)}: {which} {t.name} belongs to another graph")
-    table = op.graph._ops  # type: ignore[attr-defined]
+    table = op.graph._ops
     if not 0 <= producer.id < len(table) or table[producer.id] is not producer:
         raise VerifyError(f"{_what(op)}: {which} {t.name} comes from an op that is not in the graph (dangling)")
     if producer.id >= op.id:
