@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, SupportsIndex, overload
 
 from .dimension import Dimension, index_value
 
@@ -33,7 +33,7 @@ def disable_v2_tensorshape() -> None:
     _v2_behavior = False
 
 
-def _dimension(size: int | None) -> Any:
+def _dimension(size: int | None) -> Dimension | int | None:
     """What users get for one size: a Dimension (TF 1) or the size itself (TF 2 behaviour)."""
     return size if _v2_behavior else Dimension(size)
 
@@ -174,12 +174,17 @@ class TensorShape:
             raise ValueError("Cannot take the length of shape with unknown rank.")
         return len(self._sizes)
 
-    def __iter__(self) -> Iterator:
+    def __iter__(self) -> Iterator[Any]:  # Dimensions, or ints and None (TF 2 behaviour)
         if self._sizes is None:
             raise ValueError("Cannot iterate over a shape with unknown rank.")
         return iter(self._sizes) if _v2_behavior else iter([Dimension(d) for d in self._sizes])
 
-    def __getitem__(self, key: Any) -> Any:
+    @overload
+    def __getitem__(self, key: slice) -> TensorShape: ...
+    @overload
+    def __getitem__(self, key: SupportsIndex) -> Any: ...  # a Dimension, or an int or None (TF 2 behaviour)
+
+    def __getitem__(self, key: slice | SupportsIndex) -> TensorShape | Dimension | int | None:
         """A Dimension (TF 1; an int or None under TF 2 behaviour) for an index, a TensorShape for a slice."""
         if isinstance(key, slice):
             if self._sizes is not None:

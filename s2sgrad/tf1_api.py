@@ -18,7 +18,7 @@ import functools
 import importlib.resources
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import NoReturn
 
 __all__ = ["UnsupportedTensorFlowName", "tf1_names", "missing_names", "COVERAGE_PAGE"]
 
@@ -65,11 +65,11 @@ def tf1_names() -> frozenset[str]:
     return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
 
 
-def missing_names(namespace: str, module_name: str) -> Callable[[str], Any]:
+def missing_names(namespace: str, module_name: str) -> Callable[[str], NoReturn]:
     """A module ``__getattr__`` for the s2sgrad module standing for ``tf.<namespace>`` ("" for tf)."""
     prefix = namespace + "." if namespace else ""
 
-    def __getattr__(name: str) -> Any:
+    def __getattr__(name: str) -> NoReturn:
         if not name.startswith("_"):
             if prefix + name in tf1_names():
                 raise UnsupportedTensorFlowName(f"tf.{prefix}{name}")
