@@ -19,13 +19,14 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from . import __version__, compiler
-from .codegen.build import Executable
+from . import compiler
 from .codegen.names import identifier
 from .dot import to_dot
 from .export import CallRecorder, executable_spec
 from .ir import format_ops
+from .pipeline import Executable
 from .standalone import write_standalone
+from ._version import __version__
 
 __all__ = ["main", "build_parser"]
 

@@ -15,18 +15,14 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from . import errors
-from .codegen.build import build_module
 from .codegen.emit import Module
-from .codegen.lower import needed_ops
 from .codegen.program import Kind
-from .feeds import check_feed_shape, convert_feed
-from .fetches import FetchStructure
-from .graph import Tensor
-from .inspection import _graph_for, _static_variable_spec
+from .feeds import convert_feed
 from .ops.indexed_slices import IndexedSlicesValue
+from .pipeline import generate, graph_of_fetches, plan, static_variable_spec
 from .session import Session, get_default_session
 from .standalone import ExportSpec, Input, run_parameters, write_standalone
+from .variable_store import VariableStore
 
 __all__ = ["export", "CallRecorder", "executable_spec"]
 
@@ -64,41 +60,32 @@ def export(fetches: Any, path: str | os.PathLike, feed_dict: dict | None = None,
 # -- graph mode ----------------------------------------------------------------------------------
 
 def _session_spec(fetches: Any, feed_dict: dict, session: Session | None) -> ExportSpec:
-    graph = session.graph if session is not None else _graph_for(fetches, None)
-    structure = FetchStructure(graph, fetches)
+    graph = session.graph if session is not None else graph_of_fetches(fetches)
+    graph_slice = plan(graph, fetches, list(feed_dict))
+    structure = graph_slice.structure
     slots = structure.rebuild([_Slot(i) for i in range(len(structure.tensors))])  # as run would return them
     result = _expression(slots, lambda v: v.index if isinstance(v, _Slot) else None, "the fetches")
-    feeds: dict[Tensor, Any] = {}
-    for key, value in feed_dict.items():
-        t = graph.as_graph_element(key)
-        if not isinstance(t, Tensor):
-            raise TypeError(f"feed_dict key {key!r} is not a tensor")
-        feeds[t] = convert_feed(value, t)
-        check_feed_shape(t, np.shape(feeds[t]))
-    specs = {t: (t.dtype, np.shape(v)) for t, v in feeds.items()}
-    ops = needed_ops(structure.tensors, structure.ops, set(feeds))
-    variable_spec = session._variable_spec if session is not None else _static_variable_spec
-    module, _, _ = build_module(ops, structure.tensors, specs, variable_spec)
-    values = [_session_input(p, feeds, session) for p in module.params]
+    feeds = {t: convert_feed(v, t) for t, v in zip(graph_slice.fed, feed_dict.values(), strict=True)}
+    store = session.variable_store if session is not None else None
+    specs = graph_slice.feed_specs(list(feeds.values()))
+    module = generate(graph_slice, specs, store.spec if store is not None else static_variable_spec)
+    values = [_session_input(p, feeds, store) for p in module.params]
     fetched = ", ".join(t.name for t in structure.tensors) or "no tensors"
     return executable_spec(module, len(structure.tensors), values, origin=f"a Session run fetching {fetched}",
                            result=result)
 
 
-def _session_input(param: Any, feeds: dict, session: Session | None) -> Any:
+def _session_input(param: Any, feeds: dict, store: VariableStore | None) -> Any:
     """The value ``session.run`` would pass for ``param`` (feeds, stored variables, generator states)."""
     if param.kind is Kind.FEED:
         return feeds[param.source]
     op = param.source
-    if session is None:
+    if store is None:
         raise ValueError(f"export needs a session holding the value of {op.name}: pass session= or call "
                          f"export inside `with tf.Session() as sess:`")
     if param.kind is Kind.RNG:
-        return session._rng(op).bit_generator.state
-    if op not in session._store:
-        raise errors.FailedPreconditionError(None, op, f"Attempting to use uninitialized value {op.name}  "
-                                                       f"[variable created at {op.where}]")
-    return session._store[op]
+        return store.generator(op).bit_generator.state
+    return store.snapshot([op])[0]
 
 
 # -- the result's structure ---------------------------------------------------------------------

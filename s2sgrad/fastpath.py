@@ -1,11 +1,13 @@
-"""Session.run's fast path: straight-line glue generated per plan and per compiled module.
+"""Straight-line glue generated per plan and per compiled module: Session.run's fast path, and
+the one place where a compiled module's results are post-processed.
 
 A plan's *dispatcher* unpacks the feed values, converts those that are not already of the
 fed tensor's dtype, and picks the executable for their shapes. An executable's *step* reads
 the variables it needs (one C-level ``itemgetter`` call), calls the generated module,
 commits the assignments (one ``dict.update``) and rebuilds the fetch structure. Both are
 single Python functions with no loops, which is what makes ``sess.run`` cost about one
-function call more than hand-written NumPy.
+function call more than hand-written NumPy. An executable's *call* (used by the decorator and
+export) is the step's middle part alone: call the module, post-process its results.
 
 The glue text contains only internal identifiers (``f0``, ``v1``, ``o2``...); every object it
 touches is bound in its namespace, so no user string ever reaches it.
@@ -18,8 +20,9 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from . import errors
+from .variable_store import VariableStore
 
-__all__ = ["make_dispatcher", "make_step"]
+__all__ = ["make_dispatcher", "make_step", "make_call"]
 
 
 def _function(name: str, params: Sequence[str], body: list[str], namespace: dict) -> Callable:
@@ -45,21 +48,29 @@ def make_dispatcher(feed_types: Sequence[tuple], steps: dict, compile_step: Call
     return _function("dispatch", ["feeds"], body, ns)
 
 
-def make_step(exe: Any, n_feeds: int, store: dict, rng: Callable, uninitialized: Callable,
-              translate: Callable, rebuild: Callable | None, slots: tuple | None) -> Callable:
-    """``step(*feed_values) -> result`` for one executable bound to one session's store.
+def make_call(exe: Any, translate: Callable) -> Callable:
+    """``call(args) -> list`` for one executable: its module's results, post-processed."""
+    ns: dict[str, Any] = {}
+    returned = [f"o{i}" for i in range(exe.n_fetches + len(exe.commit_ops))]
+    body = _call_lines(exe, "*args", returned, translate, ns)
+    return _function("call", ["args"], body + [f"return [{', '.join(returned)}]"], ns)
+
+
+def make_step(exe: Any, n_feeds: int, store: VariableStore, uninitialized: Callable, translate: Callable,
+              rebuild: Callable | None, slots: tuple | None) -> Callable:
+    """``step(*feed_values) -> result`` for one executable bound to one session's ``VariableStore``:
+    its snapshot and commit, inlined.
 
     ``slots`` describes a flat fetch list (index into the fetched values, -1 for an op) so the
     result is built inline; otherwise ``rebuild`` builds it from the list of fetched values."""
     feeds = [f"f{i}" for i in range(n_feeds)]
-    ns: dict[str, Any] = {"fn": exe.fn, "store": store, "rng": rng, "uninitialized": uninitialized,
-                          "translate": translate, "rebuild": rebuild, "OpError": errors.OpError,
-                          "ndarray": np.ndarray, "array": np.array, "update": store.update}
+    ns: dict[str, Any] = {"values": store.values, "rng": store.generator, "uninitialized": uninitialized,
+                          "rebuild": rebuild, "update": store.values.update}
     body: list[str] = []
     variables = [f"v{i}" for i in range(len(exe.var_ops))]
     if variables:
         ns["read"] = operator.itemgetter(*exe.var_ops)
-        body += ["try:", f"    {', '.join(variables)}{',' if len(variables) > 1 else ''} = read(store)",
+        body += ["try:", f"    {', '.join(variables)}{',' if len(variables) > 1 else ''} = read(values)",
                  "except KeyError:", "    raise uninitialized() from None"]
     randoms = []
     for i, op in enumerate(exe.rng_ops):
@@ -69,13 +80,7 @@ def make_step(exe: Any, n_feeds: int, store: dict, rng: Callable, uninitialized:
     args = [feeds[i] for i in exe.feed_positions] + variables + randoms
     outs = [f"o{i}" for i in range(exe.n_fetches)]
     commits = [f"c{i}" for i in range(len(exe.commit_ops))]
-    returned = outs + commits
-    body += ["try:", f"    {', '.join(returned) + ',' if returned else '_'} = fn({', '.join(args)})",
-             "except OpError:", "    raise", "except Exception as e:", "    raise translate(e) from e"]
-    for i in exe.copy_outputs:
-        body.append(f"{returned[i]} = array({returned[i]})")
-    for i in exe.scalar_outputs:
-        body.append(f"if type({returned[i]}) is ndarray: {returned[i]} = {returned[i]}[()]")
+    body += _call_lines(exe, ", ".join(args), outs + commits, translate, ns)
     if commits:
         for i, var_op in enumerate(exe.commit_ops):
             ns[f"K{i}"] = var_op
@@ -85,6 +90,21 @@ def make_step(exe: Any, n_feeds: int, store: dict, rng: Callable, uninitialized:
     else:
         body.append(f"return rebuild([{', '.join(outs)}])")
     return _function("step", feeds, body, ns)
+
+
+def _call_lines(exe: Any, args: str, returned: list[str], translate: Callable, ns: dict) -> list[str]:
+    """The lines that call the generated module with ``args`` into the names ``returned``, then
+    post-process them: errors become TF errors, aliased outputs are copied, 0-d arrays become
+    NumPy scalars (as TF returns them)."""
+    ns.update({"fn": exe.fn, "translate": translate, "OpError": errors.OpError, "ndarray": np.ndarray,
+               "array": np.array})
+    body = ["try:", f"    {', '.join(returned) + ',' if returned else '_'} = fn({args})",
+            "except OpError:", "    raise", "except Exception as e:", "    raise translate(e) from e"]
+    for i in exe.copy_outputs:
+        body.append(f"{returned[i]} = array({returned[i]})")
+    for i in exe.scalar_outputs:
+        body.append(f"if type({returned[i]}) is ndarray: {returned[i]} = {returned[i]}[()]")
+    return body
 
 
 def _inline_result(slots: list, outs: list[str]) -> str:

@@ -12,11 +12,12 @@ import threading
 from typing import Any, Iterable, Iterator, Sequence
 
 from .nodes import GraphElement, Operation, Tensor, user_location  # noqa: F401 - re-exported
+from .platform.devices import Placement
 from .shapes import dims_text
 
 __all__ = [
     "Graph", "GraphElement", "Operation", "Tensor", "get_default_graph", "reset_default_graph",
-    "name_scope", "control_dependencies", "user_location",
+    "name_scope", "control_dependencies", "device", "colocate_with", "user_location",
 ]
 
 _VALID_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
@@ -30,6 +31,7 @@ class _ThreadState(threading.local):
         self.grad_of: Operation | None = None
         self.grad_needed: tuple | None = None  # per input of grad_of: is its gradient used?
         self.location: tuple | None = None     # fixed user location for ops made meanwhile
+        self.placement = Placement()           # tf.device / tf.colocate_with scopes
 
 
 class Graph(GraphElement):
@@ -89,6 +91,9 @@ class Graph(GraphElement):
             op = Operation(self, full_name, op_type, inputs, attrs, specs, control,
                            self._local.location or user_location(),
                            self._local.grad_of)
+            placement = self._local.placement
+            if placement.devices or placement.colocation:
+                placement.assign(op)
             op.id = len(self._ops)
             self._ops.append(op)
             self._by_name[op.name] = op
@@ -160,6 +165,15 @@ class Graph(GraphElement):
             yield
         finally:
             self._local.control = old
+
+    def device(self, device_name_or_function: Any) -> Any:
+        """``with g.device("/cpu:0"):`` ops created inside record the device (placement is a no-op)."""
+        return self._local.placement.device(device_name_or_function)
+
+    def colocate_with(self, op: Any, ignore_existing: bool = False) -> Any:
+        """``with g.colocate_with(t):`` ops created inside record ``t``'s op as their colocation group."""
+        target = None if op is None else _as_op(op, "the op to colocate with")
+        return self._local.placement.colocate_with(target, ignore_existing)
 
     @contextlib.contextmanager
     def gradient_override_map(self, op_type_map: dict[str, str]) -> Iterator[None]:
@@ -296,7 +310,7 @@ def _invalid_name(name: Any, kind: str, first_char: bool) -> Exception:
     return ValueError(f"{name!r} is not a valid {kind} name (use {rule})")
 
 
-def _as_op(obj: Any) -> Operation:
+def _as_op(obj: Any, role: str = "a control input") -> Operation:
     graph_element = getattr(obj, "_as_graph_element", None)
     if graph_element is not None:
         obj = graph_element()
@@ -304,7 +318,7 @@ def _as_op(obj: Any) -> Operation:
         return obj
     if isinstance(obj, Tensor):
         return obj.op
-    raise TypeError(f"Can not use {obj!r} as a control input: expected a Tensor or Operation.")
+    raise TypeError(f"Can not use {obj!r} as {role}: expected a Tensor or Operation.")
 
 
 class _DefaultGraphs(threading.local):
@@ -349,3 +363,14 @@ def name_scope(name: str | None, default_name: str | None = None, values: Any = 
 def control_dependencies(control_inputs: Iterable | None) -> Any:
     """``with tf.control_dependencies([op]):`` in the default graph."""
     return get_default_graph().control_dependencies(control_inputs)
+
+
+def device(device_name_or_function: Any) -> Any:
+    """``with tf.device("/gpu:0"):`` in the default graph: ops record the device string (a string,
+    DeviceSpec, None to ignore outer scopes, or a function of the op); placement is a no-op."""
+    return get_default_graph().device(device_name_or_function)
+
+
+def colocate_with(op: Any, ignore_existing: bool = False) -> Any:
+    """``with tf.colocate_with(t):`` in the default graph: ops record ``t``'s colocation group."""
+    return get_default_graph().colocate_with(op, ignore_existing)

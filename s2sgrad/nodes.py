@@ -7,6 +7,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from . import dtypes as _dt
+from .default_session import session_for
 from .shapes import TensorShape, as_shape
 
 if TYPE_CHECKING:
@@ -89,6 +90,10 @@ class Tensor(GraphElement):
     def ndim(self) -> int | None:
         return self._shape.rank
 
+    @property
+    def device(self) -> str:
+        return self.op._device
+
     def consumers(self) -> list[Operation]:
         return list(self._consumers)
 
@@ -123,7 +128,7 @@ class Operation(GraphElement):
     """A node of the graph: ``type`` names its primitive; ``attrs`` are its static parameters."""
 
     __slots__ = ("graph", "name", "type", "inputs", "outputs", "attrs", "control_inputs",
-                 "location", "id", "grad_of", "__weakref__")
+                 "location", "id", "grad_of", "_device", "_colocation", "__weakref__")
 
     def __init__(self, graph: Graph, name: str, op_type: str, inputs: tuple, attrs: dict,
                  specs: Sequence[tuple], control_inputs: tuple, location: tuple, grad_of: Any) -> None:
@@ -136,12 +141,24 @@ class Operation(GraphElement):
         self.location = location
         self.grad_of: Operation | None = grad_of  # the forward op whose gradient rule made this op
         self.id = -1
+        self._device = ""                         # recorded only: see s2sgrad.platform.devices
+        self._colocation: tuple | None = None     # b"loc:@<op>" groups from tf.colocate_with
         if len(specs) == 1:
             self.outputs = (Tensor(self, 0, specs[0][0], specs[0][1]),)
         else:
             self.outputs = tuple([Tensor(self, i, dt, shape) for i, (dt, shape) in enumerate(specs)])
 
+    @property
+    def device(self) -> str:
+        """The device string the op was created under (placement itself is a no-op)."""
+        return self._device
+
+    def colocation_groups(self) -> list[bytes]:
+        return list(self._colocation or (f"loc:@{self.name}".encode(),))
+
     def get_attr(self, name: str) -> Any:
+        if name == "_class" and self._colocation:
+            return list(self._colocation)
         try:
             return self.attrs[name]
         except KeyError:
@@ -162,8 +179,7 @@ class Operation(GraphElement):
 
     def run(self, feed_dict: Any = None, session: Any = None) -> None:
         """Run this op in ``session`` or the default session."""
-        from .session import _session_for
-        _session_for(session, self).run(self, feed_dict)
+        session_for(session, self).run(self, feed_dict)
 
     def __repr__(self) -> str:
         return f"<tf.Operation '{self.name}' type={self.type}>"

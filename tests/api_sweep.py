@@ -136,6 +136,7 @@ OVERRIDES: dict[str, dict[str, Any]] = {
     "tf.slice": {"input_": lambda c: c.m23}, "tf.pad": {"tensor": lambda c: c.m23},
     "tf.boolean_mask": {"tensor": lambda c: c.m23, "mask": lambda c: c.b23, "axis": None},
     "tf.cumsum": {"axis": 1}, "tf.cumprod": {"axis": 1},
+    "tf.device": {"device_name_or_function": "/cpu:0"}, "tf.colocate_with": {"op": lambda c: c.m23},
     "tf.reverse": {"axis": [1]}, "tf.reverse_v2": {"axis": [1]},
     "tf.unsorted_segment_sum": {"data": lambda c: c.m23}, "math.unsorted_segment_sum": {"data": lambda c: c.m23},
     "tf.placeholder_with_default": {"shape": [2, 3]}, "tf.placeholder": {"shape": [None, 3]},

@@ -15,8 +15,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 import s2sgrad as tf
-from s2sgrad.codegen.build import build_executable
-from s2sgrad.codegen.lower import needed_ops
+from s2sgrad import pipeline
 from s2sgrad.testing import check_gradients
 
 
@@ -75,10 +74,9 @@ def run_generic(case: OpCase) -> Any:
     """Run a module compiled without knowing the fed shapes (the emitters' fallback paths)."""
     graph, holders, out = build(case, static=False)
     outs = out if isinstance(out, (list, tuple)) else [out]
-    fed = set(holders)
-    specs = {h: (h.dtype, h.shape.sizes) for h in holders}
-    exe = build_executable(needed_ops(outs, [], fed), outs, specs, lambda v: None)
-    values = exe.call(case.arrays())
+    graph_slice = pipeline.plan(graph, outs, holders)
+    exe = pipeline.compile(graph_slice, graph_slice.feed_specs(), lambda v: None)
+    values = graph_slice.structure.rebuild(exe.call(case.arrays()))
     return values if isinstance(out, (list, tuple)) else values[0]
 
 

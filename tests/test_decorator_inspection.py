@@ -12,7 +12,7 @@ import pytest
 
 import s2sgrad
 from s2sgrad import compiler, errors
-from s2sgrad.codegen.build import Executable
+from s2sgrad.pipeline import Executable
 
 HERE = os.path.basename(__file__)
 

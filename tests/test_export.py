@@ -12,9 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import s2sgrad as tf
+from s2sgrad import pipeline
 from s2sgrad.codegen import runtime
-from s2sgrad.codegen.build import build_executable
-from s2sgrad.codegen.lower import needed_ops
 from s2sgrad.standalone import runtime_source
 from standalone_runner import run_without_s2sgrad
 
@@ -295,8 +294,8 @@ class StandInGradient:
         key = (np.shape(w), np.shape(x))
         if key not in self.cache:
             specs = {self.w: (tf.float64, np.shape(w)), self.x: (tf.float64, np.shape(x))}
-            ops = needed_ops([self.grad], [], set(specs))
-            self.cache[key] = build_executable(ops, [self.grad], specs, variable_spec=None)
+            graph_slice = pipeline.plan(self.graph, [self.grad], list(specs))
+            self.cache[key] = pipeline.compile(graph_slice, specs, variable_spec=None)
         return self.cache[key]
 
     def __call__(self, w, x):

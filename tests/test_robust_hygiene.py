@@ -14,7 +14,7 @@ import numpy as np
 
 import s2sgrad as tf
 from s2sgrad.compiler import GENERATED_PREFIX
-from s2sgrad.session import MAX_SHAPES_PER_PLAN
+from s2sgrad.pipeline import MAX_SHAPES_PER_PLAN
 from s2sgrad.tracing.api import MAX_PROGRAMS
 from conftest import checkout_env
 
@@ -31,9 +31,9 @@ def test_a_session_keeps_a_bounded_number_of_feed_shapes_per_plan():
     with tf.Session() as sess:
         for n in range(MAX_SHAPES_PER_PLAN + 10):
             assert sess.run(y, {x: np.ones(n + 1, np.float32)}) == 2.0 * (n + 1)
-        (plan,) = sess._plans.values()
-        assert len(plan.executables) == len(plan.steps) == MAX_SHAPES_PER_PLAN
-        del plan
+        (runner,) = sess._runners.values()
+        assert len(runner.plan.executables) == len(runner.steps) == MAX_SHAPES_PER_PLAN
+        del runner
         assert len(generated_lines() - before) == MAX_SHAPES_PER_PLAN   # evicted modules left linecache
         assert sess.run(y, {x: np.ones(1, np.float32)}) == 2.0         # an evicted shape compiles again
     assert generated_lines() - before == set()                      # closing released the rest
@@ -45,14 +45,14 @@ def test_closing_a_session_releases_its_variables_and_modules():
     sess = tf.Session()
     sess.run(big.initializer)
     assert sess.run(total) == 256 * 256
-    (stored,) = [v for v in sess._store.values() if np.shape(v) == (256, 256)]
+    (stored,) = [v for v in sess.variable_store.values.values() if np.shape(v) == (256, 256)]
     value = weakref.ref(stored)
     del stored
     before = generated_lines()
     sess.close()
     gc.collect()
     assert value() is None
-    assert sess._store == {} and sess._plans == {}
+    assert sess.variable_store.values == {} and sess._runners == {}
     assert generated_lines() < before
 
 

@@ -19,7 +19,8 @@ import numpy as np
 import pytest
 
 import s2sgrad as tf
-from s2sgrad.codegen import build, runtime
+from s2sgrad import pipeline
+from s2sgrad.codegen import runtime
 from conftest import EXAMPLES
 from generated_code import problems
 import optable
@@ -33,18 +34,18 @@ PYTHON_ADDS = {"__warningregistry__"}  # the warnings module's record of (ignore
 def compiled_functions():
     """Every function compiled inside, checked on exit: clean AST, nothing else in its globals."""
     functions: list = []
-    original = build.load_source
+    original = pipeline.load_source
 
     def load(source, constants, label="run", **kwargs):
         fn = original(source, constants, label, **kwargs)
         functions.append(fn)
         return fn
 
-    build.load_source = load
+    pipeline.load_source = load
     try:
         yield functions
     finally:
-        build.load_source = original
+        pipeline.load_source = original
     assert functions
     for fn in functions:
         _check(fn)
@@ -120,8 +121,8 @@ def test_the_session_glue_holds_no_user_text():
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         sess.run([step, loss], {x: [1.0, 1.0]})
-        plan = next(p for p in sess._plans.values() if len(p.fed) == 1)
-    for glue in [plan.dispatch, *plan.steps.values()]:
+        runner = next(r for r in sess._runners.values() if len(r.plan.fed) == 1)
+    for glue in [runner.dispatch, *runner.steps.values()]:
         code = glue.__code__
         names = set(code.co_names) | set(code.co_varnames)
         assert all(n.isidentifier() and n.isascii() and weird not in n for n in names), names

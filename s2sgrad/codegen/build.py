@@ -1,22 +1,16 @@
-"""Graph slice -> runnable Executable: lower, optimize, lay out, emit, compile (the whole pipeline)."""
+"""Graph slice -> generated module: lower, optimize, lay out and emit (``pipeline`` loads it)."""
 from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-import numpy as np
-
-from .. import errors
-from ..compiler import GENERATED_PREFIX, load_source
 from ..gcpause import gc_paused
 from ..graph import Operation, Tensor
 from ..primitives import lookup
 from ..shapes import dims_text
 from .emit import Module, emit_module
-from .lower import needed_ops
-from .program import Kind
 from .stages import lower_and_optimize
 
-__all__ = ["Executable", "build_executable", "build_module", "needed_ops", "translate_error"]
+__all__ = ["build_module"]
 
 
 def build_module(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feed_specs: dict,
@@ -48,69 +42,3 @@ def _title(fetch_tensors: Sequence[Tensor], feed_specs: dict, prog: Any, label: 
         lines.append("assigns: " + ", ".join(var.name for var, _ in prog.commits))
     lines.append("returns: the fetched values, then the new values of the assigned variables.")
     return "\n".join(lines)
-
-
-class Executable:
-    """A compiled module plus how to call it and post-process its results."""
-
-    def __init__(self, module: Module, ops: Sequence[Operation], fed: Sequence[Tensor], var_ops: list,
-                 rng_ops: list, n_fetches: int, label: str = "run") -> None:
-        self.module = module
-        self.source = module.source
-        self.label = label
-        self.ops = ops  # the graph slice it computes
-        positions = {t: i for i, t in enumerate(fed)}
-        params = module.params
-        self.feed_positions = [positions[p.source] for p in params if p.kind is Kind.FEED]
-        live = {id(p.source) for p in params}
-        self.var_ops = [v for v in var_ops if id(v) in live]
-        self.rng_ops = [r for r in rng_ops if id(r) in live]
-        self.n_fetches = n_fetches
-        self.commit_ops = module.commit_ops
-        self.copy_outputs = module.copy_outputs
-        self.scalar_outputs = [i for i, rank in enumerate(module.output_ranks) if rank == 0]
-        self.fn = load_source(module.source, module.constants, label, origin=self)  # hooks see all of the above
-
-    def call(self, args: list) -> list:
-        try:
-            outs = self.fn(*args)
-        except errors.OpError:
-            raise
-        except Exception as e:  # noqa: BLE001 - re-raised with the op and the user's line
-            raise translate_error(e, self) from e
-        if self.copy_outputs:
-            outs = list(outs)
-            for i in self.copy_outputs:
-                outs[i] = np.array(outs[i])
-        for i in self.scalar_outputs:
-            if type(outs[i]) is np.ndarray:
-                outs = list(outs)
-                outs[i] = outs[i][()]
-        return outs
-
-
-def build_executable(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feed_specs: dict,
-                     variable_spec: Callable[[Operation], tuple], label: str = "run") -> Executable:
-    """Compile the slice ``ops``; ``label`` names the module (its filename and ``s2sgrad dump`` header)."""
-    module, var_ops, rng_ops = build_module(ops, fetch_tensors, feed_specs, variable_spec, label)
-    return Executable(module, ops, list(feed_specs), var_ops, rng_ops, len(fetch_tensors), label)
-
-
-_ERROR_CLASSES = {MemoryError: errors.ResourceExhaustedError, NotImplementedError: errors.UnimplementedError}
-
-
-def translate_error(e: Exception, exe: Executable) -> errors.OpError:
-    """An exception from generated code as a TF error naming the op and the user's line:
-    ResourceExhaustedError for MemoryError, UnimplementedError for NotImplementedError,
-    InvalidArgumentError for the rest (bad index or label values, NumPy errors...)."""
-    op = None
-    tb = e.__traceback__
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename.startswith(GENERATED_PREFIX):
-            op = exe.module.line_ops.get(tb.tb_lineno, op)
-        tb = tb.tb_next
-    where = f" (op '{op.name}' of type {op.type}, created at {op.where})" if op is not None else ""
-    kind = next((tf_error for cls, tf_error in _ERROR_CLASSES.items() if isinstance(e, cls)),
-                errors.InvalidArgumentError)
-    return kind(None, op, f"{type(e).__name__}: {e}{where}")
-

@@ -9,6 +9,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ..default_session import session_for
 from ..graph import Tensor
 from ..primitives.array import TensorIndex
 from . import array_ops as a
@@ -72,8 +73,7 @@ def getitem(tensor: Any, key: Any) -> Tensor:
 
 def _eval(self: Any, feed_dict: Any = None, session: Any = None) -> Any:
     """The value of this tensor in ``session`` (default: the default session)."""
-    from ..session import _session_for
-    return _session_for(session, self).run(self, feed_dict)
+    return session_for(session, self).run(self, feed_dict)
 
 
 def install(cls: type, as_tensor: Callable[[Any], Any] = lambda t: t) -> None:

@@ -11,6 +11,7 @@ import threading
 from typing import Any, Iterator
 
 from .. import dtypes as _dt
+from ..default_session import session_for
 from ..graph import Graph, GraphElement, Operation, Tensor, get_default_graph
 from ..shapes import TensorShape
 from . import control_flow as cf
@@ -94,7 +95,7 @@ class Variable(GraphElement):
 
     @property
     def device(self) -> str:
-        return ""
+        return self._op.device
 
     @property
     def initializer(self) -> Operation:
@@ -119,8 +120,7 @@ class Variable(GraphElement):
             return record1("Identity", [self._op.outputs[0]], None, self._op.name + "/read")
 
     def eval(self, session: Any = None) -> Any:
-        from ..session import _session_for
-        return _session_for(session, self._op).run(self)
+        return session_for(session, self._op).run(self)
 
     # -- writing ---------------------------------------------------------------------------------
     def assign(self, value: Any, use_locking: Any = None, name: str | None = None, read_value: bool = True) -> Any:
@@ -134,8 +134,7 @@ class Variable(GraphElement):
 
     def load(self, value: Any, session: Any = None) -> None:
         """Write ``value`` into this variable in ``session`` (the default session if None)."""
-        from ..session import _session_for
-        _session_for(session, self._op)._load_variable(self._op, value)
+        session_for(session, self._op).variable_store.load(self._op, value)
 
     def __repr__(self) -> str:
         return f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}>"

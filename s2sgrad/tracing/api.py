@@ -2,7 +2,7 @@
 
 A ``GradientFunction`` traces the user's NumPy function once per argument signature into a
 private graph, adds the derivative program with ``tf.gradients`` and compiles the slice it
-needs through the same pipeline as ``Session.run`` (``build_executable``). Called with
+needs through the same pipeline as ``Session.run`` (``pipeline.compile``). Called with
 values that are themselves being traced (``grad(grad(f))``), it records into the enclosing
 trace instead of compiling.
 """
@@ -15,9 +15,10 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from .. import pipeline
 from ..backprop import UnconnectedGradients, as_unconnected_gradients
-from ..codegen.build import Executable, build_executable, needed_ops
 from ..compiler import quiet_numpy_warnings
+from ..explain import analyze
 from ..graph import Tensor, user_location
 from ..ir import format_ops
 from ..ops import array_ops as a
@@ -85,11 +86,15 @@ class _Program:
             self.recording = _Recording(fn, arguments, inline=False)
         self.has_value = fn._wants_value()
         fetches: list[Tensor] = [self.recording.y] if self.has_value else []
-        self.slots = _map_results(self.recording.results, lambda t: fetches.append(t) or len(fetches) - 1)
+        positions = _map_results(self.recording.results, lambda t: fetches.append(t) or len(fetches) - 1)
         placeholders = [t for t in self.recording.inputs if t is not None]
+        graph_slice = pipeline.plan(self.trace.graph, fetches, placeholders)
+        _, index = graph_slice.structure.flat  # fetches position -> index among the computed values
+        self.value_index = index[0] if self.has_value else None
+        self.slots = _map_results(positions, lambda i: index[i])
+        self.ops = graph_slice.ops
         specs = {t: (t.dtype, tuple(t.shape.sizes)) for t in placeholders}
-        self.ops = needed_ops(fetches, [], set(placeholders))
-        self.executable = build_executable(self.ops, fetches, specs, _no_variables, label=fn.label)
+        self.executable = pipeline.compile(graph_slice, specs, _no_variables, label=fn.label)
         self.dtypes = [t.dtype.np for t in placeholders]
 
     def run(self, arguments: list[Argument]) -> tuple[Any, Any]:
@@ -101,7 +106,8 @@ class _Program:
             feeds.append(arr[()] if arr.ndim == 0 else arr)
         exe = self.executable
         outs = exe.call([feeds[i] for i in exe.feed_positions])
-        return (outs[0] if self.has_value else None), _map_results(self.slots, lambda i: outs[i])
+        value = None if self.value_index is None else outs[self.value_index]
+        return value, _map_results(self.slots, lambda i: outs[i])
 
 
 def _no_variables(op: Any) -> tuple:
@@ -170,7 +176,7 @@ class GradientFunction:
         return self._program(arguments)
 
     # -- inspection -----------------------------------------------------------------------------
-    def executable(self, *args: Any, **kwargs: Any) -> Executable:
+    def executable(self, *args: Any, **kwargs: Any) -> pipeline.Executable:
         """The compiled ``Executable`` for these example arguments' signature."""
         return self._inspect(args, kwargs).executable
 
@@ -184,7 +190,6 @@ class GradientFunction:
 
     def explain(self, *args: Any, **kwargs: Any) -> Any:
         """Why each differentiated argument's gradient is None or zero (or that it flows)."""
-        from ..explain import analyze
         program = self._inspect(args, kwargs)
         recording = program.recording
         xs, labels = [], []

@@ -158,11 +158,7 @@ class Traced:
         self._views = [weakref.ref(v) for v in views]
         return views
 
-    # -- NumPy's dispatch protocols -----------------------------------------------------------------
-    def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
-        from .ufuncs import apply
-        return apply(ufunc, method, inputs, kwargs)
-
+    # -- NumPy dispatch (``__array_ufunc__``, indexing and ``astype`` are set by methods.py) ---------
     def __array_function__(self, func: Any, types: Any, args: tuple, kwargs: dict) -> Any:
         impl = FUNCTIONS.get(func)
         if impl is None:
@@ -200,15 +196,6 @@ class Traced:
     def tolist(self) -> Any:
         raise _value_error(".tolist() of a traced array", _NUMBER_HINT)
 
-    # -- indexing -------------------------------------------------------------------------------------
-    def __getitem__(self, key: Any) -> Traced:
-        from .indexing import getitem
-        return getitem(self, key)
-
-    def __setitem__(self, key: Any, value: Any) -> None:
-        from .indexing import setitem
-        setitem(self, key, value)
-
     # -- ndarray methods: the same implementations as the NumPy functions ---------------------------
     def _call(self, func: Any, *args: Any, **kwargs: Any) -> Any:
         return FUNCTIONS[func](self, *args, **kwargs)
@@ -218,11 +205,6 @@ class Traced:
 
     def transpose(self, *axes: Any) -> Traced:
         return self._call(np.transpose, axes[0] if len(axes) == 1 else (axes or None))
-
-    def astype(self, dtype: Any, order: str = "K", casting: str = "unsafe", subok: bool = True,
-               copy: bool = True) -> Traced:
-        from .convert import cast_traced
-        return cast_traced(self, np.dtype(dtype))
 
     def copy(self, order: str = "C") -> Traced:
         return Traced(self.tensor, self.weak)

@@ -14,6 +14,7 @@ from ..ops import array_ops as a
 from ..ops import math_ops as m
 from ..ops.convert import constant
 from .convert import as_tensor, cast, is_weak, promotion_key
+from .indexing import assign_all
 from .registry import FUNCTIONS, UFUNCS, ufunc_rule, unsupported, user_line
 from .traced import Traced
 
@@ -231,7 +232,6 @@ def _inplace(u: np.ufunc) -> Callable:
     def operator(self: Traced, other: Any) -> Any:
         if not isinstance(other, _OPERANDS):
             return NotImplemented
-        from .indexing import assign_all
         assign_all(self, call(u, (self, other), {}, operator=True))
         return self
     return operator
