@@ -10,7 +10,8 @@ signature (the newest ``MAX_SHAPES_PER_PLAN``). ``Session.run``, ``tf.source`` a
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -109,7 +110,7 @@ def generate(plan: Plan, feed_specs: FeedSpecs, variable_spec: VariableSpec, lab
     return module
 
 
-def compile(plan: Plan, feed_specs: FeedSpecs, variable_spec: VariableSpec,  # noqa: A001 - the pipeline's verb
+def compile(plan: Plan, feed_specs: FeedSpecs, variable_spec: VariableSpec,  # the pipeline's verb (shadows the builtin)
             label: str = "run") -> Executable:
     """``plan`` compiled for these specs; ``label`` names the module (its filename and the
     ``s2sgrad dump`` header)."""
@@ -133,7 +134,7 @@ class Executable:
         self.source = module.source
         self.label = label
         self.ops = ops  # the graph slice it computes
-        positions = {t: i for i, t in enumerate(fed)}
+        positions: dict[object, int] = {t: i for i, t in enumerate(fed)}  # looked up by each feed's source
         params = module.params
         self.feed_positions = [positions[p.source] for p in params if p.kind is Kind.FEED]
         live = {id(p.source) for p in params}

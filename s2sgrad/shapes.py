@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from typing import Any, SupportsIndex, overload
+from typing import Any, SupportsIndex, cast, overload
 
 from .dimension import Dimension, index_value
 
@@ -84,6 +84,12 @@ class TensorShape:
         if self._sizes is None:
             raise ValueError("as_list() is not defined on an unknown TensorShape.")
         return list(self._sizes)
+
+    def known_sizes(self) -> tuple[int, ...]:
+        """The sizes of a fully defined shape (for code that needs them all); ValueError otherwise."""
+        if not self.is_fully_defined():
+            raise ValueError(f"Shape {self} is not fully defined")
+        return cast("tuple[int, ...]", self._sizes)
 
     def is_fully_defined(self) -> bool:
         return self._sizes is not None and None not in self._sizes

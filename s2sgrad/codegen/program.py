@@ -114,8 +114,6 @@ def uniform(like: Value, scalar: Any) -> Value:
     """A constant with ``like``'s (fully known) shape, every element ``scalar``: a zero-stride view,
     so its size costs nothing."""
     value = np.asarray(scalar, dtype=like.dtype.np)
-    sizes = like.shape.sizes
-    if sizes is None:
-        raise ValueError(f"uniform: {like} has an unknown rank")
+    sizes = like.shape.known_sizes()
     const = value[()] if not sizes else np.broadcast_to(value, sizes)
     return Value(like.dtype, like.shape, const=const, tensor=like.tensor, kind=Kind.CONST)

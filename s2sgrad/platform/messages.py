@@ -185,7 +185,9 @@ class Message:
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and str(other) == str(self)
 
-    __hash__ = None  # type: ignore[assignment] - mutable, as protobuf messages are
+    # mutable, as protobuf messages are: unhashable. Python's way to say so; mypy reads it as replacing
+    # object.__hash__ with a non-callable (typeshed's own list/dict ignore the same error)
+    __hash__ = None  # type: ignore[assignment]
 
 
 class _Counts(dict):
