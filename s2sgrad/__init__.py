@@ -43,9 +43,10 @@ from .ops.variables import (AUTO_REUSE, Variable, assign, assign_add, assign_sub
                             get_variable_scope, global_variables, global_variables_initializer,
                             initialize_all_variables, local_variables, local_variables_initializer,
                             trainable_variables, variable_scope, variables_initializer)
-from .backprop import (AggregationMethod, NoGradient, NotDifferentiable, RegisterGradient, UnconnectedGradients,
-                        gradients, hessians)
-from .custom_gradient import custom_gradient
+from .autodiff.backprop import (AggregationMethod, NoGradient, NotDifferentiable, RegisterGradient,
+                                UnconnectedGradients, gradients)
+from .autodiff.derivatives import hessians
+from .autodiff.custom_gradient import custom_gradient
 from .session import InteractiveSession, Session, get_default_session
 from . import compat, contrib, debugging, initializers, linalg, losses, manip, math, nn, random, train
 from .graph_keys import GraphKeys, add_to_collection, add_to_collections, get_collection, is_tensor

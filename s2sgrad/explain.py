@@ -14,10 +14,9 @@ import dataclasses
 import re
 from typing import Any, Sequence
 
-from .backprop import UnconnectedGradients, as_unconnected_gradients, gradient_function
+from .autodiff.backprop import UnconnectedGradients, as_unconnected_gradients, gradient_function
 from .graph import Operation, Tensor
 from .ops.convert import convert_to_tensor
-from .primitives import lookup
 
 __all__ = ["explain", "analyze", "Reason", "Explanation", "GradientReport"]
 
@@ -230,7 +229,7 @@ class _Flow:
         if op.type in _STOP_TYPES:
             return Reason(STOP_GRADIENT, f"The path is cut by tf.stop_gradient at {op.where} (op '{op.name}'), "
                                          f"which blocks gradients by design.", op)
-        if all(i in lookup(op.type).shape_only for i, _ in carried):
+        if all(i in op.prim.shape_only for i, _ in carried):
             return Reason(SHAPE_ONLY, f"Only its shape is used, by {_op_text(op)}, not its values.", op)
         try:
             rule = gradient_function(op)

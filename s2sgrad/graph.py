@@ -9,11 +9,15 @@ import contextlib
 import functools
 import re
 import threading
-from typing import Any, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
+from .ir import format_ops
 from .nodes import GraphElement, Operation, Tensor, user_location  # noqa: F401 - re-exported
 from .platform.devices import Placement
 from .shapes import dims_text
+
+if TYPE_CHECKING:  # the type only: primitive declarations sit above the IR
+    from .primitives.core import Primitive
 
 __all__ = [
     "Graph", "GraphElement", "Operation", "Tensor", "get_default_graph", "reset_default_graph",
@@ -29,7 +33,6 @@ class _ThreadState(threading.local):
         self.scope = ""
         self.control: list[Operation] = []
         self.grad_of: Operation | None = None
-        self.grad_needed: tuple | None = None  # per input of grad_of: is its gradient used?
         self.location: tuple | None = None     # fixed user location for ops made meanwhile
         self.placement = Placement()           # tf.device / tf.colocate_with scopes
 
@@ -49,14 +52,16 @@ class Graph(GraphElement):
         self._local = _ThreadState()
         self._collections: dict[str, list] = {}
         self._gradient_override_map: dict[str, str] = {}
+        self._primals: dict[Tensor, Tensor] = {}  # adjoint -> primal, as ``tf.gradients`` summed them
         self.seed: int | None = None
         self._finalized = False
 
     # -- recording ------------------------------------------------------------------------------
-    def create_op(self, op_type: str, inputs: Sequence[Tensor], attrs: dict | None = None,
+    def create_op(self, prim: Primitive, inputs: Sequence[Tensor], attrs: dict | None = None,
                   name: str | None = None) -> Operation:
-        """Append an op of primitive ``op_type``; infers output dtypes and shapes or raises."""
-        prim = _primitive(op_type)
+        """Append an op of primitive ``prim`` (its ``type`` is ``prim.name``); infers output dtypes
+        and shapes or raises."""
+        op_type = prim.name
         attrs = {} if attrs is None else attrs
         inputs = tuple(inputs)
         for t in inputs:
@@ -88,7 +93,7 @@ class Graph(GraphElement):
             control = self._local.control
             if control:
                 control = tuple(op for op in control if all(op is not t.op for t in inputs))
-            op = Operation(self, full_name, op_type, inputs, attrs, specs, control,
+            op = Operation(self, full_name, prim, inputs, attrs, specs, control,
                            self._local.location or user_location(),
                            self._local.grad_of)
             placement = self._local.placement
@@ -189,16 +194,14 @@ class Graph(GraphElement):
             self._gradient_override_map = saved
 
     @contextlib.contextmanager
-    def _gradient_context(self, forward_op: Operation, needed: tuple | None = None) -> Iterator[None]:
-        """Ops created inside belong to ``forward_op``'s gradient (for names and comments);
-        ``needed[i]`` says whether the gradient for its input i is used at all."""
+    def _gradient_context(self, forward_op: Operation) -> Iterator[None]:
+        """Ops created inside belong to ``forward_op``'s gradient (for names and comments)."""
         local = self._local
-        old = local.grad_of, local.grad_needed
-        local.grad_of, local.grad_needed = forward_op, needed
+        old, local.grad_of = local.grad_of, forward_op
         try:
             yield
         finally:
-            local.grad_of, local.grad_needed = old
+            local.grad_of = old
 
     @contextlib.contextmanager
     def _at_location(self, location: tuple) -> Iterator[None]:
@@ -218,6 +221,14 @@ class Graph(GraphElement):
             yield self
         finally:
             _graph_stack().pop()
+
+    def record_adjoint(self, adjoint: Tensor, primal: Tensor) -> None:
+        """Note that ``adjoint`` is the (summed) gradient of ``primal``; the first record stands."""
+        self._primals.setdefault(adjoint, primal)
+
+    def primal_of(self, t: Tensor) -> Tensor | None:
+        """The tensor whose gradient ``t`` is, when ``tf.gradients`` made ``t`` as one (else None)."""
+        return self._primals.get(t)
 
     # -- queries ----------------------------------------------------------------------------------
     def get_operations(self) -> list[Operation]:
@@ -281,25 +292,12 @@ class Graph(GraphElement):
         return len(self._ops)
 
     def __str__(self) -> str:
-        from .ir import format_ops
         return format_ops(self._ops)
 
 
 @functools.lru_cache(maxsize=4096)
 def _valid_name(name: str) -> bool:
     return _VALID_NAME.match(name) is not None
-
-
-def _primitive(op_type: str) -> Any:
-    """The primitive for ``op_type`` (imported on first use: the table imports the op layer)."""
-    global _lookup
-    if _lookup is None:
-        from .primitives import lookup
-        _lookup = lookup
-    return _lookup(op_type)
-
-
-_lookup = None
 
 
 def _invalid_name(name: Any, kind: str, first_char: bool) -> Exception:

@@ -4,16 +4,17 @@
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 import numpy as np
 
-from .codegen.emit import comment_text, location_text
 from .dtypes import DType
-from .graph import Operation
-from .primitives.array import TensorIndex
-from .primitives.core import shortest_float
+from .index_spec import TensorIndex
 from .shapes import dims_text
+from .text import comment_text, location_text, shortest_float
+
+if TYPE_CHECKING:  # the type only: graph.py prints itself with format_ops
+    from .nodes import Operation
 
 __all__ = ["format_ops", "format_op"]
 
@@ -34,7 +35,7 @@ def format_op(op: Operation) -> str:
     args = [t.name for t in op.inputs] + [f"^{c.name}" for c in op.control_inputs]
     attrs = _attrs(op)
     line = f"{outs} = {op.type}{attrs}({', '.join(args)})"
-    return f"{line.ljust(_COLUMN)}  # {location_text(op)}"
+    return f"{line.ljust(_COLUMN)}  # {location_text(op.location)}"
 
 
 def _type(t: Any) -> str:
@@ -42,11 +43,10 @@ def _type(t: Any) -> str:
 
 
 def _attrs(op: Operation) -> str:
-    items = []
-    if op.type == "Const":
-        items.append(f"value={_value(op.attrs['value'])}")
+    shown = op.prim.printed_attrs
+    items = [f"{key}={_value(op.attrs[key])}" for key in shown]
     for key in sorted(op.attrs):
-        if key in _HIDDEN_ATTRS or key.startswith("_"):
+        if key in _HIDDEN_ATTRS or key in shown or key.startswith("_"):
             continue
         items.append(f"{key}={_value(op.attrs[key])}")
     return "[" + ", ".join(items) + "]" if items else ""

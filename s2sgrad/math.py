@@ -5,6 +5,7 @@
 True
 """
 from .ops.array_ops import unsorted_segment_sum
+from .ops.math_ops import DECLARED as _DECLARED
 from .ops.math_ops import (abs, acos, add, add_n, asin, atan, atan2, ceil, cos, cosh, divide, divide_no_nan,
                            equal, erf, exp, expm1, floor, floordiv, floormod, greater, greater_equal, is_finite,
                            is_inf, is_nan, less, less_equal, log, log1p, logical_and, logical_not, logical_or,
@@ -27,5 +28,9 @@ __all__ = ["abs", "acos", "add", "add_n", "argmax", "argmin", "asin", "atan", "a
            "sinh", "softmax", "softplus", "softsign", "sqrt", "square", "squared_difference", "subtract", "tan", "tanh",
            "truediv", "unsorted_segment_sum"]
 
+
+# Elementwise functions given by their primitive declarations (``tf_name``): one place per op.
+globals().update(_DECLARED)
+__all__ += sorted(_DECLARED)
 
 __getattr__ = _missing_names("math", __name__)

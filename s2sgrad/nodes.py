@@ -12,6 +12,7 @@ from .shapes import TensorShape, as_shape
 
 if TYPE_CHECKING:
     from .graph import Graph
+    from .primitives.core import Primitive
 
 __all__ = ["GraphElement", "Operation", "Tensor", "user_location"]
 
@@ -49,7 +50,7 @@ class GraphElement:
 class Tensor(GraphElement):
     """One output of an Operation: ``<op name>:<index>``, with a dtype and a static shape."""
 
-    __slots__ = ("op", "value_index", "dtype", "_shape", "_consumers", "_adjoint_of", "__weakref__")
+    __slots__ = ("op", "value_index", "dtype", "_shape", "_consumers", "__weakref__")
 
     # Operator overloads, indexing and ``eval`` are attached by ``s2sgrad.ops.overloads``.
     __array_priority__ = 100
@@ -60,7 +61,6 @@ class Tensor(GraphElement):
         self.dtype = dtype
         self._shape = shape
         self._consumers: list[Operation] = []
-        self._adjoint_of: Tensor | None = None  # set when this tensor is the gradient of another
 
     @property
     def name(self) -> str:
@@ -125,16 +125,18 @@ class Tensor(GraphElement):
 
 
 class Operation(GraphElement):
-    """A node of the graph: ``type`` names its primitive; ``attrs`` are its static parameters."""
+    """A node of the graph: ``prim`` is its primitive, ``type`` that primitive's TF op type;
+    ``attrs`` are its static parameters."""
 
-    __slots__ = ("graph", "name", "type", "inputs", "outputs", "attrs", "control_inputs",
+    __slots__ = ("graph", "name", "prim", "type", "inputs", "outputs", "attrs", "control_inputs",
                  "location", "id", "grad_of", "_device", "_colocation", "__weakref__")
 
-    def __init__(self, graph: Graph, name: str, op_type: str, inputs: tuple, attrs: dict,
+    def __init__(self, graph: Graph, name: str, prim: Primitive, inputs: tuple, attrs: dict,
                  specs: Sequence[tuple], control_inputs: tuple, location: tuple, grad_of: Any) -> None:
         self.graph = graph
         self.name = name
-        self.type = op_type
+        self.prim = prim
+        self.type = prim.name
         self.inputs = inputs
         self.attrs = attrs
         self.control_inputs = control_inputs

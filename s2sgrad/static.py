@@ -3,8 +3,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from .shapes import TensorShape
 
 __all__ = ["constant_value", "broadcast_shape"]
@@ -19,11 +17,10 @@ def constant_value(x: Any) -> Any:
         op = getattr(x, "op", None)
         if op is None:
             return None
-        if op.type == "Const":
-            return op.attrs["value"]
-        if op.type == "Shape" and op.inputs[0].shape.is_fully_defined():
-            return np.array(op.inputs[0].shape.sizes, dtype=op.outputs[0].dtype.np)
-        if op.type not in ("Identity", "StopGradient"):
+        prim = op.prim
+        if prim.known_value is not None:
+            return prim.known_value(op)
+        if not prim.identity:
             return None
         x = op.inputs[0]
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .backprop import gradients
+from .autodiff.backprop import gradients
 from .graph import Tensor
 from .ops import math_ops as m
 from .ops import reduce_ops as r

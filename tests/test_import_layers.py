@@ -19,11 +19,11 @@ PACKAGE = pathlib.Path(s2sgrad.__file__).parent
 # everything in it); the longest matching entry places a module.
 LAYERS: dict[str, list[str]] = {
     "types and shapes": ["tf1_api", "dimension", "dtypes", "shapes", "errors", "static", "einsum_equation",
-                         "gcpause", "execution_mode", "default_session", "_version", "platform"],
+                         "gcpause", "execution_mode", "default_session", "_version", "platform", "text", "index_spec"],
     "IR": ["nodes", "graph", "ir", "verify", "dot"],
     "primitive declarations": ["primitives"],
     "user-facing ops": ["ops"],
-    "gradients": ["gradients", "backprop", "custom_gradient"],
+    "gradients": ["autodiff"],
     "code generation": ["codegen", "compiler"],
     "pipeline": ["pipeline", "fastpath", "feeds", "fetches", "variable_store"],
     "library": ["session", "train", "losses", "nn", "math", "linalg", "random", "initializers", "manip", "debugging",
@@ -32,54 +32,8 @@ LAYERS: dict[str, list[str]] = {
     "package": ["__init__", "__main__"],
 }
 
-# Upward imports that other branches of issue 11 are removing while this test lands; the final
-# merge empties this table. (importer, imported): who owns the fix.
-KNOWN_UPWARD: dict[tuple[str, str], str] = {
-    ("graph", "primitives"): "arch-prims: create_op looks primitives up (graph.py)",
-    ("ir", "codegen.emit"): "arch-prims: ir.py formats attrs with the emitter's helpers",
-    ("ir", "primitives.array"): "arch-prims: ir.py reads primitive declarations to print ops",
-    ("ir", "primitives.core"): "arch-prims: ir.py reads primitive declarations to print ops",
-    ("primitives.array", "ops.array_ops"): "arch-prims: primitive -> op cycle",
-    ("primitives.array", "ops.layout_ops"): "arch-prims: primitive -> op cycle",
-    ("primitives.fills", "ops.array_ops"): "arch-prims: primitive -> op cycle",
-    ("primitives.fills", "ops.indexing_ops"): "arch-prims: primitive -> op cycle",
-    ("primitives.fills", "ops.layout_ops"): "arch-prims: primitive -> op cycle",
-    ("primitives.fills", "ops.reduce_ops"): "arch-prims: primitive -> op cycle",
-    ("primitives.fills", "codegen.program"): "arch-prims: emitters move to code generation",
-    ("primitives.indexing", "ops.array_ops"): "arch-prims: primitive -> op cycle",
-    ("primitives.indexing", "ops.indexed_slices"): "arch-prims: primitive -> op cycle",
-    ("primitives.indexing", "ops.indexing_ops"): "arch-prims: primitive -> op cycle",
-    ("primitives.joining", "ops.array_ops"): "arch-prims: primitive -> op cycle",
-    ("primitives.joining", "ops.layout_ops"): "arch-prims: primitive -> op cycle",
-    ("primitives.joining", "ops.reduce_ops"): "arch-prims: primitive -> op cycle",
-    ("primitives.linalg", "ops.array_ops"): "arch-prims: primitive -> op cycle",
-    ("primitives.linalg", "ops.creation"): "arch-prims: primitive -> op cycle",
-    ("primitives.linalg", "ops.indexing_ops"): "arch-prims: primitive -> op cycle",
-    ("primitives.linalg", "ops.linalg_ops"): "arch-prims: primitive -> op cycle",
-    ("primitives.linalg", "ops.math_ops"): "arch-prims: primitive -> op cycle",
-    ("primitives.linalg", "ops.reduce_ops"): "arch-prims: primitive -> op cycle",
-    ("primitives.math", "ops.array_ops"): "arch-prims: primitive -> op cycle",
-    ("primitives.math", "ops.math_ops"): "arch-prims: primitive -> op cycle",
-    ("primitives.nn", "ops.array_ops"): "arch-prims: primitive -> op cycle",
-    ("primitives.nn", "ops.convert"): "arch-prims: primitive -> op cycle",
-    ("primitives.nn", "ops.math_ops"): "arch-prims: primitive -> op cycle",
-    ("primitives.nn", "ops.reduce_ops"): "arch-prims: primitive -> op cycle",
-    ("primitives.reduce", "ops.array_ops"): "arch-prims: primitive -> op cycle",
-    ("primitives.reduce", "ops.math_ops"): "arch-prims: primitive -> op cycle",
-    ("primitives.reduce", "ops.reduce_ops"): "arch-prims: primitive -> op cycle",
-}
-
-# Imports within one layer that close a cycle, left out of the cycle check until their owner
-# removes them (the final merge empties this table too).
-KNOWN_CYCLE_EDGES: dict[tuple[str, str], str] = {
-    ("graph", "ir"): "arch-prims: graph.py imports ir.py (inside a function) for Graph's IR text",
-}
-
 # Function-level imports of s2sgrad modules, each with the reason it cannot be at the top.
-FUNCTION_LEVEL: dict[tuple[str, str], str] = {
-    ("graph", "primitives"): "arch-prims (KNOWN_UPWARD): create_op looks primitives up",
-    ("graph", "ir"): "arch-prims: Graph's IR text (ir.py imports graph.py)",
-}
+FUNCTION_LEVEL: dict[tuple[str, str], str] = {}
 
 
 def _module_name(path: pathlib.Path) -> str:
@@ -211,15 +165,12 @@ def test_every_module_has_a_layer():
 
 
 def test_imports_only_point_down_or_sideways():
-    upward = [(m, t) for m, edges in IMPORTS.items() for t in edges
-              if _layer(t) > _layer(m) and (m, t) not in KNOWN_UPWARD]
+    upward = [(m, t) for m, edges in IMPORTS.items() for t in edges if _layer(t) > _layer(m)]
     assert not upward, "upward imports (importer, imported): " + ", ".join(f"{m} -> {t}" for m, t in upward)
 
 
 def test_no_import_cycle():
-    known = KNOWN_UPWARD.keys() | KNOWN_CYCLE_EDGES.keys()
-    graph = {m: {t for t in edges if (m, t) not in known} for m, edges in IMPORTS.items()}
-    assert _cycles(graph) == []
+    assert _cycles({m: set(edges) for m, edges in IMPORTS.items()}) == []
 
 
 def test_no_function_level_import_of_the_package_without_a_reason():
@@ -229,19 +180,6 @@ def test_no_function_level_import_of_the_package_without_a_reason():
         ", ".join(f"{m} -> {t}" for m, t in hidden)
 
 
-def test_the_allow_lists_hold_only_what_is_still_there():
-    upward = {(m, t) for m, edges in IMPORTS.items() for t in edges if _layer(t) > _layer(m)}
-    assert set(KNOWN_UPWARD) <= upward, f"fixed, remove from KNOWN_UPWARD: {set(KNOWN_UPWARD) - upward}"
-    assert set(KNOWN_CYCLE_EDGES) <= {(m, t) for m, edges in IMPORTS.items() for t in edges}
+def test_the_function_level_list_holds_only_what_is_still_there():
     inside = {(m, t) for m, edges in IMPORTS.items() for t, only_inside in edges.items() if only_inside}
     assert set(FUNCTION_LEVEL) <= inside, f"fixed, remove from FUNCTION_LEVEL: {set(FUNCTION_LEVEL) - inside}"
-
-
-def test_the_walker_sees_every_kind_of_import():
-    tree = ast.parse("from . import a\nif TYPE_CHECKING:\n    from . import b\ndef f():\n    from .c import d\n")
-    seen = [(type(node).__name__, node.names[0].name, inside) for node, inside in _statements(tree)]
-    assert seen == [("ImportFrom", "a", False), ("ImportFrom", "d", True)]
-    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
-    assert _targets("session", ast.parse("from .graph import Graph").body[0]) == ["graph"]
-    assert _targets("tracing.api", ast.parse("from ..ops import array_ops").body[0]) == ["ops.array_ops"]
-    assert _targets("cli", ast.parse("import numpy").body[0]) == []

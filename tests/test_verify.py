@@ -8,13 +8,12 @@ from s2sgrad.codegen import stages
 from s2sgrad.codegen.lower import lower, needed_ops
 from s2sgrad.codegen.program import Instr, Kind, Value
 from s2sgrad.codegen.verify import verify_program
-from s2sgrad.primitives import lookup
 from s2sgrad.shapes import TensorShape
 from s2sgrad.verify import VerifyError, verify_graph
 
 
 def _rule(op):
-    return lookup(op.type).infer(op.inputs, op.attrs)
+    return op.prim.infer(op.inputs, op.attrs)
 
 
 def _mlp():

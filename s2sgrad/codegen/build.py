@@ -5,7 +5,7 @@ from typing import Any, Callable, Sequence
 
 from ..gcpause import gc_paused
 from ..graph import Operation, Tensor
-from ..primitives import lookup
+from ..primitives.state import VARIABLE_V2
 from ..shapes import dims_text
 from .emit import Module, emit_module
 from .stages import lower_and_optimize
@@ -16,8 +16,8 @@ __all__ = ["build_module"]
 def build_module(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feed_specs: dict,
                  variable_spec: Callable[[Operation], tuple], label: str = "run") -> tuple[Module, list, list]:
     """Lower, optimize and emit the slice ``ops``; returns (module, variable ops, random ops)."""
-    var_ops = [op for op in ops if op.type == "VariableV2" and op.outputs[0] not in feed_specs]
-    rng_ops = [op for op in ops if not lookup(op.type).pure]
+    var_ops = [op for op in ops if op.prim is VARIABLE_V2 and op.outputs[0] not in feed_specs]
+    rng_ops = [op for op in ops if not op.prim.pure]
     with gc_paused():
         prog = lower_and_optimize(ops, fetch_tensors, feed_specs, {v: variable_spec(v) for v in var_ops}, rng_ops)
         module = emit_module(prog, _title(fetch_tensors, feed_specs, prog, label))

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import functools
-import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, overload
 
 import numpy as np
 
-from ..primitives.core import broadcast_shape, literal, np_attr, shortest_float
+from ..primitives.core import broadcast_shape, literal, np_attr
+from ..primitives.math import ADD_N
 from ..shapes import dims_text
+from ..text import comment_text, location_text, shortest_float
 from .lines import MAX_LINE, dels, signature, with_comment, wrapped_title
 from .names import INTERNAL_NAMES, Namer, value_name
 from .printer import print_lines
@@ -58,24 +58,6 @@ class Module:
 
 def emit_module(prog: Program, title: str) -> Module:
     return _Emitter(prog).module(title)
-
-
-def comment_text(text: str) -> str:
-    """``text`` made safe for a ``#`` comment: no line breaks or other non-printables."""
-    text = str(text)
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-
-
-@functools.lru_cache(maxsize=4096)
-def _where(path: str, line: int) -> str:
-    return comment_text(f"{os.path.basename(path)}:{line}")
-
-
-def location_text(op: Operation) -> str:
-    """``file.py:line`` of the user code that created ``op``, safe for a comment."""
-    return _where(*op.location)
 
 
 class _Statement:
@@ -193,7 +175,7 @@ class _Emitter:
         v = ins.outs[0]
         t = v.tensor
         return (self.uses.get(id(v), 0) == 1 and id(v) not in self.keep and v.kind is Kind.TEMP
-                and (t is None or t._adjoint_of is None))
+                and (t is None or t.op.graph.primal_of(t) is None))
 
     # -- module --------------------------------------------------------------------------------
     def module(self, title: str) -> Module:
@@ -372,14 +354,14 @@ def _spec_text(v: Value) -> str:
 def _origin(v: Value) -> str:
     if v.tensor is None:
         return ""
-    return f"{comment_text(v.tensor.op.type)}  {location_text(v.tensor.op)}"
+    return f"{comment_text(v.tensor.op.type)}  {location_text(v.tensor.op.location)}"
 
 
 def _op_comment(ins: Instr) -> str:
     op = ins.op
     forward = op.grad_of
     if forward is None:
-        return f"{op.type}  {location_text(op)}"
-    if op.type == "AddN":  # tf.gradients summing several contributions to one tensor
-        return f"sum of gradients of {comment_text(forward.name)}  {location_text(forward)}"
-    return f"grad of {forward.type}  {location_text(forward)}"
+        return f"{op.type}  {location_text(op.location)}"
+    if op.prim is ADD_N:  # tf.gradients summing several contributions to one tensor
+        return f"sum of gradients of {comment_text(forward.name)}  {location_text(forward.location)}"
+    return f"grad of {forward.type}  {location_text(forward.location)}"

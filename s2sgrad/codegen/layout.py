@@ -8,7 +8,8 @@ large matrix costs more than it saves.
 """
 from __future__ import annotations
 
-from ..primitives import lookup
+from ..primitives.array import TRANSPOSE
+from ..primitives.linalg import MAT_MUL
 from ..shapes import TensorShape
 from .program import Instr, Program, Value
 
@@ -21,17 +22,16 @@ def share_transposes(prog: Program) -> None:
     """Rewrite MatMuls that transpose the same 2-D value more than once to use one contiguous copy."""
     uses: dict[int, int] = {}
     for ins in prog.instrs:
-        if ins.prim.name == "MatMul":
+        if ins.prim is MAT_MUL:
             for side, flag in _SIDES:
                 if ins.attrs[flag] and ins.args[side].shape.rank == 2:
                     uses[id(ins.args[side])] = uses.get(id(ins.args[side]), 0) + 1
     if all(n < 2 for n in uses.values()):
         return
-    transpose = lookup("Transpose")
     copies: dict[int, Value] = {}
     rewritten: list[Instr] = []
     for ins in prog.instrs:
-        if ins.prim.name == "MatMul":
+        if ins.prim is MAT_MUL:
             for side, flag in _SIDES:
                 v = ins.args[side]
                 if not ins.attrs[flag] or uses.get(id(v), 0) < 2:
@@ -40,7 +40,7 @@ def share_transposes(prog: Program) -> None:
                 if copy is None:
                     dims = v.shape.sizes
                     copy = copies[id(v)] = Value(v.dtype, TensorShape([dims[1], dims[0]]), source=v)
-                    rewritten.append(Instr(transpose, [v], {"perm": (1, 0), "contiguous": True}, [copy], ins.op))
+                    rewritten.append(Instr(TRANSPOSE, [v], {"perm": (1, 0), "contiguous": True}, [copy], ins.op))
                 ins.args = [copy if i == side else a for i, a in enumerate(ins.args)]
                 ins.attrs = {**ins.attrs, flag: False}
         rewritten.append(ins)

@@ -9,7 +9,7 @@ from typing import Any, Iterable, Sequence
 
 from .. import errors
 from ..graph import Operation, Tensor
-from ..primitives import lookup
+from ..primitives.state import CONST, NO_OP, PLACEHOLDER, PLACEHOLDER_WITH_DEFAULT
 from ..shapes import TensorShape, dims_text
 from .program import Instr, Kind, Program, Value
 
@@ -27,14 +27,14 @@ def needed_ops(fetch_tensors: Iterable[Tensor], target_ops: Iterable[Operation],
         if op in seen:
             continue
         seen.add(op)
-        refs = lookup(op.type).ref_inputs
+        refs = op.prim.ref_inputs
         for i, t in enumerate(op.inputs):
             if i not in refs and t not in fed and t.op not in seen:
                 stack.append(t.op)
         stack.extend(c for c in op.control_inputs if c not in seen)
     ops = sorted(seen, key=lambda o: o.id)
     for op in ops if check_feeds else ():
-        if op.type == "Placeholder" and not any(t in fed for t in op.outputs):
+        if op.prim is PLACEHOLDER and not any(t in fed for t in op.outputs):
             t = op.outputs[0]
             raise errors.InvalidArgumentError(
                 None, op, f"You must feed a value for placeholder tensor '{op.name}' with dtype "
@@ -75,17 +75,16 @@ def lower(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feeds: dict
 
 
 def _lower_op(op: Operation, values: dict, prog: Program, rng_params: dict) -> None:
-    kind = op.type
-    if kind == "NoOp":
+    prim = op.prim
+    if prim is NO_OP:
         return
-    if kind == "Const":
+    if prim is CONST:
         t = op.outputs[0]
         values[t] = Value(t.dtype, t.shape, const=op.attrs["value"], tensor=t, kind=Kind.CONST)
         return
-    if kind == "PlaceholderWithDefault":
+    if prim is PLACEHOLDER_WITH_DEFAULT:
         values[op.outputs[0]] = values[op.inputs[0]]
         return
-    prim = lookup(kind)
     args = []
     as_recorded = True  # every input has its static shape and dtype
     for i, t in enumerate(op.inputs):

@@ -76,8 +76,9 @@ def value_name(v: Value) -> str:
     t = v.tensor
     if t is None:
         return value_name(source) + "_t" if isinstance(source, Value) else "c"
-    if t._adjoint_of is not None:
-        return "g_" + _tensor_identifier(t._adjoint_of)
+    primal = t.op.graph.primal_of(t)
+    if primal is not None:
+        return "g_" + _tensor_identifier(primal)
     if v.producer is not None and v.producer.prim.assigns:
         return "new_" + _tensor_identifier(v.producer.op.inputs[0])
     return _tensor_identifier(t)

@@ -45,6 +45,8 @@ def optimize(prog: Program) -> Program:
         if not all(o.shape.is_fully_defined() for o in ins.outs):
             _refine_shapes(ins)
         replacement = _fold(ins) if ins.prim.pure else None
+        if replacement is None and ins.prim.fill is not None and ins.outs[0].shape.is_fully_defined():
+            replacement = [uniform(ins.outs[0], ins.prim.fill)]
         if replacement is None and ins.prim.simplify is not None:
             out = ins.prim.simplify(ins)
             replacement = None if out is None else out if isinstance(out, list) else [out]
@@ -88,7 +90,7 @@ def _merge_names(old: Value, new: Value) -> None:
 def _rank(t: Tensor | None) -> int:
     if t is None:
         return 0
-    if t._adjoint_of is not None:
+    if t.op.graph.primal_of(t) is not None:
         return 3
     return 1 if t.op.grad_of is not None else 2
 

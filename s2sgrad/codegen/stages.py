@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..graph import Operation, Tensor
-from ..primitives import lookup
 from ..verify import verify_graph
 from .layout import share_transposes
 from .lower import lower
@@ -49,7 +48,7 @@ def lower_and_optimize(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor]
 
 
 def _recorded_rule(op: Operation) -> list:
-    return lookup(op.type).infer(op.inputs, op.attrs)
+    return op.prim.infer(op.inputs, op.attrs)
 
 
 def _verify(prog: Program, after: str) -> None:

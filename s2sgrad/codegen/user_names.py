@@ -18,7 +18,6 @@ import threading
 import weakref
 
 from ..graph import Graph, Operation
-from ..primitives import lookup
 
 __all__ = ["assigned_name"]
 
@@ -51,7 +50,7 @@ def _last_ops(graph: Graph) -> dict:
         scan = _scans[graph] = [0, {}]
     new = graph._ops[scan[0]:]   # append-only: the ops added since the last scan
     for op in new:
-        if op.grad_of is None and not lookup(op.type).ref_inputs:  # writes are named new_<variable>
+        if op.grad_of is None and not op.prim.ref_inputs:  # writes are named new_<variable>
             found = _statement(op.location)
             if found is not None:
                 scan[1][found[0]] = op.id

@@ -10,6 +10,15 @@ from ..graph import Tensor
 from ..shapes import TensorShape, strip_dimensions
 from ..static import constant_value
 from .convert import constant, convert_operands, convert_to_tensor, graph_of, is_tensor_like, record, record1
+from ..primitives.core import Primitive
+from ..primitives.array import (EXPAND_DIMS, RANK, RESHAPE, SCATTER_INTO_ZEROS, SHAPE, SIZE, SQUEEZE, STRIDED_SLICE,
+                                TRANSPOSE)
+from ..primitives.fills import FILL, ONES_LIKE, ZEROS_LIKE
+from ..primitives.indexing import GATHER_V2, UNSORTED_SEGMENT_SUM, WHERE
+from ..primitives.joining import CONCAT_V2, PACK, SPLIT, SPLIT_V, UNPACK
+from ..primitives.math import SELECT, SELECT_V2
+from ..primitives.reduce import BROADCAST_LIKE, BROADCAST_REDUCED, SUM_TO_SHAPE
+from ..primitives.state import IDENTITY, IDENTITY_N, STOP_GRADIENT
 
 
 def static_ints(value: Any, what: str) -> list[int] | None:
@@ -71,7 +80,7 @@ def int_tensor(value: Any, name: str) -> Tensor:
 
 def shape(input: Any, name: str | None = None, out_type: Any = _dt.int32) -> Tensor:
     """The shape of ``input`` as a 1-D int tensor."""
-    return record1("Shape", [convert_to_tensor(input)], {"out_type": _dt.as_index_dtype(out_type, "out_type")},
+    return record1(SHAPE, [convert_to_tensor(input)], {"out_type": _dt.as_index_dtype(out_type, "out_type")},
                    name or "Shape")
 
 
@@ -80,7 +89,7 @@ def size(input: Any, name: str | None = None, out_type: Any = _dt.int32) -> Tens
 
     >>> # tf.size(tf.zeros([2, 3]))  ->  6
     """
-    return record1("Size", [convert_to_tensor(input)], {"out_type": _dt.as_index_dtype(out_type, "out_type")},
+    return record1(SIZE, [convert_to_tensor(input)], {"out_type": _dt.as_index_dtype(out_type, "out_type")},
                    name or "Size")
 
 
@@ -89,14 +98,14 @@ def rank(input: Any, name: str | None = None) -> Tensor:
 
     >>> # tf.rank(tf.zeros([2, 3]))  ->  2
     """
-    return record1("Rank", [convert_to_tensor(input)], None, name or "Rank")
+    return record1(RANK, [convert_to_tensor(input)], None, name or "Rank")
 
 
 def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
     """``tensor`` with a new shape (one dimension may be -1)."""
     x = convert_to_tensor(tensor)
     with graph_of([x]).as_default():
-        return record1("Reshape", [x, int_tensor(shape, "shape")], None, name or "Reshape")
+        return record1(RESHAPE, [x, int_tensor(shape, "shape")], None, name or "Reshape")
 
 
 def expand_dims(input: Any, axis: Any = None, name: str | None = None, dim: Any = None) -> Tensor:
@@ -108,7 +117,7 @@ def expand_dims(input: Any, axis: Any = None, name: str | None = None, dim: Any 
     if axis is None:
         raise ValueError("expand_dims needs an axis")
     ax = static_int(axis, "axis")
-    return record1("ExpandDims", [convert_to_tensor(input)], {"axis": ax}, name or "ExpandDims")
+    return record1(EXPAND_DIMS, [convert_to_tensor(input)], {"axis": ax}, name or "ExpandDims")
 
 
 def squeeze(input: Any, axis: Any = None, name: str | None = None, squeeze_dims: Any = None) -> Tensor:
@@ -117,14 +126,14 @@ def squeeze(input: Any, axis: Any = None, name: str | None = None, squeeze_dims:
     >>> # tf.squeeze(tf.zeros([1, 3, 1]), [2]).shape  ->  (1, 3)
     """
     axes = static_ints(either(axis, squeeze_dims, "Cannot specify both 'axis' and 'squeeze_dims'."), "axis")
-    return record1("Squeeze", [convert_to_tensor(input)], {"axis": None if axes is None else tuple(axes)},
+    return record1(SQUEEZE, [convert_to_tensor(input)], {"axis": None if axes is None else tuple(axes)},
                    name or "Squeeze")
 
 
 def transpose(a: Any, perm: Any = None, name: str | None = None, conjugate: bool = False) -> Tensor:
     """Permute the axes (default: reverse them)."""
     perm = static_ints(perm, "perm")
-    return record1("Transpose", [convert_to_tensor(a)], {"perm": None if perm is None else tuple(perm)},
+    return record1(TRANSPOSE, [convert_to_tensor(a)], {"perm": None if perm is None else tuple(perm)},
                    name or "transpose")
 
 
@@ -137,7 +146,7 @@ def fill(dims: Any, value: Any, name: str | None = None) -> Tensor:
     """
     v = convert_to_tensor(value)
     with graph_of([v]).as_default():
-        return record1("Fill", [int_tensor(dims, "dims"), v], None, name or "Fill")
+        return record1(FILL, [int_tensor(dims, "dims"), v], None, name or "Fill")
 
 
 def _filled(shape: Any, dtype: Any, scalar: int, name: str) -> Tensor:
@@ -176,7 +185,7 @@ def zeros_like(tensor: Any, dtype: Any = None, name: str | None = None, optimize
     x = convert_to_tensor(tensor)
     if dtype is not None and _dt.as_dtype(dtype) is not x.dtype:
         return zeros(shape(x), dtype, name)
-    return record1("ZerosLike", [x], None, name or "zeros_like")
+    return record1(ZEROS_LIKE, [x], None, name or "zeros_like")
 
 
 def ones_like(tensor: Any, dtype: Any = None, name: str | None = None, optimize: bool = True) -> Tensor:
@@ -187,7 +196,7 @@ def ones_like(tensor: Any, dtype: Any = None, name: str | None = None, optimize:
     x = convert_to_tensor(tensor)
     if dtype is not None and _dt.as_dtype(dtype) is not x.dtype:
         return ones(shape(x), dtype, name)
-    return record1("OnesLike", [x], None, name or "ones_like")
+    return record1(ONES_LIKE, [x], None, name or "ones_like")
 
 
 def identity(input: Any, name: str | None = None) -> Tensor:
@@ -195,7 +204,7 @@ def identity(input: Any, name: str | None = None) -> Tensor:
 
     >>> # y = tf.identity(x, name="output")
     """
-    return record1("Identity", [convert_to_tensor(input)], None, name or "Identity")
+    return record1(IDENTITY, [convert_to_tensor(input)], None, name or "Identity")
 
 
 def identity_n(input: Sequence[Any], name: str | None = None) -> list[Tensor]:
@@ -207,12 +216,12 @@ def identity_n(input: Sequence[Any], name: str | None = None) -> list[Tensor]:
     if not isinstance(input, (list, tuple)):
         raise TypeError(f"identity_n expects a list of tensors, got {input!r}")
     tensors = [convert_to_tensor(t) for t in input]
-    return list(record("IdentityN", tensors, None, name or "IdentityN").outputs)
+    return list(record(IDENTITY_N, tensors, None, name or "IdentityN").outputs)
 
 
 def stop_gradient(input: Any, name: str | None = None) -> Tensor:
     """The same value, but gradients do not flow through it (at any order)."""
-    return record1("StopGradient", [convert_to_tensor(input)], None, name or "StopGradient")
+    return record1(STOP_GRADIENT, [convert_to_tensor(input)], None, name or "StopGradient")
 
 
 def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None) -> Tensor:
@@ -222,7 +231,7 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
 
     >>> # tf.where([True, False], [[1, 2], [3, 4]], [[5, 6], [7, 8]])  ->  [[1, 2], [7, 8]]
     """
-    return _where("Select", condition, x, y, name)
+    return _where(SELECT, condition, x, y, name)
 
 
 def where_v2(condition: Any, x: Any = None, y: Any = None, name: str | None = None) -> Tensor:
@@ -231,18 +240,18 @@ def where_v2(condition: Any, x: Any = None, y: Any = None, name: str | None = No
 
     >>> # tf.where_v2([True, False], 1.0, [[2.0, 3.0]])  ->  [[1.0, 3.0]]
     """
-    return _where("SelectV2", condition, x, y, name)
+    return _where(SELECT_V2, condition, x, y, name)
 
 
-def _where(op_type: str, condition: Any, x: Any, y: Any, name: str | None) -> Tensor:
+def _where(prim: Primitive, condition: Any, x: Any, y: Any, name: str | None) -> Tensor:
     c = convert_to_tensor(condition)
     if x is None and y is None:
-        return record1("Where", [c], None, name or "Where")
+        return record1(WHERE, [c], None, name or "Where")
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")
     with graph_of([c, x, y]).as_default():
         x, y = convert_operands([x, y])
-        return record1(op_type, [c, x, y], None, name or op_type)
+        return record1(prim, [c, x, y], None, name or prim.name)
 
 
 # -- joining and splitting -------------------------------------------------------------------------
@@ -258,7 +267,7 @@ def concat(values: Sequence[Any], axis: Any, name: str | None = None) -> Tensor:
     tensors = convert_operands(list(values))
     if len(tensors) == 1:
         return identity(tensors[0], name=name or "concat")
-    return record1("ConcatV2", tensors, {"axis": ax}, name or "concat")
+    return record1(CONCAT_V2, tensors, {"axis": ax}, name or "concat")
 
 
 def stack(values: Sequence[Any], axis: int = 0, name: str | None = None) -> Tensor:
@@ -268,7 +277,7 @@ def stack(values: Sequence[Any], axis: int = 0, name: str | None = None) -> Tens
     """
     if not isinstance(values, (list, tuple)) or not values:
         raise ValueError("stack expects a non-empty list of tensors")
-    return record1("Pack", convert_operands(list(values)), {"axis": static_int(axis, "axis")}, name or "stack")
+    return record1(PACK, convert_operands(list(values)), {"axis": static_int(axis, "axis")}, name or "stack")
 
 
 def unstack(value: Any, num: int | None = None, axis: int = 0, name: str | None = None) -> list[Tensor]:
@@ -286,7 +295,7 @@ def unstack(value: Any, num: int | None = None, axis: int = 0, name: str | None 
             raise ValueError(f"Cannot infer argument `num` from shape {x.shape}")
         num = x.shape.sizes[axis]
     attrs = {"num": static_int(num, "num"), "axis": axis}
-    return list(record("Unpack", [x], attrs, name or "unstack").outputs)
+    return list(record(UNPACK, [x], attrs, name or "unstack").outputs)
 
 
 def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: int | None = None,
@@ -301,40 +310,40 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: int | None = 
     with graph_of([x]).as_default():
         if isinstance(num_or_size_splits, (int, np.integer)):
             attrs = {"num": int(num_or_size_splits), "axis": ax}
-            return list(record("Split", [x], attrs, name or "split").outputs)
+            return list(record(SPLIT, [x], attrs, name or "split").outputs)
         sizes = int_tensor(num_or_size_splits, "num_or_size_splits")
         parts = num if num is not None else sizes.shape.sizes[0]
         if parts is None:
             raise ValueError("Cannot infer num from shape of num_or_size_splits")
-        return list(record("SplitV", [x, sizes], {"num": int(parts), "axis": ax}, name or "split").outputs)
+        return list(record(SPLIT_V, [x, sizes], {"num": int(parts), "axis": ax}, name or "split").outputs)
 
 
 # -- helpers used by gradient rules ----------------------------------------------------------------
 
 def sum_to(g: Tensor, like: Tensor, name: str | None = None) -> Tensor:
     """``g`` summed over the axes along which ``like`` was broadcast."""
-    return record1("SumToShape", [convert_to_tensor(g), like], None, name or "SumToShape")
+    return record1(SUM_TO_SHAPE, [convert_to_tensor(g), like], None, name or "SumToShape")
 
 
 def broadcast_like(x: Tensor, like: Tensor, name: str | None = None) -> Tensor:
     """``x`` broadcast against ``like``'s shape."""
-    return record1("BroadcastLike", [convert_to_tensor(x), like], None, name or "BroadcastLike")
+    return record1(BROADCAST_LIKE, [convert_to_tensor(x), like], None, name or "BroadcastLike")
 
 
 def broadcast_reduced(g: Tensor, like: Tensor, axis: Any, keepdims: bool, name: str | None = None) -> Tensor:
     """A reduction's result ``g`` spread back over the reduced input ``like``."""
     attrs = {"axis": axis, "keepdims": keepdims}
-    return record1("BroadcastReduced", [convert_to_tensor(g), like], attrs, name or "BroadcastReduced")
+    return record1(BROADCAST_REDUCED, [convert_to_tensor(g), like], attrs, name or "BroadcastReduced")
 
 
 def scatter_into_zeros(g: Tensor, like: Tensor, index: tuple, indices: Sequence[Tensor]) -> Tensor:
     """Zeros shaped like ``like`` with ``g`` written at ``like[index]`` (``g`` may be IndexedSlices)."""
-    return record1("ScatterIntoZeros", [convert_to_tensor(g), like, *indices], {"index": index}, "StridedSliceGrad")
+    return record1(SCATTER_INTO_ZEROS, [convert_to_tensor(g), like, *indices], {"index": index}, "StridedSliceGrad")
 
 
 def strided_slice(x: Tensor, index: tuple, indices: Sequence[Tensor], name: str | None = None) -> Tensor:
     """``x[index]`` for a basic index spec whose ``TensorIndex(k)`` items are ``indices[k - 1]``."""
-    return record1("StridedSlice", [convert_to_tensor(x), *indices], {"index": index}, name or "strided_slice")
+    return record1(STRIDED_SLICE, [convert_to_tensor(x), *indices], {"index": index}, name or "strided_slice")
 
 
 def gather(params: Any, indices: Any, validate_indices: Any = None, name: str | None = None,
@@ -346,7 +355,7 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, name: str | 
     ax = static_int(0 if axis is None else axis, "axis")
     with graph_of([p]).as_default():
         i = convert_to_tensor(indices)
-        return record1("GatherV2", [p, i], {"axis": ax}, name or "GatherV2")
+        return record1(GATHER_V2, [p, i], {"axis": ax}, name or "GatherV2")
 
 
 def unsorted_segment_sum(data: Any, segment_ids: Any, num_segments: Any, name: str | None = None) -> Tensor:
@@ -356,4 +365,4 @@ def unsorted_segment_sum(data: Any, segment_ids: Any, num_segments: Any, name: s
         ids = convert_to_tensor(segment_ids)
         n = convert_to_tensor(num_segments, dtype=ids.dtype) if not isinstance(num_segments, Tensor) \
             else num_segments
-        return record1("UnsortedSegmentSum", [d, ids, n], None, name or "UnsortedSegmentSum")
+        return record1(UNSORTED_SEGMENT_SUM, [d, ids, n], None, name or "UnsortedSegmentSum")

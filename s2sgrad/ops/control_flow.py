@@ -7,13 +7,14 @@ from typing import Any, Sequence
 from ..graph import Operation, get_default_graph
 from .array_ops import identity
 from .convert import convert_to_tensor
+from ..primitives.state import NO_OP
 
 __all__ = ["no_op", "group", "tuple"]
 
 
 def no_op(name: str | None = None) -> Operation:
     """An op that does nothing (a place to hang control dependencies)."""
-    return get_default_graph().create_op("NoOp", [], None, name or "NoOp")
+    return get_default_graph().create_op(NO_OP, [], None, name or "NoOp")
 
 
 def group(*inputs: Any, name: str | None = None) -> Operation:
@@ -28,7 +29,7 @@ def group(*inputs: Any, name: str | None = None) -> Operation:
             flat.append(item)
     graph = flat[0].graph if flat else get_default_graph()
     with graph.control_dependencies(flat):
-        return graph.create_op("NoOp", [], None, name or "group_deps")
+        return graph.create_op(NO_OP, [], None, name or "group_deps")
 
 
 def tuple(tensors: Sequence[Any], name: str | None = None, control_inputs: Any = None) -> list:  # noqa: A001

@@ -7,6 +7,8 @@ import numpy as np
 
 from .. import dtypes as _dt
 from ..graph import Graph, Operation, Tensor, get_default_graph
+from ..primitives.core import Primitive
+from ..primitives.state import CONST
 from ..shapes import TensorShape, strip_dimensions
 
 __all__ = ["constant", "convert_to_tensor", "convert_operands", "tensor_or_constant", "record", "record1", "graph_of",
@@ -39,16 +41,16 @@ def _as_tensor_or_none(value: Any) -> Tensor | None:
     return element() if element is not None else None
 
 
-def record(op_type: str, inputs: Sequence[Tensor], attrs: dict | None = None,
+def record(prim: Primitive, inputs: Sequence[Tensor], attrs: dict | None = None,
            name: str | None = None) -> Operation:
-    """Append an op to the graph of its inputs (or the default graph)."""
-    return graph_of(inputs).create_op(op_type, inputs, attrs, name)
+    """Append an op of ``prim`` to the graph of its inputs (or the default graph)."""
+    return graph_of(inputs).create_op(prim, inputs, attrs, name)
 
 
-def record1(op_type: str, inputs: Sequence[Tensor], attrs: dict | None = None,
+def record1(prim: Primitive, inputs: Sequence[Tensor], attrs: dict | None = None,
             name: str | None = None) -> Tensor:
     """``record`` for single-output ops: the output tensor."""
-    return record(op_type, inputs, attrs, name).outputs[0]
+    return record(prim, inputs, attrs, name).outputs[0]
 
 
 def _as_array(value: Any, dtype: _dt.DType | None) -> np.ndarray:
@@ -125,7 +127,7 @@ def _const(graph: Graph, arr: np.ndarray, dtype: _dt.DType | None, name: str | N
     arr = np.array(arr, copy=True)
     arr.flags.writeable = False
     d = _dt.as_dtype(arr.dtype) if dtype is None else dtype
-    return graph.create_op("Const", (), {"value": arr, "dtype": d, "shape": arr.shape}, name or "Const").outputs[0]
+    return graph.create_op(CONST, (), {"value": arr, "dtype": d, "shape": arr.shape}, name or "Const").outputs[0]
 
 
 def convert_to_tensor(value: Any, dtype: Any = None, name: str | None = None,

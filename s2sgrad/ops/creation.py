@@ -12,6 +12,7 @@ from ..shapes import TensorShape, strip_dimensions
 from ..static import constant_value
 from .array_ops import static_int, static_ints
 from .convert import constant, convert_to_tensor, is_tensor_like, record1
+from ..primitives.state import PLACEHOLDER, PLACEHOLDER_WITH_DEFAULT
 
 __all__ = ["placeholder", "placeholder_with_default", "range", "linspace", "eye"]
 
@@ -20,13 +21,13 @@ def placeholder(dtype: Any, shape: Any = None, name: str | None = None) -> Tenso
     """A value supplied at run time through ``feed_dict`` (its shape may be partly unknown)."""
     dtype = _dt.as_dtype(dtype)
     return get_default_graph().create_op(
-        "Placeholder", [], {"dtype": dtype, "shape": TensorShape(shape).sizes}, name or "Placeholder").outputs[0]
+        PLACEHOLDER, [], {"dtype": dtype, "shape": TensorShape(shape).sizes}, name or "Placeholder").outputs[0]
 
 
 def placeholder_with_default(input: Any, shape: Any, name: str | None = None) -> Tensor:
     """Like ``placeholder``, but ``input`` is used when nothing is fed."""
     default = convert_to_tensor(input)
-    return record1("PlaceholderWithDefault", [default], {"shape": TensorShape(shape).sizes},
+    return record1(PLACEHOLDER_WITH_DEFAULT, [default], {"shape": TensorShape(shape).sizes},
                    name or "PlaceholderWithDefault")
 
 

@@ -10,6 +10,8 @@ from ..graph import Tensor
 from . import array_ops as a
 from . import reduce_ops as r
 from .convert import constant, convert_to_tensor, graph_of, is_tensor_like, record1, tensor_or_constant
+from ..primitives.array import SLICE
+from ..primitives.indexing import GATHER_ND, ONE_HOT, SCATTER_ND
 
 __all__ = ["slice", "gather_nd", "scatter_nd", "boolean_mask", "one_hot"]
 
@@ -36,7 +38,7 @@ def slice(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tensor
     x = convert_to_tensor(input_)
     with graph_of([x]).as_default():
         b, s = _index_tensors(begin, size, names=("begin", "size"))
-        return record1("Slice", [x, b, s], None, name or "Slice")
+        return record1(SLICE, [x, b, s], None, name or "Slice")
 
 
 def gather_nd(params: Any, indices: Any, name: str | None = None, batch_dims: int = 0) -> Tensor:
@@ -48,7 +50,7 @@ def gather_nd(params: Any, indices: Any, name: str | None = None, batch_dims: in
         raise NotImplementedError("gather_nd with batch_dims != 0 is not supported")
     p = convert_to_tensor(params)
     with graph_of([p]).as_default():
-        return record1("GatherNd", [p, convert_to_tensor(indices)], None, name or "GatherNd")
+        return record1(GATHER_ND, [p, convert_to_tensor(indices)], None, name or "GatherNd")
 
 
 def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) -> Tensor:
@@ -60,7 +62,7 @@ def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) 
     with graph_of([i]).as_default():
         u = convert_to_tensor(updates)
         _, dims = _index_tensors(i, shape, names=("indices", "shape"))
-        return record1("ScatterNd", [i, u, dims], None, name or "ScatterNd")
+        return record1(SCATTER_ND, [i, u, dims], None, name or "ScatterNd")
 
 
 def boolean_mask(tensor: Any, mask: Any, name: str = "boolean_mask", axis: Any = None) -> Tensor:
@@ -130,7 +132,7 @@ def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = Non
         off = _fill_value(off_value, 0, dtype, "off_value")
         ax = a.static_int(-1 if axis is None else axis, "axis")
         n = tensor_or_constant(depth, _dt.int32)
-        return record1("OneHot", [idx, n, on, off], {"axis": ax}, name or "one_hot")
+        return record1(ONE_HOT, [idx, n, on, off], {"axis": ax}, name or "one_hot")
 
 
 def _fill_value(value: Any, default: int, dtype: _dt.DType, name: str) -> Tensor:

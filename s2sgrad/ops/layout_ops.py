@@ -8,6 +8,8 @@ import numpy as np
 from ..graph import Tensor
 from .array_ops import int_tensor, static_ints
 from .convert import convert_to_tensor, graph_of, is_tensor_like, record1
+from ..primitives.fills import BROADCAST_TO, MIRROR_PAD, MIRROR_PAD_GRAD, PAD, PAD_V2
+from ..primitives.joining import REVERSE_V2, TILE
 
 __all__ = ["tile", "pad", "reverse", "reverse_v2", "broadcast_to"]
 
@@ -21,7 +23,7 @@ def tile(input: Any, multiples: Any, name: str | None = None) -> Tensor:  # noqa
     """
     x = convert_to_tensor(input)
     with graph_of([x]).as_default():
-        return record1("Tile", [x, int_tensor(multiples, "multiples")], None, name or "Tile")
+        return record1(TILE, [x, int_tensor(multiples, "multiples")], None, name or "Tile")
 
 
 def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", name: str | None = None,
@@ -38,17 +40,17 @@ def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", name: str | None = N
     with graph_of([x]).as_default():
         rows = int_tensor(paddings, "paddings")
         if mode != "CONSTANT":
-            return record1("MirrorPad", [x, rows], {"mode": mode}, name or "MirrorPad")
+            return record1(MIRROR_PAD, [x, rows], {"mode": mode}, name or "MirrorPad")
         if isinstance(constant_values, (int, float, np.number)) and constant_values == 0:
-            return record1("Pad", [x, rows], None, name or "Pad")
+            return record1(PAD, [x, rows], None, name or "Pad")
         value = convert_to_tensor(constant_values, dtype=x.dtype) if is_tensor_like(constant_values) \
             else convert_to_tensor(constant_values, dtype=x.dtype, name="constant_values")
-        return record1("PadV2", [x, rows, value], None, name or "PadV2")
+        return record1(PAD_V2, [x, rows, value], None, name or "PadV2")
 
 
 def mirror_pad_grad(g: Tensor, paddings: Tensor, mode: str, name: str | None = None) -> Tensor:
     """The adjoint of mirror padding: padded elements' gradients added onto their sources."""
-    return record1("MirrorPadGrad", [g, paddings], {"mode": mode}, name or "MirrorPadGrad")
+    return record1(MIRROR_PAD_GRAD, [g, paddings], {"mode": mode}, name or "MirrorPadGrad")
 
 
 def reverse(tensor: Any, axis: Any, name: str | None = None) -> Tensor:
@@ -59,7 +61,7 @@ def reverse(tensor: Any, axis: Any, name: str | None = None) -> Tensor:
     axes = static_ints(axis, "axis")
     if axes is None:
         raise ValueError("reverse needs axis (a list of dimensions to reverse)")
-    return record1("ReverseV2", [convert_to_tensor(tensor)], {"axis": tuple(axes)}, name or "ReverseV2")
+    return record1(REVERSE_V2, [convert_to_tensor(tensor)], {"axis": tuple(axes)}, name or "ReverseV2")
 
 
 reverse_v2 = reverse
@@ -72,4 +74,4 @@ def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Tensor:  # 
     """
     x = convert_to_tensor(input)
     with graph_of([x]).as_default():
-        return record1("BroadcastTo", [x, int_tensor(shape, "shape")], None, name or "BroadcastTo")
+        return record1(BROADCAST_TO, [x, int_tensor(shape, "shape")], None, name or "BroadcastTo")

@@ -9,6 +9,7 @@ from .. import einsum_equation as eqn
 from ..graph import Tensor
 from .array_ops import static_ints
 from .convert import convert_operands, is_tensor_like, record1
+from ..primitives.linalg import EINSUM
 
 __all__ = ["einsum", "tensordot", "einsum_broadcasting"]
 
@@ -26,7 +27,7 @@ def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Tensor:
         raise ValueError("einsum needs at least one operand")
     tensors = convert_operands(list(inputs))
     eq = eqn.parse(equation, len(tensors))
-    return record1("Einsum", tensors, {"equation": str(eq)}, name or "einsum")
+    return record1(EINSUM, tensors, {"equation": str(eq)}, name or "einsum")
 
 
 def einsum_broadcasting(equation: str, operands: list, letters: str, name: str | None = None) -> Tensor:
@@ -35,7 +36,7 @@ def einsum_broadcasting(equation: str, operands: list, letters: str, name: str |
     attrs = {"equation": str(eqn.parse(equation, len(operands)))}
     if letters:
         attrs["broadcast"] = letters
-    return record1("Einsum", operands, attrs, name or "einsum")
+    return record1(EINSUM, operands, attrs, name or "einsum")
 
 
 def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:

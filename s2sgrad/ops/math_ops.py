@@ -6,84 +6,108 @@ from typing import Any, Sequence
 
 from .. import dtypes as _dt
 from ..graph import Tensor
+from ..primitives import math as _declared
+from ..primitives.core import Primitive
+from ..primitives.linalg import MAT_MUL
+from ..primitives.math import (ABS, ACOS, ADD_N, ADD_V2, ASIN, ATAN, ATAN2, CAST, CEIL, COS, COSH, DIV_NO_NAN, EQUAL,
+                               ERF, EXP, EXPM1, FLOOR, FLOOR_DIV, FLOOR_MOD, GREATER, GREATER_EQUAL, IS_FINITE, IS_INF,
+                               IS_NAN, LESS, LESS_EQUAL, LOG, LOG1P, LOGICAL_AND, LOGICAL_NOT, LOGICAL_OR, LOGICAL_XOR,
+                               MAXIMUM, MINIMUM, MUL, NEG, NOT_EQUAL, POW, REAL_DIV, RECIPROCAL, RECIPROCAL_GRAD, ROUND,
+                               RSQRT, RSQRT_GRAD, SIGMOID, SIGMOID_GRAD, SIGN, SIN, SINH, SQRT, SQRT_GRAD, SQUARE,
+                               SQUARED_DIFFERENCE, SUB, TAN, TANH, TANH_GRAD)
 from .convert import convert_operands, convert_to_tensor, graph_of, record1
 
 _TRUEDIV_FLOAT = {"uint8": _dt.float32, "int8": _dt.float32, "uint16": _dt.float32, "uint32": _dt.float64,
                   "int16": _dt.float32, "int32": _dt.float64, "int64": _dt.float64, "uint64": _dt.float64}
 
 
-def _unary(op_type: str, default_name: str) -> Any:
+def _unary(prim: Primitive, default_name: str) -> Any:
     def op(x: Any, name: str | None = None) -> Tensor:
-        return record1(op_type, [convert_to_tensor(x)], name=name or default_name)
+        return record1(prim, [convert_to_tensor(x)], name=name or default_name)
     op.__name__ = default_name.lower()
-    op.__doc__ = f"Elementwise ``{op_type}``."
+    op.__doc__ = f"Elementwise ``{prim.name}``."
     return op
 
 
-def _binary(op_type: str, default_name: str) -> Any:
+def _binary(prim: Primitive, default_name: str) -> Any:
     def op(x: Any, y: Any, name: str | None = None) -> Tensor:
-        return record1(op_type, convert_operands([x, y]), name=name or default_name)
+        return record1(prim, convert_operands([x, y]), name=name or default_name)
     op.__name__ = default_name.lower()
-    op.__doc__ = f"Elementwise ``{op_type}`` with NumPy broadcasting."
+    op.__doc__ = f"Elementwise ``{prim.name}`` with NumPy broadcasting."
     return op
 
 
-negative = neg = _unary("Neg", "Neg")
-abs = _unary("Abs", "Abs")  # noqa: A001
-sign = _unary("Sign", "Sign")
-square = _unary("Square", "Square")
-sqrt = _unary("Sqrt", "Sqrt")
-rsqrt = _unary("Rsqrt", "Rsqrt")
-exp = _unary("Exp", "Exp")
-expm1 = _unary("Expm1", "Expm1")
-log = _unary("Log", "Log")
-log1p = _unary("Log1p", "Log1p")
-sin = _unary("Sin", "Sin")
-cos = _unary("Cos", "Cos")
-tan = _unary("Tan", "Tan")
-asin = _unary("Asin", "Asin")
-acos = _unary("Acos", "Acos")
-atan = _unary("Atan", "Atan")
-sinh = _unary("Sinh", "Sinh")
-cosh = _unary("Cosh", "Cosh")
-tanh = _unary("Tanh", "Tanh")
-sigmoid = _unary("Sigmoid", "Sigmoid")
-erf = _unary("Erf", "Erf")
-reciprocal = _unary("Reciprocal", "Reciprocal")
-round = _unary("Round", "Round")  # noqa: A001
-floor = _unary("Floor", "Floor")
-ceil = _unary("Ceil", "Ceil")
-is_nan = _unary("IsNan", "IsNan")
-is_inf = _unary("IsInf", "IsInf")
-is_finite = _unary("IsFinite", "IsFinite")
-logical_not = _unary("LogicalNot", "LogicalNot")
+negative = neg = _unary(NEG, "Neg")
+abs = _unary(ABS, "Abs")  # noqa: A001
+sign = _unary(SIGN, "Sign")
+square = _unary(SQUARE, "Square")
+sqrt = _unary(SQRT, "Sqrt")
+rsqrt = _unary(RSQRT, "Rsqrt")
+exp = _unary(EXP, "Exp")
+expm1 = _unary(EXPM1, "Expm1")
+log = _unary(LOG, "Log")
+log1p = _unary(LOG1P, "Log1p")
+sin = _unary(SIN, "Sin")
+cos = _unary(COS, "Cos")
+tan = _unary(TAN, "Tan")
+asin = _unary(ASIN, "Asin")
+acos = _unary(ACOS, "Acos")
+atan = _unary(ATAN, "Atan")
+sinh = _unary(SINH, "Sinh")
+cosh = _unary(COSH, "Cosh")
+tanh = _unary(TANH, "Tanh")
+sigmoid = _unary(SIGMOID, "Sigmoid")
+erf = _unary(ERF, "Erf")
+reciprocal = _unary(RECIPROCAL, "Reciprocal")
+round = _unary(ROUND, "Round")  # noqa: A001
+floor = _unary(FLOOR, "Floor")
+ceil = _unary(CEIL, "Ceil")
+is_nan = _unary(IS_NAN, "IsNan")
+is_inf = _unary(IS_INF, "IsInf")
+is_finite = _unary(IS_FINITE, "IsFinite")
+logical_not = _unary(LOGICAL_NOT, "LogicalNot")
 
-add = _binary("AddV2", "Add")
-subtract = _binary("Sub", "Sub")
-multiply = _binary("Mul", "Mul")
-realdiv = _binary("RealDiv", "RealDiv")
-floordiv = floor_div = _binary("FloorDiv", "floordiv")
-mod = floormod = _binary("FloorMod", "FloorMod")
-pow = _binary("Pow", "Pow")  # noqa: A001
-maximum = _binary("Maximum", "Maximum")
-minimum = _binary("Minimum", "Minimum")
-squared_difference = _binary("SquaredDifference", "SquaredDifference")
-equal = _binary("Equal", "Equal")
-not_equal = _binary("NotEqual", "NotEqual")
-less = _binary("Less", "Less")
-less_equal = _binary("LessEqual", "LessEqual")
-greater = _binary("Greater", "Greater")
-greater_equal = _binary("GreaterEqual", "GreaterEqual")
-logical_and = _binary("LogicalAnd", "LogicalAnd")
-logical_or = _binary("LogicalOr", "LogicalOr")
-logical_xor = _binary("LogicalXor", "LogicalXor")
+add = _binary(ADD_V2, "Add")
+subtract = _binary(SUB, "Sub")
+multiply = _binary(MUL, "Mul")
+realdiv = _binary(REAL_DIV, "RealDiv")
+floordiv = floor_div = _binary(FLOOR_DIV, "floordiv")
+mod = floormod = _binary(FLOOR_MOD, "FloorMod")
+pow = _binary(POW, "Pow")  # noqa: A001
+maximum = _binary(MAXIMUM, "Maximum")
+minimum = _binary(MINIMUM, "Minimum")
+squared_difference = _binary(SQUARED_DIFFERENCE, "SquaredDifference")
+equal = _binary(EQUAL, "Equal")
+not_equal = _binary(NOT_EQUAL, "NotEqual")
+less = _binary(LESS, "Less")
+less_equal = _binary(LESS_EQUAL, "LessEqual")
+greater = _binary(GREATER, "Greater")
+greater_equal = _binary(GREATER_EQUAL, "GreaterEqual")
+logical_and = _binary(LOGICAL_AND, "LogicalAnd")
+logical_or = _binary(LOGICAL_OR, "LogicalOr")
+logical_xor = _binary(LOGICAL_XOR, "LogicalXor")
 
 # Gradient kernels ``(y, g)`` used by the rules of Tanh, Sigmoid, Sqrt, Rsqrt and Reciprocal.
-tanh_grad = _binary("TanhGrad", "TanhGrad")
-sigmoid_grad = _binary("SigmoidGrad", "SigmoidGrad")
-sqrt_grad = _binary("SqrtGrad", "SqrtGrad")
-rsqrt_grad = _binary("RsqrtGrad", "RsqrtGrad")
-reciprocal_grad = _binary("ReciprocalGrad", "ReciprocalGrad")
+tanh_grad = _binary(TANH_GRAD, "TanhGrad")
+sigmoid_grad = _binary(SIGMOID_GRAD, "SigmoidGrad")
+sqrt_grad = _binary(SQRT_GRAD, "SqrtGrad")
+rsqrt_grad = _binary(RSQRT_GRAD, "RsqrtGrad")
+reciprocal_grad = _binary(RECIPROCAL_GRAD, "ReciprocalGrad")
+
+
+def elementwise(prim: Primitive, *operands: Any, name: str | None = None) -> Tensor:
+    """The elementwise primitive ``prim`` on ``operands``, converted as ``tf.add`` converts them."""
+    return record1(prim, convert_operands(list(operands)), name=name or prim.default_name)
+
+
+def _declared_functions() -> dict[str, Any]:
+    """The ``tf.math`` functions that elementwise declarations give by naming one (``tf_name``)."""
+    makers = {1: _unary, 2: _binary}
+    return {p.tf_name: makers[p.arity](p, p.name) for p in vars(_declared).values()
+            if isinstance(p, Primitive) and p.tf_name}
+
+
+DECLARED: dict[str, Any] = _declared_functions()
 
 
 def atan2(y: Any, x: Any, name: str | None = None) -> Tensor:
@@ -91,7 +115,7 @@ def atan2(y: Any, x: Any, name: str | None = None) -> Tensor:
 
     >>> # tf.atan2(1.0, -1.0)  ->  2.3561945 (3/4 pi)
     """
-    return record1("Atan2", convert_operands([y, x]), name=name or "Atan2")
+    return record1(ATAN2, convert_operands([y, x]), name=name or "Atan2")
 
 
 def divide_no_nan(x: Any, y: Any, name: str | None = None) -> Tensor:
@@ -99,7 +123,7 @@ def divide_no_nan(x: Any, y: Any, name: str | None = None) -> Tensor:
 
     >>> # tf.math.divide_no_nan([1., 2.], [0., 4.])  ->  [0., 0.5]
     """
-    return record1("DivNoNan", convert_operands([x, y]), name=name or "div_no_nan")
+    return record1(DIV_NO_NAN, convert_operands([x, y]), name=name or "div_no_nan")
 
 
 div_no_nan = divide_no_nan
@@ -112,10 +136,20 @@ def truediv(x: Any, y: Any, name: str | None = None) -> Tensor:
     with graph_of([x, y]).as_default():
         if target is not None:
             x, y = cast(x, target), cast(y, target)
-        return record1("RealDiv", [x, y], name=name or "truediv")
+        return record1(REAL_DIV, [x, y], name=name or "truediv")
 
 
-divide = div = truediv
+divide = truediv
+
+
+def div(x: Any, y: Any, name: str | None = None) -> Tensor:
+    """TF-1.x ``tf.div``: Python 2 division, so integers floor-divide (keeping their dtype) and
+    floats divide exactly.
+
+    >>> # tf.div(-7, 2)  ->  -4;  tf.div(-7.0, 2.0)  ->  -3.5
+    """
+    x, y = convert_operands([x, y])
+    return floordiv(x, y, name=name) if x.dtype.is_integer else truediv(x, y, name=name)
 
 
 def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
@@ -124,7 +158,7 @@ def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
     x = convert_to_tensor(x)
     if x.dtype is dtype:
         return x
-    return record1("Cast", [x], {"DstT": dtype, "SrcT": x.dtype}, name=name or "Cast")
+    return record1(CAST, [x], {"DstT": dtype, "SrcT": x.dtype}, name=name or "Cast")
 
 
 def to_float(x: Any, name: str = "ToFloat") -> Tensor:
@@ -154,7 +188,7 @@ def add_n(inputs: Sequence[Any], name: str | None = None) -> Tensor:
     tensors = convert_operands(list(inputs))
     if len(tensors) == 1 and name is None:
         return tensors[0]
-    return record1("AddN", tensors, name=name or "AddN")
+    return record1(ADD_N, tensors, name=name or "AddN")
 
 
 def clip_by_value(t: Any, clip_value_min: Any, clip_value_max: Any, name: str | None = None) -> Tensor:
@@ -180,5 +214,5 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
     a, b = convert_operands([a, b])
     if (adjoint_a or adjoint_b) and a.dtype.is_complex:
         raise NotImplementedError("adjoint_a/adjoint_b of complex tensors is not supported")
-    return record1("MatMul", [a, b], {"transpose_a": bool(transpose_a or adjoint_a),
+    return record1(MAT_MUL, [a, b], {"transpose_a": bool(transpose_a or adjoint_a),
                                       "transpose_b": bool(transpose_b or adjoint_b)}, name=name or "MatMul")

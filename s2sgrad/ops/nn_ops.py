@@ -18,6 +18,10 @@ from . import math_ops as m
 from . import random_ops
 from . import reduce_ops as r
 from .convert import convert_to_tensor, graph_of, is_tensor_like, record1, tensor_or_constant
+from ..primitives.core import Primitive
+from ..primitives.nn import (BIAS_ADD, ELU, L2_LOSS, LEAKY_RELU, LOG_SOFTMAX, RELU, RELU6, SELU,
+                             SIGMOID_CROSS_ENTROPY_WITH_LOGITS, SOFTMAX, SOFTMAX_CROSS_ENTROPY_WITH_LOGITS, SOFTPLUS,
+                             SOFTSIGN, SPARSE_SOFTMAX_CROSS_ENTROPY_WITH_LOGITS)
 
 __all__ = ["relu", "relu6", "elu", "selu", "leaky_relu", "softplus", "softsign", "softmax", "log_softmax",
            "bias_add", "xw_plus_b", "l2_loss", "l2_normalize", "moments", "dropout", "embedding_lookup",
@@ -25,21 +29,21 @@ __all__ = ["relu", "relu6", "elu", "selu", "leaky_relu", "softplus", "softsign",
            "sparse_softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits"]
 
 
-def _activation(op_type: str) -> Any:
+def _activation(prim: Primitive) -> Any:
     def activation(features: Any, name: str | None = None) -> Tensor:
-        return record1(op_type, [convert_to_tensor(features)], None, name or op_type)
-    activation.__name__ = op_type.lower()
-    activation.__doc__ = (f"Elementwise ``{op_type}`` (TensorFlow's kernel and gradient).\n\n"
-                          f"    >>> # h = tf.nn.{op_type.lower()}(tf.matmul(x, w) + b)\n")
+        return record1(prim, [convert_to_tensor(features)], None, name or prim.name)
+    activation.__name__ = prim.name.lower()
+    activation.__doc__ = (f"Elementwise ``{prim.name}`` (TensorFlow's kernel and gradient).\n\n"
+                          f"    >>> # h = tf.nn.{prim.name.lower()}(tf.matmul(x, w) + b)\n")
     return activation
 
 
-relu = _activation("Relu")
-relu6 = _activation("Relu6")
-elu = _activation("Elu")
-selu = _activation("Selu")
-softplus = _activation("Softplus")
-softsign = _activation("Softsign")
+relu = _activation(RELU)
+relu6 = _activation(RELU6)
+elu = _activation(ELU)
+selu = _activation(SELU)
+softplus = _activation(SOFTPLUS)
+softsign = _activation(SOFTSIGN)
 
 
 def leaky_relu(features: Any, alpha: float = 0.2, name: str | None = None) -> Tensor:
@@ -55,7 +59,7 @@ def leaky_relu(features: Any, alpha: float = 0.2, name: str | None = None) -> Te
             alpha = alpha.item()
         if not isinstance(alpha, numbers.Real):
             raise TypeError(f"leaky_relu: alpha must be a Python number, got {alpha!r}")
-        return record1("LeakyRelu", [x], {"alpha": float(alpha)}, name or "LeakyRelu")
+        return record1(LEAKY_RELU, [x], {"alpha": float(alpha)}, name or "LeakyRelu")
 
 
 def _axis(axis: Any, dim: Any, default: Any = -1) -> Any:
@@ -68,7 +72,7 @@ def softmax(logits: Any, axis: Any = None, name: str | None = None, dim: Any = N
 
     >>> # tf.nn.softmax([[1.0, 1.0]])  ->  [[0.5, 0.5]]
     """
-    return record1("Softmax", [convert_to_tensor(logits)], {"axis": _axis(axis, dim)}, name or "Softmax")
+    return record1(SOFTMAX, [convert_to_tensor(logits)], {"axis": _axis(axis, dim)}, name or "Softmax")
 
 
 def log_softmax(logits: Any, axis: Any = None, name: str | None = None, dim: Any = None) -> Tensor:
@@ -76,7 +80,7 @@ def log_softmax(logits: Any, axis: Any = None, name: str | None = None, dim: Any
 
     >>> # tf.nn.log_softmax([[0.0, 0.0]])  ->  [[-0.693, -0.693]]
     """
-    return record1("LogSoftmax", [convert_to_tensor(logits)], {"axis": _axis(axis, dim)}, name or "LogSoftmax")
+    return record1(LOG_SOFTMAX, [convert_to_tensor(logits)], {"axis": _axis(axis, dim)}, name or "LogSoftmax")
 
 
 def bias_add(value: Any, bias: Any, data_format: str | None = None, name: str | None = None) -> Tensor:
@@ -95,7 +99,7 @@ def bias_add(value: Any, bias: Any, data_format: str | None = None, name: str | 
     x = convert_to_tensor(value)
     with graph_of([x]).as_default():
         b = tensor_or_constant(bias, x.dtype)
-        return record1("BiasAdd", [x, b], {"data_format": layout}, name or "BiasAdd")
+        return record1(BIAS_ADD, [x, b], {"data_format": layout}, name or "BiasAdd")
 
 
 def xw_plus_b(x: Any, weights: Any, biases: Any, name: str | None = None) -> Tensor:
@@ -114,7 +118,7 @@ def l2_loss(t: Any, name: str | None = None) -> Tensor:
 
     >>> # loss += 1e-4 * tf.nn.l2_loss(w)
     """
-    return record1("L2Loss", [convert_to_tensor(t)], None, name or "L2Loss")
+    return record1(L2_LOSS, [convert_to_tensor(t)], None, name or "L2Loss")
 
 
 def l2_normalize(x: Any, axis: Any = None, epsilon: float = 1e-12, name: str | None = None,
@@ -247,11 +251,12 @@ def _in_float32(logits: Tensor) -> Tensor:
     return m.cast(logits, _dt.float32) if logits.dtype is _dt.float16 else logits
 
 
-def _fused_loss(op_type: str, inputs: list, attrs: dict | None, logits: Tensor, scope: str, op_name: str) -> Tensor:
-    """The loss output of ``op_type`` on ``inputs`` (the first is ``_in_float32(logits)``), in
+def _fused_loss(prim: Primitive, inputs: list, attrs: dict | None, logits: Tensor, scope: str,
+                op_name: str) -> Tensor:
+    """The loss output of ``prim`` on ``inputs`` (the first is ``_in_float32(logits)``), in
     ``logits``' dtype and named ``scope`` (the op itself is named ``op_name`` when a cast follows)."""
     fused = inputs[0] is logits
-    loss = record1(op_type, inputs, attrs, scope if fused else op_name)
+    loss = record1(prim, inputs, attrs, scope if fused else op_name)
     return loss if fused else m.cast(loss, logits.dtype, name=scope)
 
 
@@ -267,19 +272,21 @@ def softmax_cross_entropy_with_logits_v2(labels: Any, logits: Any, axis: Any = N
     graph = graph_of([logits, labels])
     with graph.as_default(), graph.name_scope(name or "softmax_cross_entropy_with_logits") as scope:
         precise = _in_float32(logits)
-        return _fused_loss("SoftmaxCrossEntropyWithLogits", [precise, _labels_like(labels, precise)], {"axis": axis},
+        return _fused_loss(SOFTMAX_CROSS_ENTROPY_WITH_LOGITS, [precise, _labels_like(labels, precise)], {"axis": axis},
                            logits, scope, "softmax_cross_entropy_with_logits")
 
 
 def softmax_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None, logits: Any = None,
                                       dim: Any = -1, name: str | None = None, axis: Any = None) -> Tensor:
-    """The same as ``softmax_cross_entropy_with_logits_v2`` (labels receive gradients too);
-    arguments must be named.
+    """``softmax_cross_entropy_with_logits_v2`` with the labels behind ``stop_gradient``: as in TF-1.x,
+    gradients flow into the logits only. Arguments must be named.
 
     >>> # tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=z)
     """
     _xent_args("softmax_cross_entropy_with_logits", _sentinel, labels, logits)
     dim = None if type(dim) is int and dim == -1 else dim
+    with graph_of([logits, labels]).as_default():
+        labels = a.stop_gradient(labels)
     return softmax_cross_entropy_with_logits_v2(labels, logits, axis=_axis(axis, dim), name=name)
 
 
@@ -295,7 +302,8 @@ def sparse_softmax_cross_entropy_with_logits(_sentinel: Any = None, labels: Any 
     graph = graph_of([logits, labels])
     with graph.as_default(), graph.name_scope(name or "SparseSoftmaxCrossEntropyWithLogits") as scope:
         classes = convert_to_tensor(labels)
-        return _fused_loss("SparseSoftmaxCrossEntropyWithLogits", [_in_float32(logits), classes], None, logits, scope,
+        return _fused_loss(SPARSE_SOFTMAX_CROSS_ENTROPY_WITH_LOGITS, [_in_float32(logits), classes], None, logits,
+                           scope,
                            "SparseSoftmaxCrossEntropyWithLogits")
 
 
@@ -311,4 +319,4 @@ def sigmoid_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None,
     graph = graph_of([logits, labels])
     with graph.as_default(), graph.name_scope(name or "logistic_loss") as scope:
         z = tensor_or_constant(labels, logits.dtype)
-        return record1("SigmoidCrossEntropyWithLogits", [logits, z], None, scope)
+        return record1(SIGMOID_CROSS_ENTROPY_WITH_LOGITS, [logits, z], None, scope)

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..default_session import session_for
 from ..graph import Tensor
-from ..primitives.array import TensorIndex
+from ..index_spec import TensorIndex
 from . import array_ops as a
 from . import math_ops as m
 from .convert import convert_to_tensor, graph_of, is_tensor_like

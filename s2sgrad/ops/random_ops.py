@@ -11,6 +11,8 @@ from .. import dtypes as _dt
 from ..graph import Tensor, get_default_graph
 from . import array_ops as a
 from .convert import convert_operands, record1
+from ..primitives.core import Primitive
+from ..primitives.state import RANDOM_STANDARD_NORMAL, RANDOM_UNIFORM, RANDOM_UNIFORM_INT, TRUNCATED_NORMAL
 
 __all__ = ["set_random_seed", "random_normal", "random_uniform", "truncated_normal", "get_seed"]
 
@@ -42,11 +44,11 @@ def get_seed(op_seed: int | None) -> tuple:
     return None, None
 
 
-def _draw(kind: str, shape: Any, dtype: _dt.DType, seed: int | None, **attrs: Any) -> Tensor:
-    """A ``kind`` op (named so) drawing samples of ``shape``, seeded as ``get_seed(seed)`` says."""
+def _draw(prim: Primitive, shape: Any, dtype: _dt.DType, seed: int | None, **attrs: Any) -> Tensor:
+    """A ``prim`` op (named after its type) drawing samples of ``shape``, seeded as ``get_seed(seed)`` says."""
     seeds = get_seed(seed)
     dims = a.int_tensor(shape, "shape")
-    return record1(kind, [dims], {"dtype": dtype, "seed": seeds[0], "seed2": seeds[1], **attrs}, kind)
+    return record1(prim, [dims], {"dtype": dtype, "seed": seeds[0], "seed2": seeds[1], **attrs}, prim.name)
 
 
 def random_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = _dt.float32,
@@ -55,7 +57,7 @@ def random_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = _
 
     >>> # w = tf.Variable(tf.random_normal([784, 10], stddev=0.01, seed=1))
     """
-    return _normal("RandomStandardNormal", "random_normal", shape, mean, stddev, dtype, seed, name)
+    return _normal(RANDOM_STANDARD_NORMAL, "random_normal", shape, mean, stddev, dtype, seed, name)
 
 
 def truncated_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = _dt.float32,
@@ -64,17 +66,17 @@ def truncated_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any 
 
     >>> # w = tf.Variable(tf.truncated_normal([784, 10], stddev=0.1))
     """
-    return _normal("TruncatedNormal", "truncated_normal", shape, mean, stddev, dtype, seed, name)
+    return _normal(TRUNCATED_NORMAL, "truncated_normal", shape, mean, stddev, dtype, seed, name)
 
 
-def _normal(kind: str, what: str, shape: Any, mean: Any, stddev: Any, dtype: Any, seed: int | None,
+def _normal(prim: Primitive, what: str, shape: Any, mean: Any, stddev: Any, dtype: Any, seed: int | None,
             name: str | None) -> Tensor:
-    """``kind`` samples (standard normal ones) scaled by ``stddev`` and shifted by ``mean``."""
+    """``prim`` samples (standard normal ones) scaled by ``stddev`` and shifted by ``mean``."""
     dtype = _dt.as_dtype(dtype)
     if not dtype.is_floating:
         raise TypeError(f"{what} needs a float dtype, got {dtype.name}")
     with get_default_graph().name_scope(name or what):
-        z = _draw(kind, shape, dtype, seed)
+        z = _draw(prim, shape, dtype, seed)
         scale, shift = convert_operands([stddev, mean], dtype)
         return z * scale + shift
 
@@ -87,11 +89,11 @@ def random_uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any =
         if dtype.is_integer:
             if maxval is None:
                 raise ValueError("Must specify maxval for integer dtype " + dtype.name)
-            return _draw("RandomUniformInt", shape, dtype, seed, minval=a.static_int(minval, "minval"),
+            return _draw(RANDOM_UNIFORM_INT, shape, dtype, seed, minval=a.static_int(minval, "minval"),
                          maxval=a.static_int(maxval, "maxval"))
         if not dtype.is_floating:
             raise TypeError(f"random_uniform needs a float or int dtype, got {dtype.name}")
-        u = _draw("RandomUniform", shape, dtype, seed)
+        u = _draw(RANDOM_UNIFORM, shape, dtype, seed)
         maxval = 1.0 if maxval is None else maxval
         lo, hi = convert_operands([minval, maxval], dtype)
         return u * (hi - lo) + lo

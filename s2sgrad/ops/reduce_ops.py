@@ -10,6 +10,8 @@ from ..graph import Tensor
 from . import array_ops as a
 from . import math_ops as m
 from .convert import convert_to_tensor, graph_of, record1
+from ..primitives.core import Primitive
+from ..primitives.reduce import ALL, ANY, ARG_MAX, ARG_MIN, CUMPROD, CUMSUM, MAX, MEAN, MIN, PROD, SUM
 
 
 def _axes(axis: Any, reduction_indices: Any) -> tuple | None:
@@ -22,26 +24,26 @@ def _keep(keepdims: Any, keep_dims: Any) -> bool:
     return bool(a.either(keepdims, keep_dims, "Can not specify both 'keepdims' and 'keep_dims'."))
 
 
-def _reduction(op_type: str, default_name: str, bool_only: bool = False) -> Any:
+def _reduction(prim: Primitive, default_name: str, bool_only: bool = False) -> Any:
     def reduce(input_tensor: Any, axis: Any = None, keepdims: Any = None, name: str | None = None,
                reduction_indices: Any = None, keep_dims: Any = None) -> Tensor:
         x = convert_to_tensor(input_tensor)
         if bool_only and not x.dtype.is_bool:
             raise TypeError(f"{default_name} expects a bool tensor, got {x.dtype.name} ({x.name})")
         attrs = {"axis": _axes(axis, reduction_indices), "keepdims": _keep(keepdims, keep_dims)}
-        return record1(op_type, [x], attrs, name or default_name)
-    reduce.__name__ = "reduce_" + op_type.lower()
-    reduce.__doc__ = f"Reduce with ``{op_type}`` over ``axis`` (all axes when None)."
+        return record1(prim, [x], attrs, name or default_name)
+    reduce.__name__ = "reduce_" + prim.name.lower()
+    reduce.__doc__ = f"Reduce with ``{prim.name}`` over ``axis`` (all axes when None)."
     return reduce
 
 
-reduce_sum = _reduction("Sum", "Sum")
-reduce_mean = _reduction("Mean", "Mean")
-reduce_max = _reduction("Max", "Max")
-reduce_min = _reduction("Min", "Min")
-reduce_prod = _reduction("Prod", "Prod")
-reduce_all = _reduction("All", "All", bool_only=True)
-reduce_any = _reduction("Any", "Any", bool_only=True)
+reduce_sum = _reduction(SUM, "Sum")
+reduce_mean = _reduction(MEAN, "Mean")
+reduce_max = _reduction(MAX, "Max")
+reduce_min = _reduction(MIN, "Min")
+reduce_prod = _reduction(PROD, "Prod")
+reduce_all = _reduction(ALL, "All", bool_only=True)
+reduce_any = _reduction(ANY, "Any", bool_only=True)
 
 
 def reduce_logsumexp(input_tensor: Any, axis: Any = None, keepdims: Any = None, name: str | None = None,
@@ -96,47 +98,47 @@ def reduce_std(input_tensor: Any, axis: Any = None, keepdims: bool = False, name
         return m.sqrt(reduce_variance(x, axis, keepdims))
 
 
-def _arg(op_type: str, default_name: str, doc: str) -> Any:
+def _arg(prim: Primitive, default_name: str, doc: str) -> Any:
     def arg(input: Any, axis: Any = None, name: str | None = None, dimension: Any = None,
             output_type: Any = _dt.int64) -> Tensor:
         axis = a.either(axis, dimension, "Cannot specify both 'axis' and 'dimension'")
         ax = a.static_int(0 if axis is None else axis, "axis")
         out = _dt.as_index_dtype(output_type, "output_type")
-        return record1(op_type, [convert_to_tensor(input)], {"axis": ax, "output_type": out}, name or default_name)
+        return record1(prim, [convert_to_tensor(input)], {"axis": ax, "output_type": out}, name or default_name)
     arg.__name__ = default_name.lower()
     arg.__doc__ = doc
     return arg
 
 
-argmax = _arg("ArgMax", "ArgMax", """The index of the largest value along ``axis`` (default 0; the first on ties), as
+argmax = _arg(ARG_MAX, "ArgMax", """The index of the largest value along ``axis`` (default 0; the first on ties), as
     ``output_type`` (int64).
 
     >>> # tf.argmax([[1, 5], [7, 2]], axis=1)  ->  [1, 0]
     """)
-argmin = _arg("ArgMin", "ArgMin", """The index of the smallest value along ``axis`` (default 0; the first on ties), as
+argmin = _arg(ARG_MIN, "ArgMin", """The index of the smallest value along ``axis`` (default 0; the first on ties), as
     ``output_type`` (int64).
 
     >>> # tf.argmin([[1, 5], [7, 2]], axis=1)  ->  [0, 1]
     """)
 
 
-def _scan(op_type: str, default_name: str, doc: str) -> Any:
+def _scan(prim: Primitive, default_name: str, doc: str) -> Any:
     def scan(x: Any, axis: Any = 0, exclusive: bool = False, reverse: bool = False,
              name: str | None = None) -> Tensor:
         ax = a.static_int(axis, "axis")
         attrs = {"axis": ax, "exclusive": bool(exclusive), "reverse": bool(reverse)}
-        return record1(op_type, [convert_to_tensor(x)], attrs, name or default_name)
+        return record1(prim, [convert_to_tensor(x)], attrs, name or default_name)
     scan.__name__ = default_name.lower()
     scan.__doc__ = doc
     return scan
 
 
-cumsum = _scan("Cumsum", "Cumsum", """Running sums along ``axis``; ``exclusive`` leaves each element out of its own sum,
+cumsum = _scan(CUMSUM, "Cumsum", """Running sums along ``axis``; ``exclusive`` leaves each element out of its own sum,
     ``reverse`` runs from the end.
 
     >>> # tf.cumsum([1, 2, 3], exclusive=True)  ->  [0, 1, 3]
     """)
-cumprod = _scan("Cumprod", "Cumprod", """Running products along ``axis``; ``exclusive`` leaves each element out of its
+cumprod = _scan(CUMPROD, "Cumprod", """Running products along ``axis``; ``exclusive`` leaves each element out of its
     own product, ``reverse`` runs from the end.
 
     >>> # tf.cumprod([1, 2, 3], reverse=True)  ->  [6, 6, 3]

@@ -18,6 +18,8 @@ from . import control_flow as cf
 from . import initializers
 from .convert import convert_to_tensor, graph_of, record1
 from .overloads import install
+from ..primitives.core import Primitive
+from ..primitives.state import ASSIGN, ASSIGN_ADD, ASSIGN_SUB, IDENTITY, VARIABLE_V2
 
 __all__ = ["Variable", "global_variables", "trainable_variables", "local_variables",
            "variables_initializer", "global_variables_initializer", "assign", "assign_add", "assign_sub",
@@ -58,10 +60,10 @@ class Variable(GraphElement):
             static = TensorShape(shape) if shape is not None else (init.shape if validate_shape else TensorShape(None))
             if validate_shape and not static.is_compatible_with(init.shape):
                 raise ValueError(f"initial_value of shape {init.shape} does not match shape={static}")
-            self._op = graph.create_op("VariableV2", [], {"dtype": init.dtype, "shape": static.sizes,
+            self._op = graph.create_op(VARIABLE_V2, [], {"dtype": init.dtype, "shape": static.sizes,
                                                           "variable": self}, name=scope)
             self._initial_value = init
-            self._initializer = record1("Assign", [self._op.outputs[0], init],
+            self._initializer = record1(ASSIGN, [self._op.outputs[0], init],
                                         {"validate_shape": validate_shape}, "Assign").op
         self._graph = graph
         for key in collections if collections is not None else [GLOBAL_VARIABLES]:
@@ -117,7 +119,7 @@ class Variable(GraphElement):
 
     def read_value(self) -> Tensor:
         with self._graph.as_default():
-            return record1("Identity", [self._op.outputs[0]], None, self._op.name + "/read")
+            return record1(IDENTITY, [self._op.outputs[0]], None, self._op.name + "/read")
 
     def eval(self, session: Any = None) -> Any:
         return session_for(session, self._op).run(self)
@@ -158,23 +160,23 @@ install(Variable, lambda v: v.value())
 def _variable_op(ref: Any) -> Operation:
     if isinstance(ref, Variable):
         return ref.op
-    if isinstance(ref, Tensor) and ref.op.type == "VariableV2":
+    if isinstance(ref, Tensor) and ref.op.prim is VARIABLE_V2:
         return ref.op
     raise TypeError(f"assign needs a tf.Variable, got {ref!r}")
 
 
-def _update(kind: str, ref: Any, value: Any, name: str | None) -> Tensor:
+def _update(prim: Primitive, ref: Any, value: Any, name: str | None) -> Tensor:
     var = _variable_op(ref)
     with var.graph.as_default():
         v = convert_to_tensor(value, dtype=var.outputs[0].dtype) if not isinstance(value, Tensor) \
             else convert_to_tensor(value)
-        return record1(kind, [var.outputs[0], v], {"validate_shape": True}, name or kind)
+        return record1(prim, [var.outputs[0], v], {"validate_shape": True}, name or prim.name)
 
 
 def assign(ref: Any, value: Any, validate_shape: bool = True, use_locking: Any = None,
            name: str | None = None) -> Tensor:
     """Set ``ref`` to ``value`` when the op runs; the output is the new value."""
-    return _update("Assign", ref, value, name)
+    return _update(ASSIGN, ref, value, name)
 
 
 def assign_add(ref: Any, value: Any, use_locking: Any = None, name: str | None = None) -> Tensor:
@@ -182,7 +184,7 @@ def assign_add(ref: Any, value: Any, use_locking: Any = None, name: str | None =
 
     >>> # increment = tf.assign_add(counter, 1)
     """
-    return _update("AssignAdd", ref, value, name)
+    return _update(ASSIGN_ADD, ref, value, name)
 
 
 def assign_sub(ref: Any, value: Any, use_locking: Any = None, name: str | None = None) -> Tensor:
@@ -190,7 +192,7 @@ def assign_sub(ref: Any, value: Any, use_locking: Any = None, name: str | None =
 
     >>> # step = tf.assign_sub(w, 0.1 * grad_w)
     """
-    return _update("AssignSub", ref, value, name)
+    return _update(ASSIGN_SUB, ref, value, name)
 
 
 def global_variables(scope: str | None = None) -> list[Variable]:
@@ -262,17 +264,27 @@ def get_variable_scope() -> VariableScope:
 @contextlib.contextmanager
 def variable_scope(name_or_scope: Any = None, default_name: str | None = None, values: Any = None,
                    initializer: Any = None, reuse: Any = None, **kwargs: Any) -> Iterator[VariableScope]:
-    """Prefix ``get_variable`` names (and op names) with a scope; ``reuse`` shares variables."""
-    name = name_or_scope.name if isinstance(name_or_scope, VariableScope) else (name_or_scope or default_name)
-    if not name:
-        raise ValueError("variable_scope needs a name or a default_name")
+    """Prefix ``get_variable`` names (and op names) with a scope; ``reuse`` shares variables.
+
+    A ``VariableScope`` object (``tf.get_variable_scope()``, or one captured with ``as``) re-enters that
+    scope by its full name wherever the ``with`` stands; as in TF, its ops go into a new name scope
+    named like its last part (none for the root scope)."""
     outer = get_variable_scope()
-    full = f"{outer.name}/{name}" if outer.name else name
+    if isinstance(name_or_scope, VariableScope):
+        full, op_scope = name_or_scope.name, name_or_scope.name.rsplit("/", 1)[-1]
+        reuse = name_or_scope.reuse if reuse is None else reuse
+        scope_initializer = name_or_scope.initializer
+    else:
+        op_scope = name_or_scope or default_name
+        if not op_scope:
+            raise ValueError("variable_scope needs a name or a default_name")
+        full = f"{outer.name}/{op_scope}" if outer.name else op_scope
+        scope_initializer = outer.initializer
     reuse = outer.reuse if reuse is None or reuse is False and outer.reuse else reuse
-    init = initializer if initializer is not None else outer.initializer
+    init = initializer if initializer is not None else scope_initializer
     _scopes.stack.append((full, reuse, init))
     try:
-        with get_default_graph().name_scope(name):
+        with get_default_graph().name_scope(op_scope) if op_scope else contextlib.nullcontext():
             yield VariableScope(full, reuse, init)
     finally:
         _scopes.stack.pop()

@@ -1,6 +1,28 @@
-"""The primitive table, filled by the family modules (one entry per op type)."""
-from .core import PRIMITIVES, Primitive, define, lookup
-from . import state, math, reduce, linalg, array, joining, fills, indexing  # noqa: F401,E402 - each family registers itself
-from . import nn  # noqa: F401,E402 - neural-network primitives
+"""Primitive declarations, one module per family; each primitive is a module constant (``math.TANH``).
 
-__all__ = ["PRIMITIVES", "Primitive", "define", "lookup"]
+``ALL`` lists every declaration and ``BY_NAME`` maps TF op types to them, built here from the
+family modules (for the few places that meet op types as strings: ``gradient_override_map``,
+``RegisterGradient``).
+"""
+from __future__ import annotations
+
+from types import ModuleType
+
+from . import array, fills, indexing, joining, linalg, math, nn, reduce, state
+from .core import Primitive, define
+
+__all__ = ["ALL", "BY_NAME", "FAMILIES", "Primitive", "define"]
+
+FAMILIES: tuple[ModuleType, ...] = (state, math, reduce, linalg, array, joining, fills, indexing, nn)
+
+
+def _declared(families: tuple[ModuleType, ...]) -> tuple[Primitive, ...]:
+    found = [value for family in families for value in vars(family).values() if isinstance(value, Primitive)]
+    return tuple(dict.fromkeys(found))
+
+
+ALL: tuple[Primitive, ...] = _declared(FAMILIES)
+BY_NAME: dict[str, Primitive] = {p.name: p for p in ALL}
+if len(BY_NAME) != len(ALL):
+    raise ValueError(f"two primitives share a name: {sorted(p.name for p in ALL if BY_NAME[p.name] is not p)}")
+

@@ -9,8 +9,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import dtypes as _dt
-from ..ops import array_ops as a
-from ..ops import layout_ops as lo
+from ..index_spec import TensorIndex
 from ..shapes import TensorShape
 from ..static import constant_value
 from .common import (LOAD, axes_literal, const_ints, int_vector, known_shape, normalize_axes, normalize_axis,
@@ -23,6 +22,12 @@ from .core import define, literal, np_attr
 def _shape_infer(inputs: Sequence[Any], attrs: dict) -> list:
     rank = inputs[0].shape.rank
     return [(attrs["out_type"], TensorShape([rank]))]
+
+
+def _known_shape(op: Any) -> np.ndarray | None:
+    """A Shape op's value, when its input's static shape is fully known."""
+    x = op.inputs[0]
+    return np.array(x.shape.sizes, dtype=op.outputs[0].dtype.np) if x.shape.is_fully_defined() else None
 
 
 def _emit_shape(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
@@ -47,11 +52,11 @@ def _emit_rank(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     return ast.Call(np_attr("int32"), [ast.Call(np_attr("ndim"), [args[0]], [])], [])
 
 
-define("Shape", _shape_infer, _emit_shape, differentiable=False, shape_only=(0,))
-define("Size", lambda ins, at: [(at["out_type"], TensorShape([]))], _emit_size, differentiable=False,
-       shape_only=(0,))
-define("Rank", lambda ins, at: [(_dt.int32, TensorShape([]))], _emit_rank, differentiable=False,
-       shape_only=(0,))
+SHAPE = define("Shape", _shape_infer, _emit_shape, differentiable=False, shape_only=(0,), known_value=_known_shape)
+SIZE = define("Size", lambda ins, at: [(at["out_type"], TensorShape([]))], _emit_size, differentiable=False,
+              shape_only=(0,))
+RANK = define("Rank", lambda ins, at: [(_dt.int32, TensorShape([]))], _emit_rank, differentiable=False,
+              shape_only=(0,))
 
 
 # -- reshape and friends -------------------------------------------------------------------------
@@ -95,12 +100,8 @@ def _emit_reshape(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     return ast.Call(np_attr("reshape"), [args[0], target], [])
 
 
-def _reshape_grad(op: Any, g: Any) -> list:
-    return [a.reshape(g, a.shape(op.inputs[0])), None]
-
-
-define("Reshape", _reshape_infer, _emit_reshape, _reshape_grad, simplify=same_shape_input, view="input",
-       uniform_from=0)
+RESHAPE = define("Reshape", _reshape_infer, _emit_reshape, simplify=same_shape_input, view="input",
+                 uniform_from=0)
 
 
 def _expand_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -118,11 +119,7 @@ def _emit_expand(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     return ast.Call(np_attr("expand_dims"), [args[0], literal(axis)], [])
 
 
-def _reshape_back(op: Any, g: Any) -> list:
-    return [a.reshape(g, a.shape(op.inputs[0]))]
-
-
-define("ExpandDims", _expand_infer, _emit_expand, _reshape_back, view="input", uniform_from=0)
+EXPAND_DIMS = define("ExpandDims", _expand_infer, _emit_expand, view="input", uniform_from=0)
 
 
 def _squeeze_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -150,8 +147,8 @@ def _emit_squeeze(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     return ast.Call(np_attr("squeeze"), [args[0]], keywords)
 
 
-define("Squeeze", _squeeze_infer, _emit_squeeze, _reshape_back, view="input", uniform_from=0,
-       simplify=same_shape_input)
+SQUEEZE = define("Squeeze", _squeeze_infer, _emit_squeeze, view="input", uniform_from=0,
+                 simplify=same_shape_input)
 
 
 def _transpose_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -183,33 +180,16 @@ def _emit_transpose(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     return ast.Call(np_attr("transpose"), [args[0], literal(perm)], [])
 
 
-def _transpose_grad(op: Any, g: Any) -> list:
-    perm = op.attrs["perm"]
-    if perm is None:
-        return [a.transpose(g)]
-    return [a.transpose(g, np.argsort([p % len(perm) for p in perm]).tolist())]
-
-
 def _identity_perm(ins: Any) -> Any:
     rank = ins.args[0].shape.rank
     return ins.args[0] if rank is not None and _perm(ins) == tuple(range(rank)) else None
 
 
-define("Transpose", _transpose_infer, _emit_transpose, _transpose_grad, view="input", uniform_from=0,
-       simplify=_identity_perm)
+TRANSPOSE = define("Transpose", _transpose_infer, _emit_transpose, view="input", uniform_from=0,
+                   simplify=_identity_perm)
 
 
 # -- basic indexing ---------------------------------------------------------------------------------
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class TensorIndex:
-    """In a StridedSlice index spec: "the value of input ``k``" (a scalar int tensor)."""
-
-    k: int
-
-    def __repr__(self) -> str:
-        return f"<input {self.k}>"
-
 
 def sliced_shape(shape: TensorShape, index: tuple) -> TensorShape:
     """The shape of ``x[index]`` for basic indexing (ints, slices, None, ...)."""
@@ -281,13 +261,8 @@ def _emit_strided(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     return ast.Subscript(args[0], index_expr(ins.attrs["index"], args), LOAD)
 
 
-def _strided_grad(op: Any, g: Any) -> list:
-    x, *indices = op.inputs
-    return [a.scatter_into_zeros(g, x, op.attrs["index"], indices)] + [None] * len(indices)
-
-
-define("StridedSlice", _strided_infer, _emit_strided, _strided_grad, default_name="strided_slice",
-       view="input", uniform_from=0)
+STRIDED_SLICE = define("StridedSlice", _strided_infer, _emit_strided, default_name="strided_slice",
+                       view="input", uniform_from=0)
 
 
 def _scatter_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -303,12 +278,7 @@ def _emit_scatter(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     return rt_call("scatter_into_zeros", [args[0], shape, index_expr(index, args, as_value=True)])
 
 
-def _scatter_grad(op: Any, g: Any) -> list:
-    _, _, *indices = op.inputs
-    return [a.strided_slice(g, op.attrs["index"], indices), None] + [None] * len(indices)
-
-
-define("ScatterIntoZeros", _scatter_infer, _emit_scatter, _scatter_grad, shape_only=(1,))
+SCATTER_INTO_ZEROS = define("ScatterIntoZeros", _scatter_infer, _emit_scatter, shape_only=(1,))
 
 
 # -- tf.slice: a block given by begin and size (-1: to the end) ------------------------------------------
@@ -369,12 +339,5 @@ def _emit_slice(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     return ast.Subscript(args[0], items[0] if len(items) == 1 else ast.Tuple(items, LOAD), LOAD)
 
 
-def _slice_grad(op: Any, g: Any) -> list:
-    """Pad the gradient back with zeros: ``begin`` before, the rest of the input's extent after."""
-    x, begin, _ = op.inputs
-    after = a.shape(x, out_type=begin.dtype) - begin - a.shape(op.outputs[0], out_type=begin.dtype)
-    return [lo.pad(g, a.stack([begin, after], axis=1)), None, None]
-
-
-define("Slice", _slice_infer, _emit_slice, _slice_grad, view="input", uniform_from=0,
-       simplify=same_shape_input)
+SLICE = define("Slice", _slice_infer, _emit_slice, view="input", uniform_from=0,
+               simplify=same_shape_input)

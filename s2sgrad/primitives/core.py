@@ -1,9 +1,10 @@
-"""The primitive table: per op type, its shape/dtype rule, NumPy emitter and gradient rule.
+"""Primitive declarations: per op type, its shape/dtype rule, NumPy emitter and flags.
 
-A primitive is plain data. ``infer`` sees inputs with ``.dtype`` and ``.shape`` (graph
-Tensors at build time, concrete codegen Values when a Session specializes), ``emit``
-turns an instruction into one NumPy expression (``ast``), ``grad`` emits the adjoint as
-ordinary ops into the same graph.
+A primitive is plain data, declared once as a module constant (``TANH = unary("Tanh", ...)``)
+and referred to by that object. ``infer`` sees inputs with ``.dtype`` and ``.shape`` (graph
+Tensors at build time, concrete codegen Values when a Session specializes), ``emit`` turns an
+instruction into one NumPy expression (``ast``). Gradient rules live above the op layer, in
+``s2sgrad.autodiff.rules``.
 """
 from __future__ import annotations
 
@@ -16,20 +17,19 @@ import numpy as np
 from .. import dtypes as _dt
 from ..static import broadcast_shape, constant_value  # noqa: F401 - re-exported for rules
 
-__all__ = ["Primitive", "define", "lookup", "PRIMITIVES", "template", "literal", "np_attr", "only_needed",
-           "constant_value", "broadcast_shape", "same_dtype", "LOAD"]
+__all__ = ["Primitive", "define", "template", "literal", "np_attr", "constant_value", "broadcast_shape",
+           "same_dtype", "LOAD"]
 
 Emitter = Callable[[Any, Sequence[ast.expr]], ast.expr]
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
 class Primitive:
-    """One op type. ``grad`` is ``(op, *out_grads) -> [in_grad | None, ...]``."""
+    """One op type; ``name`` is its TF op type (``op.type``)."""
 
     name: str
     infer: Callable[[Sequence[Any], dict], list]
     emit: Emitter | None
-    grad: Callable | None = None
     differentiable: bool = True   # False: declared NotDifferentiable (gradients are None)
     default_name: str = ""
     pure: bool = True             # False: random/stateful; never folded, merged or removed
@@ -40,38 +40,20 @@ class Primitive:
     simplify: Callable | None = None  # (instr) -> Value to reuse, or None
     view: str = ""                # "input": may share memory with input 0; "readonly": a broadcast view
     uniform_from: int | None = None   # output elements are copies of this input's elements
+    fill: int | None = None       # every output element is this value (ZerosLike: 0): folds to a constant
     fusable: bool = True          # False: may raise on input values (indexing), keep its own line
+    identity: bool = False        # output 0 is input 0's value (constant_value looks through it)
+    known_value: Callable | None = None  # (op) -> output 0's value when known before running, or None
+    arity: int | None = None      # elementwise ops (unary/binary): the number of inputs
+    tf_name: str = ""             # elementwise: the ``tf.math`` function the declaration gives (``xlogy``)
+    numpy: tuple = ()             # elementwise: the NumPy ufuncs it computes (the decorator's dispatch)
+    printed_attrs: tuple = ()     # attrs the IR printout shows first, even those it hides for other ops
 
 
-PRIMITIVES: dict[str, Primitive] = {}
-
-
-def define(name: str, infer: Callable, emit: Emitter | None, grad: Callable | None = None, *,
-           differentiable: bool = True, default_name: str | None = None, **flags: Any) -> Primitive:
-    """Add a primitive to the table (each name once)."""
-    if name in PRIMITIVES:
-        raise ValueError(f"primitive {name!r} is defined twice")
-    prim = Primitive(name, infer, emit, grad, differentiable, default_name or name, **flags)
-    PRIMITIVES[name] = prim
-    return prim
-
-
-def only_needed(op: Any, *makers: Callable[[], Any]) -> list:
-    """A rule's input gradients, built only for inputs whose gradient the current
-    ``tf.gradients`` walk uses (the others are None, as they would be discarded anyway).
-
-    >>> # return only_needed(op, lambda: g * y, lambda: g * x)
-    """
-    needed = op.graph._local.grad_needed if op.graph._local.grad_of is op else None
-    return [make() if needed is None or needed[i] else None for i, make in enumerate(makers)]
-
-
-def lookup(name: str) -> Primitive:
-    """The primitive of op type ``name`` (ValueError for an unknown type)."""
-    try:
-        return PRIMITIVES[name]
-    except KeyError:
-        raise ValueError(f"Unknown op type {name!r}: no such primitive") from None
+def define(name: str, infer: Callable, emit: Emitter | None, *, differentiable: bool = True,
+           default_name: str | None = None, **flags: Any) -> Primitive:
+    """A primitive named ``name`` (TF's op type); ``default_name`` names its ops (default: ``name``)."""
+    return Primitive(name, infer, emit, differentiable, default_name or name, **flags)
 
 
 # -- emitters --------------------------------------------------------------------------------------
@@ -171,12 +153,6 @@ def _float_literal(value: float) -> ast.expr:
     if value < 0 or (value == 0 and str(value).startswith("-")):
         return ast.UnaryOp(ast.USub(), ast.Constant(-value))
     return ast.Constant(value)
-
-
-def shortest_float(value: np.floating) -> float:
-    """The Python float with the shortest repr that converts back to exactly ``value``."""
-    candidate = float(str(value))
-    return candidate if value.dtype.type(candidate) == value else float(value)
 
 
 # -- inference helpers -----------------------------------------------------------------------------

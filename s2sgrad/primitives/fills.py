@@ -7,16 +7,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..codegen.program import uniform
-from ..ops import array_ops as a
-from ..ops import indexing_ops as ix
-from ..ops import layout_ops as lo
-from ..ops import reduce_ops as r
 from ..shapes import TensorShape
 from ..static import constant_value
 from .common import known_shape, like_input, rt_call, same_shape_input, shape_operand
 from .core import broadcast_shape, define, literal, np_attr
-from .math import unbroadcast
 
 
 # -- fills ------------------------------------------------------------------------------------------
@@ -31,17 +25,8 @@ def _fill_emitter(func: str) -> Any:
     return emit
 
 
-def _uniform_like(scalar: int) -> Any:
-    def simplify(ins: Any) -> Any:
-        out = ins.outs[0]
-        return uniform(out, scalar) if out.shape.is_fully_defined() else None
-    return simplify
-
-
-define("ZerosLike", like_input, _fill_emitter("zeros"), differentiable=False, shape_only=(0,),
-       simplify=_uniform_like(0))
-define("OnesLike", like_input, _fill_emitter("ones"), differentiable=False, shape_only=(0,),
-       simplify=_uniform_like(1))
+ZEROS_LIKE = define("ZerosLike", like_input, _fill_emitter("zeros"), differentiable=False, shape_only=(0,), fill=0)
+ONES_LIKE = define("OnesLike", like_input, _fill_emitter("ones"), differentiable=False, shape_only=(0,), fill=1)
 
 
 def _fill_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -56,7 +41,7 @@ def _emit_fill(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
                     [ast.keyword("dtype", literal(ins.outs[0].dtype))])
 
 
-define("Fill", _fill_infer, _emit_fill, lambda op, g: [None, r.reduce_sum(g)], uniform_from=1)
+FILL = define("Fill", _fill_infer, _emit_fill, uniform_from=1)
 
 
 # -- broadcast_to ---------------------------------------------------------------------------------------
@@ -79,8 +64,8 @@ def _emit_broadcast_to(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     return ast.Call(np_attr("broadcast_to"), [args[0], known_shape(ins.outs[0].shape) or args[1]], [])
 
 
-define("BroadcastTo", _broadcast_to_infer, _emit_broadcast_to, lambda op, g: [unbroadcast(g, op.inputs[0]), None],
-       simplify=same_shape_input, view="readonly", uniform_from=0)
+BROADCAST_TO = define("BroadcastTo", _broadcast_to_infer, _emit_broadcast_to,
+                      simplify=same_shape_input, view="readonly", uniform_from=0)
 
 
 # -- padding ----------------------------------------------------------------------------------------------
@@ -162,16 +147,7 @@ def _emit_mirror_pad_grad(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
                                        literal(_MIRROR_OFFSET[ins.attrs["mode"]])])
 
 
-def _pad_grad(op: Any, g: Any) -> list:
-    """The gradient is the unpadded block; TF gives constant_values no gradient."""
-    x, paddings = op.inputs[:2]
-    block = ix.slice(g, paddings[:, 0], a.shape(x, out_type=paddings.dtype))
-    return [block] + [None] * (len(op.inputs) - 1)
-
-
-define("Pad", _padded_infer(1), _emit_pad, _pad_grad, simplify=same_shape_input)
-define("PadV2", _padded_infer(1), _emit_pad, _pad_grad, simplify=same_shape_input)
-define("MirrorPad", _padded_infer(1), _emit_pad,
-       lambda op, g: [lo.mirror_pad_grad(g, op.inputs[1], op.attrs["mode"]), None], simplify=same_shape_input)
-define("MirrorPadGrad", _padded_infer(-1), _emit_mirror_pad_grad,
-       lambda op, g: [lo.pad(g, op.inputs[1], op.attrs["mode"]), None], simplify=same_shape_input)
+PAD = define("Pad", _padded_infer(1), _emit_pad, simplify=same_shape_input)
+PAD_V2 = define("PadV2", _padded_infer(1), _emit_pad, simplify=same_shape_input)
+MIRROR_PAD = define("MirrorPad", _padded_infer(1), _emit_pad, simplify=same_shape_input)
+MIRROR_PAD_GRAD = define("MirrorPadGrad", _padded_infer(-1), _emit_mirror_pad_grad, simplify=same_shape_input)

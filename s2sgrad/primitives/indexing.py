@@ -6,9 +6,6 @@ import ast
 from typing import Any, Sequence
 
 from .. import dtypes as _dt
-from ..ops import array_ops as a
-from ..ops import indexing_ops as ix
-from ..ops.indexed_slices import IndexedSlices
 from ..shapes import TensorShape
 from ..static import constant_value
 from .common import LOAD, const_ints, known_shape, normalize_axis, rt_call, shape_operand
@@ -33,30 +30,9 @@ def _emit_gather(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     return ast.Call(np_attr("take"), [args[0], args[1]], [ast.keyword("axis", literal(axis))])
 
 
-def _gather_grad(op: Any, g: Any) -> list:
-    params, indices = op.inputs
-    axis = op.attrs["axis"]
-    if axis == 0:
-        shape = a.shape(params)
-        size = a.size(indices)
-        values = a.reshape(g, a.concat([a.reshape(size, [1]), shape[1:]], 0))
-        values.set_shape(TensorShape([indices.shape.num_elements()]).concatenate(params.shape[1:]))
-        return [IndexedSlices(values, a.reshape(indices, [-1]), shape), None]
-    rank, irank = params.shape.rank, indices.shape.rank
-    if rank is None or irank is None:
-        raise ValueError(f"the gradient of gather along axis {axis} needs static ranks ({params.name})")
-    axis %= rank
-    front = list(range(axis, axis + irank)) + list(range(axis)) + list(range(axis + irank, rank - 1 + irank))
-    moved = a.transpose(g, front)
-    rows = a.reshape(moved, a.concat([[-1], a.shape(moved)[irank:]], 0))
-    summed = a.unsorted_segment_sum(rows, a.reshape(indices, [-1]), a.shape(params)[axis])
-    back = list(range(1, axis + 1)) + [0] + list(range(axis + 1, rank))
-    return [a.transpose(summed, back), None]
-
-
 # Indexing can fail on the index values at run time: these ops keep their own line, so the
 # error names them (see ``Primitive.fusable``).
-define("GatherV2", _gather_infer, _emit_gather, _gather_grad, default_name="GatherV2", fusable=False)
+GATHER_V2 = define("GatherV2", _gather_infer, _emit_gather, default_name="GatherV2", fusable=False)
 
 
 def _segment_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -77,8 +53,7 @@ def _emit_segment(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     return rt_call("segment_sum", [args[0], args[1], literal(n) if n is not None else args[2]])
 
 
-define("UnsortedSegmentSum", _segment_infer, _emit_segment,
-       lambda op, g: [a.gather(g, op.inputs[1]), None, None], fusable=False)
+UNSORTED_SEGMENT_SUM = define("UnsortedSegmentSum", _segment_infer, _emit_segment, fusable=False)
 
 
 # -- gather_nd and scatter_nd -----------------------------------------------------------------------------
@@ -117,9 +92,8 @@ def _emit_gather_nd(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     return ast.Subscript(args[0], columns[0] if k == 1 else ast.Tuple(columns, LOAD), LOAD)
 
 
-define("GatherNd", _gather_nd_infer, _emit_gather_nd,
-       lambda op, g: [ix.scatter_nd(op.inputs[1], g, a.shape(op.inputs[0], out_type=op.inputs[1].dtype)), None],
-       fusable=False)
+GATHER_ND = define("GatherNd", _gather_nd_infer, _emit_gather_nd,
+                   fusable=False)
 
 
 def _scatter_nd_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -146,8 +120,7 @@ def _emit_scatter_nd(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     return rt_call("scatter_nd", [args[0], args[1], known_shape(ins.outs[0].shape) or args[2]])
 
 
-define("ScatterNd", _scatter_nd_infer, _emit_scatter_nd,
-       lambda op, g: [None, ix.gather_nd(g, op.inputs[0]), None], fusable=False)
+SCATTER_ND = define("ScatterNd", _scatter_nd_infer, _emit_scatter_nd, fusable=False)
 
 
 # -- where (one argument) and one_hot ---------------------------------------------------------------------
@@ -159,7 +132,7 @@ def _where_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(_dt.int64, TensorShape([None, x.shape.rank]))]
 
 
-define("Where", _where_infer, template("np.argwhere(x)"), differentiable=False)
+WHERE = define("Where", _where_infer, template("np.argwhere(x)"), differentiable=False)
 
 _ONE_HOT_INDICES = (_dt.uint8, _dt.int8, _dt.int32, _dt.int64)
 
@@ -202,4 +175,4 @@ def _emit_one_hot(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     return ast.Call(np_attr("where"), [hits, args[2], args[3]], [])
 
 
-define("OneHot", _one_hot_infer, _emit_one_hot, differentiable=False, default_name="one_hot")
+ONE_HOT = define("OneHot", _one_hot_infer, _emit_one_hot, differentiable=False, default_name="one_hot")

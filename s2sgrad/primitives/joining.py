@@ -6,9 +6,6 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..ops import array_ops as a
-from ..ops import layout_ops as lo
-from ..ops import reduce_ops as r
 from ..shapes import TensorShape
 from ..static import constant_value
 from .common import (LOAD, axes_literal, const_ints, int_vector, merged_shape, normalize_axes, normalize_axis,
@@ -53,15 +50,8 @@ def _emit_concat(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
                     [ast.keyword("axis", literal(axis))] if axis else [])
 
 
-def _concat_grad(op: Any, g: Any) -> list:
-    if len(op.inputs) == 1:
-        return [g]
-    axis = op.attrs["axis"]
-    return a.split(g, a.stack([a.shape(t)[axis] for t in op.inputs]), axis=axis)
-
-
-define("ConcatV2", _concat_infer, _emit_concat, _concat_grad, default_name="concat",
-       simplify=lambda ins: ins.args[0] if len(ins.args) == 1 else None)
+CONCAT_V2 = define("ConcatV2", _concat_infer, _emit_concat, default_name="concat",
+                   simplify=lambda ins: ins.args[0] if len(ins.args) == 1 else None)
 
 
 def _stack_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -80,8 +70,8 @@ def _emit_stack(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
                     [ast.keyword("axis", literal(axis))] if axis else [])
 
 
-define("Pack", _stack_infer, _emit_stack, lambda op, g: a.unstack(g, len(op.inputs), op.attrs["axis"]),
-       default_name="stack")
+PACK = define("Pack", _stack_infer, _emit_stack,
+              default_name="stack")
 
 
 def _unstack_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -103,11 +93,7 @@ def _emit_unstack(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     return ast.Call(ast.Name("tuple", LOAD), [value], [])
 
 
-def _unstack_grad(op: Any, *grads: Any) -> list:
-    return [a.stack(list(grads), axis=op.attrs["axis"])]
-
-
-define("Unpack", _unstack_infer, _emit_unstack, _unstack_grad, default_name="unstack", view="input")
+UNPACK = define("Unpack", _unstack_infer, _emit_unstack, default_name="unstack", view="input")
 
 
 def _split_specs(x: Any, attrs: dict, sizes: list) -> list:
@@ -189,13 +175,8 @@ def _emit_split_v(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     return ast.Call(np_attr("split"), [args[0], cuts], _split_keywords(ins))
 
 
-def _split_grad(op: Any, *grads: Any) -> list:
-    parts = [g if g is not None else a.zeros_like(t) for g, t in zip(grads, op.outputs, strict=True)]
-    return [a.concat(parts, axis=op.attrs["axis"])] + [None] * (len(op.inputs) - 1)
-
-
-define("Split", _split_infer, _emit_split, _split_grad, default_name="split", view="input")
-define("SplitV", _split_v_infer, _emit_split_v, _split_grad, default_name="split", view="input")
+SPLIT = define("Split", _split_infer, _emit_split, default_name="split", view="input")
+SPLIT_V = define("SplitV", _split_v_infer, _emit_split_v, default_name="split", view="input")
 
 
 # -- tile and reverse -----------------------------------------------------------------------------------
@@ -224,18 +205,7 @@ def _emit_tile(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     return ast.Call(np_attr("tile"), [args[0], literal(tuple(reps)) if reps is not None else args[1]], [])
 
 
-def _tile_grad(op: Any, g: Any) -> list:
-    """View the gradient as [m0, d0, m1, d1, ...] and sum over the copies (the m axes)."""
-    x, multiples = op.inputs
-    rank = x.shape.rank if x.shape.rank is not None else multiples.shape.sizes[0]
-    if rank is None:
-        raise ValueError(f"the gradient of tile needs the rank of {x.name}")
-    pairs = a.stack([multiples, a.shape(x, out_type=multiples.dtype)], axis=1)
-    split = a.reshape(g, a.reshape(pairs, [-1]))
-    return [r.reduce_sum(split, list(range(0, 2 * rank, 2))), None]
-
-
-define("Tile", _tile_infer, _emit_tile, _tile_grad, simplify=same_shape_input, uniform_from=0)
+TILE = define("Tile", _tile_infer, _emit_tile, simplify=same_shape_input, uniform_from=0)
 
 
 def _reverse_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -262,5 +232,5 @@ def _nothing_to_flip(ins: Any) -> Any:
     return x if all(x.shape.sizes[ax] == 1 for ax in axes) else None
 
 
-define("ReverseV2", _reverse_infer, _emit_reverse, lambda op, g: [lo.reverse(g, op.attrs["axis"])],
-       simplify=_nothing_to_flip, view="input", uniform_from=0)
+REVERSE_V2 = define("ReverseV2", _reverse_infer, _emit_reverse,
+                    simplify=_nothing_to_flip, view="input", uniform_from=0)

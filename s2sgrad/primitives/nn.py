@@ -11,15 +11,9 @@ from __future__ import annotations
 import ast
 from typing import Any, Sequence
 
-from ..ops import array_ops as a
-from ..ops import math_ops as m
-from ..ops import reduce_ops as r
-from ..ops.convert import record1
 from ..shapes import TensorShape
-from ..static import constant_value
 from .common import normalize_axis, rt_call
-from .core import define, literal, np_attr, only_needed, same_dtype, template
-from .math import unbroadcast
+from .core import Primitive, define, literal, np_attr, same_dtype, template
 from .reduce import reduced_shape
 
 SELU_SCALE = 1.0507009873554804934193349852946
@@ -53,26 +47,14 @@ def _grad_op_infer(name: str) -> Any:
     return infer
 
 
-def activation(name: str, expr: Any, grad_expr: str, grad_grad: Any, reads: str = "y", real: bool = False) -> None:
-    """``name`` and its gradient op ``<name>Grad(g, features)``, where ``features`` is the
-    activation's output (``reads="y"``) or input (``"x"``). ``expr`` is a template (or an
+def activation(name: str, expr: Any, grad_expr: str, real: bool = False) -> tuple[Primitive, Primitive]:
+    """``name`` and its gradient op ``<name>Grad(g, features)``. ``expr`` is a template (or an
     emitter); ``grad_expr`` names ``g`` as ``x`` and the features as ``y``. Attrs (LeakyRelu's
     ``alpha``) are shared by both ops."""
     grad_name = name + "Grad"
-
-    def grad(op: Any, g: Any) -> list:
-        features = op.outputs[0] if reads == "y" else op.inputs[0]
-        return [_grad_op(grad_name, g, features, op)]
-
-    define(name, _activation_infer(name, real), template(expr) if isinstance(expr, str) else expr, grad)
+    forward = define(name, _activation_infer(name, real), template(expr) if isinstance(expr, str) else expr)
     # not ``ufunc``: a uniform ``g`` written as a Python scalar would make ``1.0 * (y > 0)`` float64
-    define(grad_name, _grad_op_infer(grad_name), template(grad_expr), grad_grad)
-
-
-def _grad_op(op_type: str, g: Any, features: Any, like: Any) -> Any:
-    """``op_type(g, features)`` with the ``alpha`` attr of op ``like``, if it has one."""
-    attrs = {"alpha": like.attrs["alpha"]} if "alpha" in like.attrs else {}
-    return record1(op_type, [g, features], attrs, op_type)
+    return forward, define(grad_name, _grad_op_infer(grad_name), template(grad_expr))
 
 
 def _emit_leaky_relu(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
@@ -86,43 +68,15 @@ def _emit_leaky_relu(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     return ast.Call(np_attr("maximum" if alpha <= 1 else "minimum"), [args[0], scaled], [])
 
 
-def _masked_grad_grad(op: Any, gg: Any) -> list:
-    """``g * mask(features)`` is linear in ``g`` and flat in the features."""
-    features = op.inputs[1]
-    return only_needed(op, lambda: _grad_op(op.type, gg, features, op), lambda: a.zeros_like(features))
-
-
-def _select_grad_grad(op: Any, gg: Any) -> list:
-    """Elu/Selu gradients are linear in ``g``; their derivative in ``y`` is ``g`` where ``y < 0``."""
-    g, y = op.inputs
-    return only_needed(op, lambda: _grad_op(op.type, gg, y, op), lambda: a.where(y < 0.0, gg * g, a.zeros_like(y)))
-
-
-def _softplus_grad_grad(op: Any, gg: Any) -> list:
-    g, x = op.inputs
-    return only_needed(op, lambda: _grad_op(op.type, gg, x, op), lambda: gg * g / (m.exp(-x) + 2.0 + m.exp(x)))
-
-
-def _softsign_grad_grad(op: Any, gg: Any) -> list:
-    g, x = op.inputs
-
-    def grad_x() -> Any:
-        denominator = 1.0 + m.abs(x)
-        return -2.0 * gg * g * m.sign(x) / (denominator * denominator * denominator)
-
-    return only_needed(op, lambda: _grad_op(op.type, gg, x, op), grad_x)
-
-
-activation("Relu", "np.maximum(x, 0)", "x * (y > 0)", _masked_grad_grad, real=True)
-activation("Relu6", "np.clip(x, 0, 6)", "x * ((y > 0) & (y < 6))", _masked_grad_grad, real=True)
-activation("LeakyRelu", _emit_leaky_relu, "np.where(y > 0, x, alpha * x)", _masked_grad_grad,
-           reads="x")
-activation("Elu", "np.where(x < 0, np.expm1(x), x)", "x * (np.minimum(y, 0) + 1)", _select_grad_grad)
-activation("Selu", f"np.where(x < 0, {SELU_SCALE_ALPHA!r} * np.expm1(x), {SELU_SCALE!r} * x)",
-           f"np.where(y < 0, x * (y + {SELU_SCALE_ALPHA!r}), x * {SELU_SCALE!r})", _select_grad_grad)
-activation("Softplus", "np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))", "x / (np.exp(-y) + 1)",
-           _softplus_grad_grad, reads="x")
-activation("Softsign", "x / (1 + np.abs(x))", "x / np.square(1 + np.abs(y))", _softsign_grad_grad, reads="x")
+RELU, RELU_GRAD = activation("Relu", "np.maximum(x, 0)", "x * (y > 0)", real=True)
+RELU6, RELU6_GRAD = activation("Relu6", "np.clip(x, 0, 6)", "x * ((y > 0) & (y < 6))", real=True)
+LEAKY_RELU, LEAKY_RELU_GRAD = activation("LeakyRelu", _emit_leaky_relu, "np.where(y > 0, x, alpha * x)")
+ELU, ELU_GRAD = activation("Elu", "np.where(x < 0, np.expm1(x), x)", "x * (np.minimum(y, 0) + 1)")
+SELU, SELU_GRAD = activation("Selu", f"np.where(x < 0, {SELU_SCALE_ALPHA!r} * np.expm1(x), {SELU_SCALE!r} * x)",
+                             f"np.where(y < 0, x * (y + {SELU_SCALE_ALPHA!r}), x * {SELU_SCALE!r})")
+SOFTPLUS, SOFTPLUS_GRAD = activation("Softplus", "np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))",
+                                     "x / (np.exp(-y) + 1)")
+SOFTSIGN, SOFTSIGN_GRAD = activation("Softsign", "x / (1 + np.abs(x))", "x / np.square(1 + np.abs(y))")
 
 
 # -- softmax ----------------------------------------------------------------------------------------
@@ -150,22 +104,8 @@ def _helper_emitter(helper: str) -> Any:
     return emit
 
 
-def _softmax_grad(op: Any, g: Any) -> list:
-    y, axis = op.outputs[0], op.attrs["axis"]
-    return [(g - r.reduce_sum(g * y, axis, keepdims=True)) * y]
-
-
-def _log_softmax_grad(op: Any, g: Any) -> list:
-    axis = op.attrs["axis"]
-    return [g - r.reduce_sum(g, axis, keepdims=True) * m.exp(op.outputs[0])]
-
-
-define("Softmax", _softmax_infer("Softmax"), _helper_emitter("softmax"), _softmax_grad)
-define("LogSoftmax", _softmax_infer("LogSoftmax"), _helper_emitter("log_softmax"), _log_softmax_grad)
-
-
-def _softmax_along(logits: Any, axis: int, log: bool = False) -> Any:
-    return record1("LogSoftmax" if log else "Softmax", [logits], {"axis": axis})
+SOFTMAX = define("Softmax", _softmax_infer("Softmax"), _helper_emitter("softmax"))
+LOG_SOFTMAX = define("LogSoftmax", _softmax_infer("LogSoftmax"), _helper_emitter("log_softmax"))
 
 
 # -- fused cross-entropies: (loss, backprop) along an axis (sparse: the last) ------------------------
@@ -216,38 +156,10 @@ def _emit_sparse_xent(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     return rt_call("sparse_softmax_xent", [args[0], args[1]])
 
 
-def _is_zero(t: Any) -> bool:
-    if t.op.type == "ZerosLike":
-        return True
-    value = constant_value(t)
-    return value is not None and not value.any()
-
-
-def _xent_logits_grad(op: Any, g_loss: Any, g_backprop: Any, axis: int = -1) -> Any:
-    """``g_loss * backprop``, plus, for second order, the softmax Jacobian applied to ``g_backprop``."""
-    grad = a.expand_dims(g_loss, axis) * op.outputs[1]
-    if not _is_zero(g_backprop):
-        softmax = _softmax_along(op.inputs[0], axis)
-        grad = grad + (g_backprop - r.reduce_sum(g_backprop * softmax, axis, keepdims=True)) * softmax
-    return grad
-
-
-def _xent_grad(op: Any, g_loss: Any, g_backprop: Any) -> list:
-    """As TF, plus ``-g_backprop`` for the labels (``backprop = softmax - labels``), a term TF's
-    rule omits, so mixed second derivatives in logits and labels are right."""
-    axis = op.attrs["axis"]
-
-    def labels_grad() -> Any:
-        grad = a.expand_dims(g_loss, axis) * -_softmax_along(op.inputs[0], axis, log=True)
-        return grad if _is_zero(g_backprop) else grad - g_backprop
-
-    return only_needed(op, lambda: _xent_logits_grad(op, g_loss, g_backprop, axis), labels_grad)
-
-
-define("SoftmaxCrossEntropyWithLogits", _xent_infer, _emit_xent, _xent_grad,
-       default_name="softmax_cross_entropy_with_logits")
-define("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent_infer, _emit_sparse_xent,
-       lambda op, g_loss, g_backprop: [_xent_logits_grad(op, g_loss, g_backprop), None])
+SOFTMAX_CROSS_ENTROPY_WITH_LOGITS = define("SoftmaxCrossEntropyWithLogits", _xent_infer, _emit_xent,
+                                           default_name="softmax_cross_entropy_with_logits")
+SPARSE_SOFTMAX_CROSS_ENTROPY_WITH_LOGITS = define("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent_infer,
+                                                  _emit_sparse_xent)
 
 
 def _sigmoid_xent_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -255,15 +167,9 @@ def _sigmoid_xent_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(logits.dtype, _paired_shape("SigmoidCrossEntropyWithLogits", logits, labels))]
 
 
-def _sigmoid_xent_grad(op: Any, g: Any) -> list:
-    """TF's formula selects on ``x >= 0``; its derivative is ``sigmoid(x) - z`` everywhere, even at 0."""
-    x, z = op.inputs
-    return only_needed(op, lambda: g * (m.sigmoid(x) - z), lambda: -g * x)
-
-
-define("SigmoidCrossEntropyWithLogits", _sigmoid_xent_infer,
-       template("np.maximum(x, 0) - x * y + np.log1p(np.exp(-np.abs(x)))"), _sigmoid_xent_grad,
-       default_name="logistic_loss")
+SIGMOID_CROSS_ENTROPY_WITH_LOGITS = define("SigmoidCrossEntropyWithLogits", _sigmoid_xent_infer,
+                                           template("np.maximum(x, 0) - x * y + np.log1p(np.exp(-np.abs(x)))"),
+                                           default_name="logistic_loss")
 
 
 # -- bias_add, l2_loss ------------------------------------------------------------------------------
@@ -300,17 +206,7 @@ def _emit_bias_add(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     return ast.BinOp(args[0], ast.Add(), ast.Call(np_attr("reshape"), [args[1], column], []))
 
 
-def _bias_add_grad(op: Any, g: Any) -> list:
-    value, bias = op.inputs
-    if op.attrs["data_format"] == "NHWC":
-        return only_needed(op, lambda: g, lambda: unbroadcast(g, bias))
-    rank = value.shape.rank
-    if rank is None:
-        raise ValueError(f"the gradient of bias_add with data_format NCHW needs the rank of {value.name}")
-    return only_needed(op, lambda: g, lambda: r.reduce_sum(g, [0] + list(range(2, rank))))
-
-
-define("BiasAdd", _bias_add_infer, _emit_bias_add, _bias_add_grad)
+BIAS_ADD = define("BiasAdd", _bias_add_infer, _emit_bias_add)
 
 
 def _l2_loss_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -318,4 +214,4 @@ def _l2_loss_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(inputs[0].dtype, TensorShape([]))]
 
 
-define("L2Loss", _l2_loss_infer, template("np.sum(np.square(x)) / 2"), lambda op, g: [op.inputs[0] * g])
+L2_LOSS = define("L2Loss", _l2_loss_infer, template("np.sum(np.square(x)) / 2"))

@@ -10,9 +10,6 @@ import ast
 from typing import Any, Sequence
 
 from .. import dtypes as _dt
-from ..ops import array_ops as a
-from ..ops import math_ops as m
-from ..ops import reduce_ops as r
 from ..shapes import TensorShape
 from .common import (LOAD, astype, axes_literal, known_shape, normalize_axes, normalize_axis, rt_call,
                      same_shape_input, shape_or)
@@ -72,40 +69,13 @@ def _noop_reduction(ins: Any) -> Any:
     return None
 
 
-def _sum_grad(op: Any, g: Any) -> list:
-    return [a.broadcast_reduced(g, op.inputs[0], op.attrs["axis"], op.attrs["keepdims"])]
-
-
-def _mean_grad(op: Any, g: Any) -> list:
-    x, y = op.inputs[0], op.outputs[0]
-    count = m.cast(a.size(x) // m.maximum(a.size(y), 1), g.dtype)
-    return [a.broadcast_reduced(g, x, op.attrs["axis"], op.attrs["keepdims"]) / count]
-
-
-def _min_max_grad(op: Any, g: Any) -> list:
-    """The gradient is shared equally by all elements equal to the extreme value (as TF)."""
-    x, y = op.inputs[0], op.outputs[0]
-    axis, keep = op.attrs["axis"], op.attrs["keepdims"]
-    hits = m.cast(m.equal(a.broadcast_reduced(y, x, axis, keep), x), g.dtype)
-    count = r.reduce_sum(hits, axis, keepdims=True)
-    return [hits / count * a.broadcast_reduced(g, x, axis, keep)]
-
-
-def _prod_grad(op: Any, g: Any) -> list:
-    """Products of all other elements, by exclusive cumulative products from both ends."""
-    x = op.inputs[0]
-    axis, keep = op.attrs["axis"], op.attrs["keepdims"]
-    others = r.prod_of_others(x, axis)
-    return [others * a.broadcast_reduced(g, x, axis, keep)]
-
-
-define("Sum", _reduce_infer("iufc"), _reduction("sum", int_dtype=True), _sum_grad, simplify=_noop_reduction)
-define("Mean", _reduce_infer("iufc"), _reduction("mean", int_dtype=True), _mean_grad, simplify=_noop_reduction)
-define("Max", _reduce_infer("iuf"), _reduction("max"), _min_max_grad, simplify=_noop_reduction)
-define("Min", _reduce_infer("iuf"), _reduction("min"), _min_max_grad, simplify=_noop_reduction)
-define("Prod", _reduce_infer("iufc"), _reduction("prod", int_dtype=True), _prod_grad, simplify=_noop_reduction)
-define("All", _reduce_infer("b"), _reduction("all"), differentiable=False, simplify=_noop_reduction)
-define("Any", _reduce_infer("b"), _reduction("any"), differentiable=False, simplify=_noop_reduction)
+SUM = define("Sum", _reduce_infer("iufc"), _reduction("sum", int_dtype=True), simplify=_noop_reduction)
+MEAN = define("Mean", _reduce_infer("iufc"), _reduction("mean", int_dtype=True), simplify=_noop_reduction)
+MAX = define("Max", _reduce_infer("iuf"), _reduction("max"), simplify=_noop_reduction)
+MIN = define("Min", _reduce_infer("iuf"), _reduction("min"), simplify=_noop_reduction)
+PROD = define("Prod", _reduce_infer("iufc"), _reduction("prod", int_dtype=True), simplify=_noop_reduction)
+ALL = define("All", _reduce_infer("b"), _reduction("all"), differentiable=False, simplify=_noop_reduction)
+ANY = define("Any", _reduce_infer("b"), _reduction("any"), differentiable=False, simplify=_noop_reduction)
 
 
 def _arg_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -125,8 +95,8 @@ def _arg_emitter(func: str) -> Any:
     return emit
 
 
-define("ArgMax", _arg_infer, _arg_emitter("argmax"), differentiable=False)
-define("ArgMin", _arg_infer, _arg_emitter("argmin"), differentiable=False)
+ARG_MAX = define("ArgMax", _arg_infer, _arg_emitter("argmax"), differentiable=False)
+ARG_MIN = define("ArgMin", _arg_infer, _arg_emitter("argmin"), differentiable=False)
 
 
 def _scan_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -146,18 +116,8 @@ def _scan_emitter(func: str) -> Any:
     return emit
 
 
-def _cumsum_grad(op: Any, g: Any) -> list:
-    return [r.cumsum(g, op.attrs["axis"], exclusive=op.attrs["exclusive"], reverse=not op.attrs["reverse"])]
-
-
-def _cumprod_grad(op: Any, g: Any) -> list:
-    x, y = op.inputs[0], op.outputs[0]
-    axis, exclusive, reverse = op.attrs["axis"], op.attrs["exclusive"], op.attrs["reverse"]
-    return [m.divide_no_nan(r.cumsum(y * g, axis, exclusive=exclusive, reverse=not reverse), x)]
-
-
-define("Cumsum", _scan_infer, _scan_emitter("cumsum"), _cumsum_grad)
-define("Cumprod", _scan_infer, _scan_emitter("cumprod"), _cumprod_grad)
+CUMSUM = define("Cumsum", _scan_infer, _scan_emitter("cumsum"))
+CUMPROD = define("Cumprod", _scan_infer, _scan_emitter("cumprod"))
 
 
 # -- broadcasting and its adjoint ------------------------------------------------------------------
@@ -214,11 +174,9 @@ def _emit_broadcast_like(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     return ast.Call(np_attr("broadcast_to"), [args[0], shape], [])
 
 
-define("SumToShape", _sum_to_infer, _emit_sum_to, lambda op, g: [a.broadcast_like(g, op.inputs[0]), None],
-       shape_only=(1,), simplify=same_shape_input)
-define("BroadcastLike", _broadcast_like_infer, _emit_broadcast_like,
-       lambda op, g: [a.sum_to(g, op.inputs[0]), None],
-       shape_only=(1,), simplify=same_shape_input, view="readonly", uniform_from=0)
-define("BroadcastReduced", _broadcast_reduced_infer, _emit_broadcast_reduced,
-       lambda op, g: [r.reduce_sum(g, op.attrs["axis"], keepdims=op.attrs["keepdims"]), None],
-       shape_only=(1,), simplify=same_shape_input, view="readonly", uniform_from=0)
+SUM_TO_SHAPE = define("SumToShape", _sum_to_infer, _emit_sum_to,
+                      shape_only=(1,), simplify=same_shape_input)
+BROADCAST_LIKE = define("BroadcastLike", _broadcast_like_infer, _emit_broadcast_like,
+                        shape_only=(1,), simplify=same_shape_input, view="readonly", uniform_from=0)
+BROADCAST_REDUCED = define("BroadcastReduced", _broadcast_reduced_infer, _emit_broadcast_reduced,
+                           shape_only=(1,), simplify=same_shape_input, view="readonly", uniform_from=0)

@@ -52,16 +52,18 @@ def _first_arg(ins: Any) -> Any:
     return ins.args[0]
 
 
-define("Const", _attr_spec, None, differentiable=False)
-define("Placeholder", _attr_spec, None, differentiable=False)
-define("PlaceholderWithDefault", _with_default, None, lambda op, g: [g])
-define("VariableV2", _attr_spec, None, differentiable=False, default_name="Variable")
-define("Assign", _assign_spec, None, differentiable=False, ref_inputs=(0,), assigns=True)
-define("AssignAdd", _update_spec, template("x + y"), differentiable=False, assigns=True, ufunc=True)
-define("AssignSub", _update_spec, template("x - y"), differentiable=False, assigns=True, ufunc=True)
-define("NoOp", _no_outputs, None, differentiable=False)
-define("Identity", like_input, template("x"), lambda op, g: [g], simplify=_first_arg, view="input")
-define("StopGradient", like_input, template("x"), differentiable=False, simplify=_first_arg, view="input")
+CONST = define("Const", _attr_spec, None, differentiable=False, known_value=lambda op: op.attrs["value"],
+               printed_attrs=("value",))
+PLACEHOLDER = define("Placeholder", _attr_spec, None, differentiable=False)
+PLACEHOLDER_WITH_DEFAULT = define("PlaceholderWithDefault", _with_default, None)
+VARIABLE_V2 = define("VariableV2", _attr_spec, None, differentiable=False, default_name="Variable")
+ASSIGN = define("Assign", _assign_spec, None, differentiable=False, ref_inputs=(0,), assigns=True)
+ASSIGN_ADD = define("AssignAdd", _update_spec, template("x + y"), differentiable=False, assigns=True, ufunc=True)
+ASSIGN_SUB = define("AssignSub", _update_spec, template("x - y"), differentiable=False, assigns=True, ufunc=True)
+NO_OP = define("NoOp", _no_outputs, None, differentiable=False)
+IDENTITY = define("Identity", like_input, template("x"), simplify=_first_arg, view="input", identity=True)
+STOP_GRADIENT = define("StopGradient", like_input, template("x"), differentiable=False, simplify=_first_arg,
+                       view="input", identity=True)
 
 
 def _like_inputs(inputs: Sequence[Any], attrs: dict) -> list:
@@ -74,8 +76,8 @@ def _emit_identity_n(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
 
 # IdentityN carries tf.custom_gradient's overridden gradient; its outputs are its inputs, so the
 # code generator reuses the input values and the op costs nothing at run time.
-define("IdentityN", _like_inputs, _emit_identity_n, lambda op, *grads: list(grads),
-       simplify=lambda ins: list(ins.args), view="input")
+IDENTITY_N = define("IdentityN", _like_inputs, _emit_identity_n,
+                    simplify=lambda ins: list(ins.args), view="input")
 
 
 # -- random numbers: each op draws from its own generator, seeded per Session ----------------------
@@ -122,8 +124,8 @@ def _emit_integers(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
                     [ast.keyword("size", _size(ins, args)), ast.keyword("dtype", literal(ins.outs[0].dtype))])
 
 
-define("RandomStandardNormal", _shape_arg, _random_emitter("standard_normal"), differentiable=False,
-       pure=False)
-define("RandomUniform", _shape_arg, _random_emitter("random"), differentiable=False, pure=False)
-define("TruncatedNormal", _shape_arg, _emit_truncated, differentiable=False, pure=False)
-define("RandomUniformInt", _shape_arg, _emit_integers, differentiable=False, pure=False)
+RANDOM_STANDARD_NORMAL = define("RandomStandardNormal", _shape_arg, _random_emitter("standard_normal"),
+                                differentiable=False, pure=False)
+RANDOM_UNIFORM = define("RandomUniform", _shape_arg, _random_emitter("random"), differentiable=False, pure=False)
+TRUNCATED_NORMAL = define("TruncatedNormal", _shape_arg, _emit_truncated, differentiable=False, pure=False)
+RANDOM_UNIFORM_INT = define("RandomUniformInt", _shape_arg, _emit_integers, differentiable=False, pure=False)

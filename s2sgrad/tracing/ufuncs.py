@@ -5,6 +5,7 @@ included); operands are cast to them and one rule per ufunc records the graph op
 """
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any, Callable
 
@@ -13,6 +14,7 @@ import numpy as np
 from ..ops import array_ops as a
 from ..ops import math_ops as m
 from ..ops.convert import constant
+from ..primitives import ALL
 from .convert import as_tensor, cast, is_weak, promotion_key
 from .indexing import assign_all
 from .registry import FUNCTIONS, UFUNCS, ufunc_rule, unsupported, user_line
@@ -84,20 +86,10 @@ def _bool(x: Any) -> Any:
     return x if x.dtype.is_bool else m.not_equal(x, _const_like(x, 0))
 
 
-_DIRECT: dict[np.ufunc, Callable] = {
-    np.negative: m.negative, np.absolute: m.abs, np.fabs: m.abs, np.sign: m.sign, np.square: m.square,
-    np.sqrt: m.sqrt, np.exp: m.exp, np.expm1: m.expm1, np.log: m.log, np.log1p: m.log1p, np.sin: m.sin,
-    np.cos: m.cos, np.tan: m.tan, np.arcsin: m.asin, np.arccos: m.acos, np.arctan: m.atan, np.sinh: m.sinh,
-    np.cosh: m.cosh, np.tanh: m.tanh, np.reciprocal: m.reciprocal,
-    np.add: m.add, np.subtract: m.subtract, np.multiply: m.multiply, np.true_divide: m.realdiv,
-    np.floor_divide: m.floordiv, np.remainder: m.mod, np.power: m.pow, np.float_power: m.pow,
-    np.maximum: m.maximum, np.minimum: m.minimum, np.arctan2: m.atan2,
-    np.equal: m.equal, np.not_equal: m.not_equal, np.less: m.less, np.less_equal: m.less_equal,
-    np.greater: m.greater, np.greater_equal: m.greater_equal,
-    np.logical_and: m.logical_and, np.logical_or: m.logical_or, np.logical_xor: m.logical_xor,
-}
-for _u, _rule in _DIRECT.items():
-    UFUNCS[_u] = _rule
+# ufuncs that are one primitive: named by its declaration (``numpy=(np.tanh,)``)
+for _prim in ALL:
+    for _u in _prim.numpy:
+        UFUNCS[_u] = functools.partial(m.elementwise, _prim)
 
 
 @ufunc_rule(np.positive, np.conjugate)

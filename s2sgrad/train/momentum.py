@@ -30,8 +30,15 @@ class MomentumOptimizer(Optimizer):
             self._zeros_slot(var, "momentum", self._name)
 
     def _apply_dense(self, grad: Any, var: v.Variable) -> Any:
+        return self._apply_rows(grad, None, var)
+
+    def _apply_sparse(self, grad: Any, rows: Any, var: v.Variable) -> Any:
+        """TF's SparseApplyMomentum: rows the gradient does not touch keep their value and accumulator."""
+        return self._apply_rows(grad, rows, var)
+
+    def _apply_rows(self, grad: Any, rows: Any, var: v.Variable) -> Any:
         lr, mu = self._hyper("learning_rate", var), self._hyper("momentum", var)
         accum = self.get_slot(var, "momentum")
-        accum_t = v.assign(accum, accum * mu + grad)
+        accum_t = v.assign(accum, self._in_rows(rows, accum * mu + grad, accum))
         step = grad * lr + accum_t * mu * lr if self._use_nesterov else accum_t * lr
-        return cf.group(v.assign_sub(var, step), accum_t)
+        return cf.group(v.assign_sub(var, self._in_rows(rows, step, 0.0)), accum_t)

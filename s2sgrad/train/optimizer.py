@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import dtypes as _dt
-from ..backprop import gradients
+from ..autodiff.backprop import gradients
 from ..graph import Graph, Operation, Tensor, get_default_graph
 from ..ops import array_ops as a
 from ..ops import control_flow as cf
@@ -92,7 +92,8 @@ class Optimizer:
 
     def apply_gradients(self, grads_and_vars: Any, global_step: Any = None, name: str | None = None) -> Operation:
         """Ops applying each (gradient, variable) update; with ``global_step``, it is incremented
-        after them. IndexedSlices gradients are applied as their dense sum."""
+        after them. IndexedSlices gradients are applied as their dense sum (repeated indices add up,
+        as TF deduplicates them) through ``_apply_sparse``, which knows which rows they touch."""
         if not isinstance(grads_and_vars, (list, tuple)) or \
                 not all(isinstance(pair, (list, tuple)) and len(pair) == 2 for pair in grads_and_vars):
             raise TypeError(f"grads_and_vars must be a list of (gradient, variable) pairs, got {grads_and_vars!r}")
@@ -115,12 +116,13 @@ class Optimizer:
                 self._prepare()
                 updates = []
                 for g, var in live:
+                    rows = _touched_rows(g, var) if isinstance(g, IndexedSlices) else None
                     g = convert_to_tensor(g)
                     if g.dtype is not var.dtype:
                         raise TypeError(f"gradient of dtype {g.dtype.name} for variable {var.name} of dtype "
                                         f"{var.dtype.name}")
                     with graph.name_scope("update_" + var.op.name):
-                        updates.append(self._apply_dense(g, var))
+                        updates.append(self._apply_dense(g, var) if rows is None else self._apply_sparse(g, rows, var))
                 if global_step is None:
                     return self._finish(updates, scope)
                 finish = self._finish(updates, "update")
@@ -194,8 +196,25 @@ class Optimizer:
     def _apply_dense(self, grad: Tensor, var: v.Variable) -> Any:
         raise NotImplementedError
 
+    def _apply_sparse(self, grad: Tensor, rows: Tensor, var: v.Variable) -> Any:
+        """Apply an IndexedSlices gradient, given dense as ``grad``; ``rows`` (bool, broadcasting against
+        ``var``) marks the rows it touches. TF's sparse kernels leave the other rows' values and slots
+        alone; where a zero gradient does the same (SGD, Adagrad, Adam), that is the dense update."""
+        return self._apply_dense(grad, var)
+
+    @staticmethod
+    def _in_rows(rows: Tensor | None, new: Any, old: Any) -> Any:
+        """``new`` in the touched ``rows`` and ``old`` elsewhere (all of ``new`` for a dense gradient)."""
+        return new if rows is None else a.where_v2(rows, new, old)
+
     def _finish(self, update_ops: list, name: str) -> Operation:
         return cf.group(*update_ops, name=name)
+
+
+def _touched_rows(grad: IndexedSlices, var: v.Variable) -> Tensor:
+    """Which rows of ``var`` the IndexedSlices ``grad`` touches: bool, shaped ``[rows, 1, ...]``."""
+    hits = a.unsorted_segment_sum(a.ones_like(grad.indices, dtype=_dt.int32), grad.indices, a.shape(var)[0])
+    return a.reshape(m.greater(hits, 0), [-1] + [1] * (var.shape.rank - 1))
 
 
 def _check_float(values: Sequence[Any]) -> None:

@@ -37,16 +37,23 @@ class RMSPropOptimizer(Optimizer):
             self._zeros_slot(var, "momentum", self._name)
 
     def _apply_dense(self, grad: Any, var: v.Variable) -> Any:
+        return self._apply_rows(grad, None, var)
+
+    def _apply_sparse(self, grad: Any, rows: Any, var: v.Variable) -> Any:
+        """TF's SparseApply(Centered)RMSProp: rows the gradient does not touch keep their value and slots."""
+        return self._apply_rows(grad, rows, var)
+
+    def _apply_rows(self, grad: Any, rows: Any, var: v.Variable) -> Any:
         lr, decay, momentum, epsilon = (self._hyper(name, var)
                                         for name in ("learning_rate", "decay", "momentum", "epsilon"))
         rms, mom = self.get_slot(var, "rms"), self.get_slot(var, "momentum")
-        rms_t = v.assign_add(rms, (m.square(grad) - rms) * (1.0 - decay))
+        rms_t = v.assign_add(rms, self._in_rows(rows, (m.square(grad) - rms) * (1.0 - decay), 0.0))
         updates = [rms_t]
         denominator = rms_t
         if self._centered:
             mg = self.get_slot(var, "mg")
-            mg_t = v.assign_add(mg, (grad - mg) * (1.0 - decay))
+            mg_t = v.assign_add(mg, self._in_rows(rows, (grad - mg) * (1.0 - decay), 0.0))
             updates.append(mg_t)
             denominator = rms_t - m.square(mg_t)
-        mom_t = v.assign(mom, mom * momentum + grad * lr / m.sqrt(denominator + epsilon))
-        return cf.group(v.assign_sub(var, mom_t), mom_t, *updates)
+        mom_t = v.assign(mom, self._in_rows(rows, mom * momentum + grad * lr / m.sqrt(denominator + epsilon), mom))
+        return cf.group(v.assign_sub(var, self._in_rows(rows, mom_t, 0.0)), mom_t, *updates)

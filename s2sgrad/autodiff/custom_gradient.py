@@ -13,11 +13,11 @@ import inspect
 import itertools
 from typing import Any, Callable
 
+from ..graph import Operation
+from ..ops.array_ops import identity_n
+from ..ops.convert import convert_to_tensor, graph_of
+from ..primitives.state import VARIABLE_V2
 from .backprop import RegisterGradient
-from .graph import Operation
-from .ops.array_ops import identity_n
-from .ops.convert import convert_to_tensor, graph_of
-from .primitives import lookup
 
 __all__ = ["custom_gradient"]
 
@@ -84,9 +84,9 @@ def _variables_read(ops: list[Operation]) -> list:
     """The Variables whose value the ops created by ``f`` read (assignment targets are not reads)."""
     found: dict[Operation, Any] = {}
     for op in ops:
-        refs = lookup(op.type).ref_inputs
+        refs = op.prim.ref_inputs
         for i, t in enumerate(op.inputs):
-            if i not in refs and t.op.type == "VariableV2" and "variable" in t.op.attrs:
+            if i not in refs and t.op.prim is VARIABLE_V2 and "variable" in t.op.attrs:
                 found.setdefault(t.op, t.op.attrs["variable"])
     return sorted(found.values(), key=lambda v: v.name)
 

@@ -11,15 +11,16 @@ import enum
 from collections import deque
 from typing import Any, Callable
 
-from .gcpause import gc_paused
-from .graph import Operation, Tensor, user_location
-from .ops import array_ops as a
-from .ops import math_ops as m
-from .ops.convert import convert_to_tensor, graph_of
-from .ops.indexed_slices import IndexedSlices
-from .primitives import PRIMITIVES
+from ..gcpause import gc_paused
+from ..graph import Operation, Tensor, user_location
+from ..ops import array_ops as a
+from ..ops import math_ops as m
+from ..ops.convert import convert_to_tensor, graph_of
+from ..ops.indexed_slices import IndexedSlices
+from ..primitives import BY_NAME
+from .rules import RULES, Needed, Rule
 
-__all__ = ["gradients", "hessians", "AggregationMethod", "UnconnectedGradients", "RegisterGradient",
+__all__ = ["gradients", "as_tensor_list", "AggregationMethod", "UnconnectedGradients", "RegisterGradient",
            "NotDifferentiable", "gradient_function", "as_unconnected_gradients"]
 
 
@@ -45,7 +46,7 @@ class UnconnectedGradients(enum.Enum):
 
 # -- gradient functions ------------------------------------------------------------------------------
 
-_registered: dict[str, Callable | None] = {}
+_registered: dict[str, Rule | None] = {}  # by TF op type: user gradients (RegisterGradient, custom_gradient)
 
 
 class RegisterGradient:
@@ -72,36 +73,44 @@ NoGradient = NotDifferentiable
 
 
 def _register(op_type: str, f: Callable | None) -> None:
-    if op_type in _registered or op_type in PRIMITIVES:
+    if op_type in _registered or op_type in BY_NAME:
         raise KeyError(f"Registering two gradient with name '{op_type}'! (Previous registration was in "
-                       f"{'s2sgrad' if op_type in PRIMITIVES else 'user code'})")
-    _registered[op_type] = f
+                       f"{'s2sgrad' if op_type in BY_NAME else 'user code'})")
+    _registered[op_type] = None if f is None else _user_rule(f)
 
 
-def gradient_function(op: Operation) -> Callable | None:
+def _user_rule(f: Callable) -> Rule:
+    """A user's ``f(op, *out_grads)`` as a rule (users are not told which inputs are needed)."""
+    def rule(op: Operation, needed: Needed, *out_grads: Any) -> Any:
+        return f(op, *out_grads)
+    return rule
+
+
+def gradient_function(op: Operation) -> Rule | None:
     """The rule for ``op``: a registered gradient under its ``gradient_override_map`` name or its
     type, else that name's primitive rule. None means "not differentiable"; no rule at all raises
     LookupError (as TF: ``{"Floor": "Identity"}`` makes Floor use Identity's rule)."""
     if not op.inputs:
         return None
-    kind = op.attrs.get("_gradient_op_type", op.type)
+    kind = op.attrs.get("_gradient_op_type")
     if kind in _registered:
         return _registered[kind]
-    prim = PRIMITIVES.get(kind)
+    prim = op.prim if kind is None else BY_NAME.get(kind)
     if prim is not None and not prim.differentiable:
         return None
-    if prim is None or prim.grad is None:
+    rule = RULES.get(prim) if prim is not None else None
+    if rule is None:
         raise LookupError(
             f"No gradient defined for operation '{op.name}' (op type: {op.type}). In general every operation "
             "must have an associated `@tf.RegisterGradient` for correct autodiff, which this op is lacking. If "
             "you want to pretend this operation is a constant in your program, you may insert "
             "`tf.stop_gradient`.")
-    return prim.grad
+    return rule
 
 
 # -- the walk ----------------------------------------------------------------------------------------
 
-def _as_list(values: Any, what: str) -> list:
+def as_tensor_list(values: Any, what: str) -> list:
     if values is None:
         raise ValueError(f"{what} must not be None")
     items = list(values) if isinstance(values, (list, tuple)) else [values]
@@ -132,9 +141,9 @@ def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients",
     >>> # a = tf.constant(0.); b = 2 * a; tf.gradients(a + b, [a, b])  ->  [3.0, 1.0]
     """
     unconnected = as_unconnected_gradients(unconnected_gradients)
-    ys = _as_list(ys, "ys")
-    xs = _as_list(xs, "xs")
-    stops = _as_list(stop_gradients, "stop_gradients") if stop_gradients is not None else []
+    ys = as_tensor_list(ys, "ys")
+    xs = as_tensor_list(xs, "xs")
+    stops = as_tensor_list(stop_gradients, "stop_gradients") if stop_gradients is not None else []
     if grad_ys is None:
         grad_ys = [None] * len(ys)
     elif not isinstance(grad_ys, (list, tuple)):
@@ -252,8 +261,8 @@ class _Walk:
                 out_grads[i] = a.zeros_like(op.outputs[i])
         graph = op.graph
         needed = tuple(t.op in self.between for t in op.inputs)
-        with graph.name_scope(op.name + "_grad"), graph._gradient_context(op, needed):
-            in_grads = grad_fn(op, *out_grads)
+        with graph.name_scope(op.name + "_grad"), graph._gradient_context(op):
+            in_grads = grad_fn(op, needed, *out_grads)
         in_grads = list(in_grads) if isinstance(in_grads, (list, tuple)) else [in_grads]
         if len(in_grads) != len(op.inputs):
             raise ValueError(f"Num gradients {len(in_grads)} generated for op {op.node_def} do not match num "
@@ -275,8 +284,8 @@ class _Walk:
             else:
                 with op.graph._gradient_context(op):
                     total = _sum(contributions, method, op.name)
-            if isinstance(total, Tensor) and total._adjoint_of is None and total.op.id >= self.first_new_op:
-                total._adjoint_of = op.outputs[i]
+            if isinstance(total, Tensor) and total.op.id >= self.first_new_op:
+                op.graph.record_adjoint(total, op.outputs[i])
             per_output[i] = [total]
             out.append(total)
         return out
@@ -336,29 +345,3 @@ def _result(grads: dict, x: Tensor, unconnected: UnconnectedGradients) -> Any:
     if per_output and per_output[x.value_index]:
         return per_output[x.value_index][0]
     return a.zeros_like(x) if unconnected is UnconnectedGradients.ZERO else None
-
-
-def hessians(ys: Any, xs: Any, name: str = "hessians", colocate_gradients_with_ops: bool = False,
-             gate_gradients: bool = False, aggregation_method: Any = None) -> list:
-    """For each x, the matrix of second derivatives of ``sum(ys)``, shaped ``shape(x) + shape(x)``."""
-    xs = _as_list(xs, "xs")
-    graph = graph_of(xs)
-    with graph.as_default(), graph.name_scope(name):
-        first = gradients(ys, xs, aggregation_method=aggregation_method)
-        out = []
-        for g, x in zip(first, xs, strict=True):
-            if g is None:
-                raise ValueError("None values not supported.")
-            if not x.shape.is_fully_defined():
-                raise ValueError(f"hessians needs the static shape of {x.name}, got {x.shape}")
-            flat = a.reshape(g, [-1])
-            rows = []
-            for j in range(x.shape.num_elements()):
-                row = gradients(flat[j], x, aggregation_method=aggregation_method)[0]
-                if row is None:
-                    raise ValueError("None values not supported.")
-                rows.append(row)
-            dims = x.shape.as_list()
-            out.append(a.reshape(a.stack(rows), dims + dims))
-        return out
-

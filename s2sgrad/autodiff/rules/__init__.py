@@ -1,0 +1,15 @@
+"""Gradient rules, one module per primitive family, built from the public op functions.
+
+``RULES`` maps each differentiable primitive to its rule ``(op, needed, *out_grads)``
+(``common.Rule``); declared non-differentiable primitives have none.
+"""
+from __future__ import annotations
+
+from ...primitives.core import Primitive
+from . import array, fills, indexing, joining, linalg, math, nn, reduce, state
+from .common import Needed, Rule
+
+__all__ = ["RULES", "Needed", "Rule"]
+
+RULES: dict[Primitive, Rule] = {**state.RULES, **math.RULES, **reduce.RULES, **linalg.RULES, **array.RULES,
+                                **joining.RULES, **fills.RULES, **indexing.RULES, **nn.RULES}

@@ -1,0 +1,140 @@
+"""Gradient rules of the nn primitives."""
+from __future__ import annotations
+
+from typing import Any
+
+from ...nodes import Operation, Tensor
+from ...ops import array_ops as a
+from ...ops import math_ops as m
+from ...ops import reduce_ops as r
+from ...ops.convert import record1
+from ...primitives import fills
+from ...primitives import nn as P
+from ...primitives.core import Primitive
+from ...static import constant_value
+from .common import Needed, Rule, only_needed, unbroadcast
+
+
+def _activation(grad_prim: Primitive, reads: str) -> Rule:
+    """``F``'s rule: its gradient op ``FGrad(g, features)``, the features being F's output
+    (``reads="y"``) or input (``"x"``)."""
+    def rule(op: Operation, needed: Needed, g: Tensor) -> list:
+        return [_grad_op(grad_prim, g, op.outputs[0] if reads == "y" else op.inputs[0], op)]
+    return rule
+
+
+def _grad_op(prim: Primitive, g: Tensor, features: Tensor, like: Operation) -> Tensor:
+    """``prim(g, features)`` with the ``alpha`` attr of op ``like``, if it has one."""
+    attrs = {"alpha": like.attrs["alpha"]} if "alpha" in like.attrs else {}
+    return record1(prim, [g, features], attrs, prim.name)
+
+
+def _masked_grad_grad(op: Operation, needed: Needed, gg: Tensor) -> list:
+    """``g * mask(features)`` is linear in ``g`` and flat in the features."""
+    features = op.inputs[1]
+    return only_needed(needed, lambda: _grad_op(op.prim, gg, features, op), lambda: a.zeros_like(features))
+
+
+def _select_grad_grad(op: Operation, needed: Needed, gg: Tensor) -> list:
+    """Elu/Selu gradients are linear in ``g``; their derivative in ``y`` is ``g`` where ``y < 0``."""
+    g, y = op.inputs
+    return only_needed(needed, lambda: _grad_op(op.prim, gg, y, op), lambda: a.where(y < 0.0, gg * g, a.zeros_like(y)))
+
+
+def _softplus_grad_grad(op: Operation, needed: Needed, gg: Tensor) -> list:
+    g, x = op.inputs
+    return only_needed(needed, lambda: _grad_op(op.prim, gg, x, op), lambda: gg * g / (m.exp(-x) + 2.0 + m.exp(x)))
+
+
+def _softsign_grad_grad(op: Operation, needed: Needed, gg: Tensor) -> list:
+    g, x = op.inputs
+
+    def grad_x() -> Tensor:
+        denominator = 1.0 + m.abs(x)
+        return -2.0 * gg * g * m.sign(x) / (denominator * denominator * denominator)
+
+    return only_needed(needed, lambda: _grad_op(op.prim, gg, x, op), grad_x)
+
+
+def _softmax_grad(op: Operation, needed: Needed, g: Tensor) -> list:
+    y, axis = op.outputs[0], op.attrs["axis"]
+    return [(g - r.reduce_sum(g * y, axis, keepdims=True)) * y]
+
+
+def _log_softmax_grad(op: Operation, needed: Needed, g: Tensor) -> list:
+    axis = op.attrs["axis"]
+    return [g - r.reduce_sum(g, axis, keepdims=True) * m.exp(op.outputs[0])]
+
+
+def _softmax_along(logits: Tensor, axis: int, log: bool = False) -> Any:
+    return record1(P.LOG_SOFTMAX if log else P.SOFTMAX, [logits], {"axis": axis})
+
+
+def _is_zero(t: Tensor) -> bool:
+    if t.op.prim is fills.ZEROS_LIKE:
+        return True
+    value = constant_value(t)
+    return value is not None and not value.any()
+
+
+def _xent_logits_grad(op: Operation, g_loss: Tensor, g_backprop: Tensor, axis: int = -1) -> Any:
+    """``g_loss * backprop``, plus, for second order, the softmax Jacobian applied to ``g_backprop``."""
+    grad = a.expand_dims(g_loss, axis) * op.outputs[1]
+    if not _is_zero(g_backprop):
+        softmax = _softmax_along(op.inputs[0], axis)
+        grad = grad + (g_backprop - r.reduce_sum(g_backprop * softmax, axis, keepdims=True)) * softmax
+    return grad
+
+
+def _xent_grad(op: Operation, needed: Needed, g_loss: Tensor, g_backprop: Tensor) -> list:
+    """As TF, plus ``-g_backprop`` for the labels (``backprop = softmax - labels``), a term TF's
+    rule omits, so mixed second derivatives in logits and labels are right."""
+    axis = op.attrs["axis"]
+
+    def labels_grad() -> Tensor:
+        grad = a.expand_dims(g_loss, axis) * -_softmax_along(op.inputs[0], axis, log=True)
+        return grad if _is_zero(g_backprop) else grad - g_backprop
+
+    return only_needed(needed, lambda: _xent_logits_grad(op, g_loss, g_backprop, axis), labels_grad)
+
+
+def _sigmoid_xent_grad(op: Operation, needed: Needed, g: Tensor) -> list:
+    """TF's formula selects on ``x >= 0``; its derivative is ``sigmoid(x) - z`` everywhere, even at 0."""
+    x, z = op.inputs
+    return only_needed(needed, lambda: g * (m.sigmoid(x) - z), lambda: -g * x)
+
+
+def _bias_add_grad(op: Operation, needed: Needed, g: Tensor) -> list:
+    value, bias = op.inputs
+    if op.attrs["data_format"] == "NHWC":
+        return only_needed(needed, lambda: g, lambda: unbroadcast(g, bias))
+    rank = value.shape.rank
+    if rank is None:
+        raise ValueError(f"the gradient of bias_add with data_format NCHW needs the rank of {value.name}")
+    return only_needed(needed, lambda: g, lambda: r.reduce_sum(g, [0] + list(range(2, rank))))
+
+
+RULES: dict[Primitive, Rule] = {
+    P.RELU: _activation(P.RELU_GRAD, "y"),
+    P.RELU_GRAD: _masked_grad_grad,
+    P.RELU6: _activation(P.RELU6_GRAD, "y"),
+    P.RELU6_GRAD: _masked_grad_grad,
+    P.LEAKY_RELU: _activation(P.LEAKY_RELU_GRAD, "x"),
+    P.LEAKY_RELU_GRAD: _masked_grad_grad,
+    P.ELU: _activation(P.ELU_GRAD, "y"),
+    P.ELU_GRAD: _select_grad_grad,
+    P.SELU: _activation(P.SELU_GRAD, "y"),
+    P.SELU_GRAD: _select_grad_grad,
+    P.SOFTPLUS: _activation(P.SOFTPLUS_GRAD, "x"),
+    P.SOFTPLUS_GRAD: _softplus_grad_grad,
+    P.SOFTSIGN: _activation(P.SOFTSIGN_GRAD, "x"),
+    P.SOFTSIGN_GRAD: _softsign_grad_grad,
+    P.SOFTMAX: _softmax_grad,
+    P.LOG_SOFTMAX: _log_softmax_grad,
+    P.SOFTMAX_CROSS_ENTROPY_WITH_LOGITS: _xent_grad,
+    P.SPARSE_SOFTMAX_CROSS_ENTROPY_WITH_LOGITS:
+        lambda op, needed, g_loss, g_backprop: [_xent_logits_grad(op, g_loss, g_backprop), None],
+    P.SIGMOID_CROSS_ENTROPY_WITH_LOGITS: _sigmoid_xent_grad,
+    P.BIAS_ADD: _bias_add_grad,
+    P.L2_LOSS: lambda op, needed, g: [op.inputs[0] * g],
+}
