@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .autodiff.backprop import UnconnectedGradients, as_unconnected_gradients, gradient_function
 from .graph import Operation, Tensor

@@ -9,10 +9,11 @@ import contextlib
 import functools
 import re
 import threading
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 from .ir import format_ops
-from .nodes import GraphElement, Operation, Tensor, user_location  # noqa: F401 - re-exported
+from .nodes import GraphElement, Operation, Tensor, user_location  # re-exported
 from .platform.devices import Placement
 from .shapes import dims_text
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import enum
 from collections import deque
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..gcpause import gc_paused
 from ..graph import Operation, Tensor, user_location
@@ -62,7 +63,7 @@ class RegisterGradient:
         return f
 
 
-def NotDifferentiable(op_type: str) -> None:  # noqa: N802 - TF's public name
+def NotDifferentiable(op_type: str) -> None:  # TF's public name
     """Declare that ops of ``op_type`` have no gradient (their inputs get None)."""
     if not isinstance(op_type, str):
         raise TypeError("op_type must be a string")

@@ -11,7 +11,8 @@ from __future__ import annotations
 import functools
 import inspect
 import itertools
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..graph import Operation
 from ..ops.array_ops import identity_n

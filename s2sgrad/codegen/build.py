@@ -1,7 +1,8 @@
 """Graph slice -> generated module: lower, optimize, lay out and emit (``pipeline`` loads it)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..gcpause import gc_paused
 from ..graph import Operation, Tensor

@@ -5,7 +5,8 @@ slice's shape rules on concrete shapes and returns a Program.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from .. import errors
 from ..graph import Operation, Tensor
@@ -69,7 +70,7 @@ def lower(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feeds: dict
             continue  # fed (or a variable read)
         _lower_op(op, values, prog, rng_params)
     prog.outputs = [values[t] for t in fetch_tensors]
-    last = {var: value for var, value in prog.commits}  # later assignments win, in graph order
+    last = dict(prog.commits)  # later assignments win, in graph order
     prog.commits = list(last.items())
     return prog
 

@@ -1,24 +1,34 @@
 """``tf.reshape``, ``tf.concat``, ``tf.zeros``, indexing...: validate, convert, record."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from .. import dtypes as _dt
 from ..graph import Tensor
-from ..shapes import TensorShape, strip_dimensions
-from ..static import constant_value
-from .convert import constant, convert_operands, convert_to_tensor, graph_of, is_tensor_like, record, record1
+from ..primitives.array import (
+    EXPAND_DIMS,
+    RANK,
+    RESHAPE,
+    SCATTER_INTO_ZEROS,
+    SHAPE,
+    SIZE,
+    SQUEEZE,
+    STRIDED_SLICE,
+    TRANSPOSE,
+)
 from ..primitives.core import Primitive
-from ..primitives.array import (EXPAND_DIMS, RANK, RESHAPE, SCATTER_INTO_ZEROS, SHAPE, SIZE, SQUEEZE, STRIDED_SLICE,
-                                TRANSPOSE)
 from ..primitives.fills import FILL, ONES_LIKE, ZEROS_LIKE
 from ..primitives.indexing import GATHER_V2, UNSORTED_SEGMENT_SUM, WHERE
 from ..primitives.joining import CONCAT_V2, PACK, SPLIT, SPLIT_V, UNPACK
 from ..primitives.math import SELECT, SELECT_V2
 from ..primitives.reduce import BROADCAST_LIKE, BROADCAST_REDUCED, SUM_TO_SHAPE
 from ..primitives.state import IDENTITY, IDENTITY_N, STOP_GRADIENT
+from ..shapes import strip_dimensions
+from ..static import constant_value
+from .convert import constant, convert_operands, convert_to_tensor, graph_of, is_tensor_like, record, record1
 
 
 def static_ints(value: Any, what: str) -> list[int] | None:

@@ -1,7 +1,8 @@
 """Turning Python/NumPy values into tensors, and recording ops into the right graph."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 

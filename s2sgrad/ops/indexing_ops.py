@@ -7,11 +7,11 @@ from typing import Any
 
 from .. import dtypes as _dt
 from ..graph import Tensor
+from ..primitives.array import SLICE
+from ..primitives.indexing import GATHER_ND, ONE_HOT, SCATTER_ND
 from . import array_ops as a
 from . import reduce_ops as r
 from .convert import constant, convert_to_tensor, graph_of, is_tensor_like, record1, tensor_or_constant
-from ..primitives.array import SLICE
-from ..primitives.indexing import GATHER_ND, ONE_HOT, SCATTER_ND
 
 __all__ = ["slice", "gather_nd", "scatter_nd", "boolean_mask", "one_hot"]
 
@@ -30,7 +30,7 @@ def _index_tensors(*values: Any, names: tuple) -> list[Tensor]:
     return out
 
 
-def slice(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tensor:  # noqa: A001 - TF's name
+def slice(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tensor:  # TF's name
     """The block of ``input_`` starting at ``begin`` with extent ``size`` (-1: to the end).
 
     >>> # tf.slice([[1, 2, 3], [4, 5, 6]], [0, 1], [2, -1])  ->  [[2, 3], [5, 6]]

@@ -7,9 +7,9 @@ import numpy as np
 
 from .. import einsum_equation as eqn
 from ..graph import Tensor
+from ..primitives.linalg import EINSUM
 from .array_ops import static_ints
 from .convert import convert_operands, is_tensor_like, record1
-from ..primitives.linalg import EINSUM
 
 __all__ = ["einsum", "tensordot", "einsum_broadcasting"]
 
@@ -53,7 +53,7 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
     letters = iter(eqn.LETTERS)
     sa = [next(letters) for _ in range(ra)]
     sb = [""] * rb
-    for i, j in zip(a_axes, b_axes):
+    for i, j in zip(a_axes, b_axes, strict=True):
         sb[j] = sa[i]
     sb = [s or next(letters) for s in sb]
     out = [s for i, s in enumerate(sa) if i not in a_axes] + [s for j, s in enumerate(sb) if j not in b_axes]

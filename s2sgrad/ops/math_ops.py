@@ -2,19 +2,73 @@
 checked by the primitives' rules when the op is recorded."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .. import dtypes as _dt
 from ..graph import Tensor
 from ..primitives import math as _declared
 from ..primitives.core import Primitive
 from ..primitives.linalg import MAT_MUL
-from ..primitives.math import (ABS, ACOS, ADD_N, ADD_V2, ASIN, ATAN, ATAN2, CAST, CEIL, COS, COSH, DIV_NO_NAN, EQUAL,
-                               ERF, EXP, EXPM1, FLOOR, FLOOR_DIV, FLOOR_MOD, GREATER, GREATER_EQUAL, IS_FINITE, IS_INF,
-                               IS_NAN, LESS, LESS_EQUAL, LOG, LOG1P, LOGICAL_AND, LOGICAL_NOT, LOGICAL_OR, LOGICAL_XOR,
-                               MAXIMUM, MINIMUM, MUL, NEG, NOT_EQUAL, POW, REAL_DIV, RECIPROCAL, RECIPROCAL_GRAD, ROUND,
-                               RSQRT, RSQRT_GRAD, SIGMOID, SIGMOID_GRAD, SIGN, SIN, SINH, SQRT, SQRT_GRAD, SQUARE,
-                               SQUARED_DIFFERENCE, SUB, TAN, TANH, TANH_GRAD)
+from ..primitives.math import (
+    ABS,
+    ACOS,
+    ADD_N,
+    ADD_V2,
+    ASIN,
+    ATAN,
+    ATAN2,
+    CAST,
+    CEIL,
+    COS,
+    COSH,
+    DIV_NO_NAN,
+    EQUAL,
+    ERF,
+    EXP,
+    EXPM1,
+    FLOOR,
+    FLOOR_DIV,
+    FLOOR_MOD,
+    GREATER,
+    GREATER_EQUAL,
+    IS_FINITE,
+    IS_INF,
+    IS_NAN,
+    LESS,
+    LESS_EQUAL,
+    LOG,
+    LOG1P,
+    LOGICAL_AND,
+    LOGICAL_NOT,
+    LOGICAL_OR,
+    LOGICAL_XOR,
+    MAXIMUM,
+    MINIMUM,
+    MUL,
+    NEG,
+    NOT_EQUAL,
+    POW,
+    REAL_DIV,
+    RECIPROCAL,
+    RECIPROCAL_GRAD,
+    ROUND,
+    RSQRT,
+    RSQRT_GRAD,
+    SIGMOID,
+    SIGMOID_GRAD,
+    SIGN,
+    SIN,
+    SINH,
+    SQRT,
+    SQRT_GRAD,
+    SQUARE,
+    SQUARED_DIFFERENCE,
+    SUB,
+    TAN,
+    TANH,
+    TANH_GRAD,
+)
 from .convert import convert_operands, convert_to_tensor, graph_of, record1
 
 _TRUEDIV_FLOAT = {"uint8": _dt.float32, "int8": _dt.float32, "uint16": _dt.float32, "uint32": _dt.float64,
@@ -38,7 +92,7 @@ def _binary(prim: Primitive, default_name: str) -> Any:
 
 
 negative = neg = _unary(NEG, "Neg")
-abs = _unary(ABS, "Abs")  # noqa: A001
+abs = _unary(ABS, "Abs")
 sign = _unary(SIGN, "Sign")
 square = _unary(SQUARE, "Square")
 sqrt = _unary(SQRT, "Sqrt")
@@ -59,7 +113,7 @@ tanh = _unary(TANH, "Tanh")
 sigmoid = _unary(SIGMOID, "Sigmoid")
 erf = _unary(ERF, "Erf")
 reciprocal = _unary(RECIPROCAL, "Reciprocal")
-round = _unary(ROUND, "Round")  # noqa: A001
+round = _unary(ROUND, "Round")
 floor = _unary(FLOOR, "Floor")
 ceil = _unary(CEIL, "Ceil")
 is_nan = _unary(IS_NAN, "IsNan")
@@ -73,7 +127,7 @@ multiply = _binary(MUL, "Mul")
 realdiv = _binary(REAL_DIV, "RealDiv")
 floordiv = floor_div = _binary(FLOOR_DIV, "floordiv")
 mod = floormod = _binary(FLOOR_MOD, "FloorMod")
-pow = _binary(POW, "Pow")  # noqa: A001
+pow = _binary(POW, "Pow")
 maximum = _binary(MAXIMUM, "Maximum")
 minimum = _binary(MINIMUM, "Minimum")
 squared_difference = _binary(SQUARED_DIFFERENCE, "SquaredDifference")

@@ -12,16 +12,29 @@ import numpy as np
 
 from .. import dtypes as _dt
 from ..graph import Tensor
+from ..primitives.core import Primitive
+from ..primitives.nn import (
+    BIAS_ADD,
+    ELU,
+    L2_LOSS,
+    LEAKY_RELU,
+    LOG_SOFTMAX,
+    RELU,
+    RELU6,
+    SELU,
+    SIGMOID_CROSS_ENTROPY_WITH_LOGITS,
+    SOFTMAX,
+    SOFTMAX_CROSS_ENTROPY_WITH_LOGITS,
+    SOFTPLUS,
+    SOFTSIGN,
+    SPARSE_SOFTMAX_CROSS_ENTROPY_WITH_LOGITS,
+)
 from ..shapes import TensorShape
 from . import array_ops as a
 from . import math_ops as m
 from . import random_ops
 from . import reduce_ops as r
 from .convert import convert_to_tensor, graph_of, is_tensor_like, record1, tensor_or_constant
-from ..primitives.core import Primitive
-from ..primitives.nn import (BIAS_ADD, ELU, L2_LOSS, LEAKY_RELU, LOG_SOFTMAX, RELU, RELU6, SELU,
-                             SIGMOID_CROSS_ENTROPY_WITH_LOGITS, SOFTMAX, SOFTMAX_CROSS_ENTROPY_WITH_LOGITS, SOFTPLUS,
-                             SOFTSIGN, SPARSE_SOFTMAX_CROSS_ENTROPY_WITH_LOGITS)
 
 __all__ = ["relu", "relu6", "elu", "selu", "leaky_relu", "softplus", "softsign", "softmax", "log_softmax",
            "bias_add", "xw_plus_b", "l2_loss", "l2_normalize", "moments", "dropout", "embedding_lookup",

@@ -5,7 +5,8 @@ scalars adopt the tensor's dtype, and ``/`` is true division.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 

@@ -8,18 +8,19 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from .. import dtypes as _dt
 from ..default_session import session_for
 from ..graph import Graph, GraphElement, Operation, Tensor, get_default_graph
+from ..primitives.core import Primitive
+from ..primitives.state import ASSIGN, ASSIGN_ADD, ASSIGN_SUB, IDENTITY, VARIABLE_V2
 from ..shapes import TensorShape
 from . import control_flow as cf
 from . import initializers
 from .convert import convert_to_tensor, graph_of, record1
 from .overloads import install
-from ..primitives.core import Primitive
-from ..primitives.state import ASSIGN, ASSIGN_ADD, ASSIGN_SUB, IDENTITY, VARIABLE_V2
 
 __all__ = ["Variable", "global_variables", "trainable_variables", "local_variables",
            "variables_initializer", "global_variables_initializer", "assign", "assign_add", "assign_sub",

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import ast
-import dataclasses
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -12,10 +12,20 @@ from .. import dtypes as _dt
 from ..index_spec import TensorIndex
 from ..shapes import TensorShape
 from ..static import constant_value
-from .common import (LOAD, axes_literal, const_ints, int_vector, known_shape, normalize_axes, normalize_axis,
-                     rt_call, same_shape_input, shape_or, unknown_dims)
+from .common import (
+    LOAD,
+    axes_literal,
+    const_ints,
+    int_vector,
+    known_shape,
+    normalize_axes,
+    normalize_axis,
+    rt_call,
+    same_shape_input,
+    shape_or,
+    unknown_dims,
+)
 from .core import define, literal, np_attr
-
 
 # -- shape queries (their input is read only for its shape) ----------------------------------------
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from .. import dtypes as _dt
-from ..static import broadcast_shape, constant_value  # noqa: F401 - re-exported for rules
+from ..static import broadcast_shape, constant_value  # re-exported for rules
 
 __all__ = ["Primitive", "define", "template", "literal", "np_attr", "constant_value", "broadcast_shape",
            "same_dtype", "LOAD"]

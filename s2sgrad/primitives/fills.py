@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import ast
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -11,7 +12,6 @@ from ..shapes import TensorShape
 from ..static import constant_value
 from .common import known_shape, like_input, rt_call, same_shape_input, shape_operand
 from .core import broadcast_shape, define, literal, np_attr
-
 
 # -- fills ------------------------------------------------------------------------------------------
 

@@ -3,14 +3,14 @@ scatter_nd (each other's adjoint), one-argument where, and one_hot."""
 from __future__ import annotations
 
 import ast
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .. import dtypes as _dt
 from ..shapes import TensorShape
 from ..static import constant_value
 from .common import LOAD, const_ints, known_shape, normalize_axis, rt_call, shape_operand
 from .core import define, literal, np_attr, template
-
 
 # -- gather and its adjoint ---------------------------------------------------------------------------
 

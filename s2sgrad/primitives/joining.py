@@ -2,16 +2,24 @@
 from __future__ import annotations
 
 import ast
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from ..shapes import TensorShape
 from ..static import constant_value
-from .common import (LOAD, axes_literal, const_ints, int_vector, merged_shape, normalize_axes, normalize_axis,
-                     same_shape_input)
+from .common import (
+    LOAD,
+    axes_literal,
+    const_ints,
+    int_vector,
+    merged_shape,
+    normalize_axes,
+    normalize_axis,
+    same_shape_input,
+)
 from .core import define, literal, np_attr, template
-
 
 # -- joining and splitting -------------------------------------------------------------------------
 

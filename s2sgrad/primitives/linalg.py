@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import ast
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .. import einsum_equation as eqn
 from ..shapes import TensorShape

@@ -5,7 +5,8 @@ Each is a module constant (``TANH``); their gradient rules are in ``autodiff/rul
 from __future__ import annotations
 
 import ast
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 

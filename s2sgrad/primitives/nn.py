@@ -9,7 +9,8 @@ gradient ``softmax - labels`` from one pass, as TF's fused kernels do.
 from __future__ import annotations
 
 import ast
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..shapes import TensorShape
 from .common import normalize_axis, rt_call

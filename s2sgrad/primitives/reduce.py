@@ -7,12 +7,22 @@ both become a single ``np.sum`` / ``np.broadcast_to`` or disappear.
 from __future__ import annotations
 
 import ast
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .. import dtypes as _dt
 from ..shapes import TensorShape
-from .common import (LOAD, astype, axes_literal, known_shape, normalize_axes, normalize_axis, rt_call,
-                     same_shape_input, shape_or)
+from .common import (
+    LOAD,
+    astype,
+    axes_literal,
+    known_shape,
+    normalize_axes,
+    normalize_axis,
+    rt_call,
+    same_shape_input,
+    shape_or,
+)
 from .core import broadcast_shape, define, literal, np_attr
 
 

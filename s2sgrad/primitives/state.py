@@ -6,7 +6,8 @@ constants and function parameters. Assignments are committed by the Session afte
 from __future__ import annotations
 
 import ast
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .. import dtypes as _dt
 from ..shapes import TensorShape

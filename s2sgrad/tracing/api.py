@@ -11,11 +11,13 @@ from __future__ import annotations
 import functools
 import inspect
 import threading
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from .. import pipeline
+from ..autodiff import derivatives
 from ..autodiff.backprop import UnconnectedGradients, as_unconnected_gradients
 from ..compiler import quiet_numpy_warnings
 from ..explain import analyze
@@ -23,7 +25,6 @@ from ..graph import Tensor, user_location
 from ..ir import format_ops
 from ..ops import array_ops as a
 from ..ops.creation import placeholder
-from ..autodiff import derivatives
 from .arguments import Argument, Binder, call_with, rebuild, signature_key
 from .convert import as_tensor, graph_dtype
 from .traced import Trace, Traced, current_trace
@@ -327,8 +328,8 @@ def grad(f: Callable | None = None, wrt: Any = 0, *, stop_gradients: Any = (),
     >>> s2sgrad.grad(lambda x: np.sum(x ** 2))(np.array([1.0, 2.0]))
     array([2., 4.])
     """
-    return _front("grad", f, wrt, dict(stop_gradients=stop_gradients, unconnected_gradients=unconnected_gradients,
-                                       preserve_result=preserve_result))
+    return _front("grad", f, wrt, {"stop_gradients": stop_gradients, "unconnected_gradients": unconnected_gradients,
+                                   "preserve_result": preserve_result})
 
 
 def value_and_grad(f: Callable | None = None, wrt: Any = 0, *, stop_gradients: Any = (),
@@ -339,9 +340,9 @@ def value_and_grad(f: Callable | None = None, wrt: Any = 0, *, stop_gradients: A
     >>> s2sgrad.value_and_grad(lambda x: np.sum(x ** 2))(np.array([1.0, 2.0]))
     (np.float64(5.0), array([2., 4.]))
     """
-    return _front("value_and_grad", f, wrt, dict(stop_gradients=stop_gradients,
-                                                 unconnected_gradients=unconnected_gradients,
-                                                 preserve_result=preserve_result))
+    return _front("value_and_grad", f, wrt, {"stop_gradients": stop_gradients,
+                                             "unconnected_gradients": unconnected_gradients,
+                                             "preserve_result": preserve_result})
 
 
 def jacobian(f: Callable | None = None, wrt: Any = 0, *, stop_gradients: Any = (),
@@ -353,9 +354,9 @@ def jacobian(f: Callable | None = None, wrt: Any = 0, *, stop_gradients: Any = (
     array([[2., 0.],
            [0., 4.]])
     """
-    return _front("jacobian", f, wrt, dict(stop_gradients=stop_gradients,
-                                           unconnected_gradients=unconnected_gradients,
-                                           preserve_result=preserve_result))
+    return _front("jacobian", f, wrt, {"stop_gradients": stop_gradients,
+                                       "unconnected_gradients": unconnected_gradients,
+                                       "preserve_result": preserve_result})
 
 
 def hessian(f: Callable | None = None, wrt: Any = 0, *, stop_gradients: Any = (),
@@ -368,6 +369,6 @@ def hessian(f: Callable | None = None, wrt: Any = 0, *, stop_gradients: Any = ()
     array([[ 6.,  0.],
            [ 0., 12.]])
     """
-    return _front("hessian", f, wrt, dict(stop_gradients=stop_gradients,
-                                          unconnected_gradients=unconnected_gradients,
-                                          preserve_result=preserve_result))
+    return _front("hessian", f, wrt, {"stop_gradients": stop_gradients,
+                                      "unconnected_gradients": unconnected_gradients,
+                                      "preserve_result": preserve_result})

@@ -15,7 +15,8 @@ import dataclasses
 import functools
 import inspect
 import re
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 

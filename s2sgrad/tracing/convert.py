@@ -7,7 +7,8 @@ that came from them) are *weak*: ``x32 * 2.0`` stays float32, as in NumPy 2.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 

@@ -103,7 +103,7 @@ def _checked(index: np.ndarray, size: int, axis: int) -> np.ndarray:
 
 
 def _basic(x: Traced, items: list) -> Traced:
-    for v, axis in zip(items, _axes_of(items)):
+    for v, axis in zip(items, _axes_of(items), strict=True):
         if _is_int(v) and not -x.shape[axis] <= v < x.shape[axis]:
             raise IndexError(f"index {v} is out of bounds for axis {axis} with size {x.shape[axis]}")
     key = tuple(v.tensor if isinstance(v, Traced) else v for v in items)

@@ -3,7 +3,8 @@ cumsum/cumprod, average, ptp. Result dtypes are NumPy's (``np.sum`` of int32 is 
 from __future__ import annotations
 
 import warnings
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 

@@ -7,7 +7,8 @@ and the graph gets plain reshapes, slices and gathers.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -246,7 +247,7 @@ def _array_split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list:
 # -- index maps: tile, repeat, roll, pad, flip ----------------------------------------------------------
 
 @implements(np.tile)
-def _tile(A: Any, reps: Any) -> Traced:  # noqa: N803 - NumPy's parameter name
+def _tile(A: Any, reps: Any) -> Traced:  # NumPy's parameter name
     x = as_traced(A)
     reps = [int(r) for r in np.atleast_1d(reps)]
     if len(reps) > x.ndim:

@@ -12,7 +12,8 @@ from __future__ import annotations
 import contextlib
 import threading
 import weakref
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
@@ -129,7 +130,7 @@ class Traced:
         return self.size * self.itemsize
 
     @property
-    def T(self) -> Traced:  # noqa: N802 - NumPy's name
+    def T(self) -> Traced:  # NumPy's name
         return FUNCTIONS[np.transpose](self)
 
     @property

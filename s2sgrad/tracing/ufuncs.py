@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -52,7 +53,7 @@ def call(ufunc: np.ufunc, inputs: tuple, kwargs: dict, operator: bool = False) -
         loop = ufunc.resolve_dtypes(keys + (None,), **options)
     except TypeError as e:
         raise TypeError(f"numpy.{ufunc.__name__} at {user_line()}: {e}") from None
-    tensors = [as_tensor(v, dt) for v, dt in zip(inputs, loop)]
+    tensors = [as_tensor(v, dt) for v, dt in zip(inputs, loop, strict=False)]  # loop ends with the output's
     result = cast(rule(*tensors), loop[-1])
     return Traced(result, weak=operator and all(is_weak(v) for v in inputs))
 

@@ -1,7 +1,8 @@
 """What the rule families share: the rule signature, ``only_needed`` and ``unbroadcast``."""
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import Any
 
 from ...nodes import Tensor
 from ...ops import array_ops as a
@@ -15,7 +16,7 @@ Rule = Callable[..., list]
 """``rule(op, needed, *out_grads) -> [in_grad | None per input]``: emits the adjoint as ordinary ops."""
 
 
-def only_needed(needed: Needed, *makers: Callable[[], Any]) -> list[Optional[Tensor]]:
+def only_needed(needed: Needed, *makers: Callable[[], Any]) -> list[Tensor | None]:
     """A rule's input gradients, built only where ``needed`` says the walk uses them (the others
     are None, as they would be discarded anyway).
 

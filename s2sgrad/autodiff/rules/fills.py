@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from ...nodes import Operation, Tensor
 from ...ops import array_ops as a
-from ...ops import reduce_ops as r
-from ...ops import layout_ops as lo
 from ...ops import indexing_ops as ix
+from ...ops import layout_ops as lo
+from ...ops import reduce_ops as r
 from ...primitives import fills as P
 from ...primitives.core import Primitive
 from .common import Needed, Rule, unbroadcast

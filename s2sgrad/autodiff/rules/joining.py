@@ -5,8 +5,8 @@ from typing import Any
 
 from ...nodes import Operation, Tensor
 from ...ops import array_ops as a
-from ...ops import reduce_ops as r
 from ...ops import layout_ops as lo
+from ...ops import reduce_ops as r
 from ...primitives import joining as P
 from ...primitives.core import Primitive
 from .common import Needed, Rule

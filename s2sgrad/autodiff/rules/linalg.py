@@ -2,17 +2,18 @@
 from __future__ import annotations
 
 import functools
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ... import dtypes as _dt
 from ... import einsum_equation as eqn
 from ...nodes import Operation, Tensor
 from ...ops import array_ops as a
+from ...ops import creation as c
+from ...ops import indexing_ops as ix
+from ...ops import linalg_ops as la
 from ...ops import math_ops as m
 from ...ops import reduce_ops as r
-from ...ops import indexing_ops as ix
-from ...ops import creation as c
-from ...ops import linalg_ops as la
 from ...primitives import linalg as P
 from ...primitives.core import Primitive
 from .common import Needed, Rule, only_needed, unbroadcast
