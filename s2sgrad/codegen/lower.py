@@ -137,6 +137,6 @@ def _commit(op: Operation, new: Value, prog: Program) -> None:
     static = var_op.outputs[0].shape
     if new.shape.is_fully_defined() and static.is_fully_defined() and new.shape != static:
         raise errors.InvalidArgumentError(
-            None, op, f"Assign requires shapes of both tensors to match. lhs shape= {list(static.sizes)} "
-            f"rhs shape= {list(new.shape.sizes)} [created at {op.where}]")
+            None, op, f"Assign requires shapes of both tensors to match. lhs shape= {static.as_list()} "
+            f"rhs shape= {new.shape.as_list()} [created at {op.where}]")
     prog.commits.append((var_op, new))

@@ -109,7 +109,7 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: str | None 
         target = TensorShape(shape)
         if not target.is_fully_defined():
             raise ValueError(f"tf.constant needs a fully defined shape, got {target}")
-        dims = tuple(target.sizes)
+        dims = target.known_sizes()
         if arr.shape != dims:
             if verify_shape:
                 raise TypeError(f"Expected Tensor's shape: {dims}, got {arr.shape}.")

@@ -14,6 +14,7 @@ from typing import Any
 from .. import dtypes as _dt
 from ..default_session import session_for
 from ..graph import Graph, GraphElement, Operation, Tensor, get_default_graph
+from ..nodes import TensorOperators
 from ..primitives.core import Primitive
 from ..primitives.state import ASSIGN, ASSIGN_ADD, ASSIGN_SUB, IDENTITY, VARIABLE_V2
 from ..shapes import TensorShape
@@ -31,7 +32,7 @@ TRAINABLE_VARIABLES = "trainable_variables"
 AUTO_REUSE = "AUTO_REUSE"
 
 
-class Variable(GraphElement):
+class Variable(GraphElement, TensorOperators):
     """A mutable tensor kept across runs by each Session.
 
     >>> w = Variable(2.0, name="weight")

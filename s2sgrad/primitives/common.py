@@ -32,7 +32,8 @@ def normalize_axes(axis: Any, rank: int | None, what: str = "reduction") -> tupl
 
 def normalize_axis(axis: int, rank: int | None, what: str = "reduction") -> int:
     """One ``axis`` made non-negative (unchanged when the rank is unknown); ValueError when out of range."""
-    return normalize_axes((axis,), rank, what)[0]
+    axes = normalize_axes((axis,), rank, what)
+    return axis if axes is None else axes[0]
 
 
 def axes_literal(axes: Sequence[int]) -> ast.expr:
@@ -42,7 +43,7 @@ def axes_literal(axes: Sequence[int]) -> ast.expr:
 
 def known_shape(shape: TensorShape) -> ast.expr | None:
     """``(2, 3)`` for a fully known shape, else None."""
-    return literal(tuple(shape.sizes)) if shape.is_fully_defined() else None
+    return literal(shape.known_sizes()) if shape.is_fully_defined() else None
 
 
 def shape_or(shape: TensorShape, args: Sequence[ast.expr], i: int) -> ast.expr:

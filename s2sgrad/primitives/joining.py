@@ -67,7 +67,7 @@ def _stack_infer(inputs: Sequence[Any], attrs: dict) -> list:
     if shape.rank is None:
         return [(dtype, TensorShape(None))]
     axis = normalize_axis(attrs["axis"], shape.rank + 1, "stack")
-    dims = list(shape.sizes)
+    dims = shape.as_list()
     dims.insert(axis, len(inputs))
     return [(dtype, TensorShape(dims))]
 
@@ -227,17 +227,18 @@ def _reverse_infer(inputs: Sequence[Any], attrs: dict) -> list:
 
 
 def _emit_reverse(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    axes = normalize_axes(ins.attrs["axis"], ins.args[0].shape.rank)
+    axes = normalize_axes(ins.attrs["axis"], ins.args[0].shape.rank) or ()  # the attr is a list of axes
     return ast.Call(np_attr("flip"), [args[0], axes_literal(axes)], [])
 
 
 def _nothing_to_flip(ins: Any) -> Any:
     """Reversing no axes, or only axes of size 1, changes nothing."""
     x = ins.args[0]
-    if x.shape.rank is None:
+    sizes = x.shape.sizes
+    if sizes is None:
         return None
-    axes = normalize_axes(ins.attrs["axis"], x.shape.rank)
-    return x if all(x.shape.sizes[ax] == 1 for ax in axes) else None
+    axes = normalize_axes(ins.attrs["axis"], len(sizes)) or ()
+    return x if all(sizes[ax] == 1 for ax in axes) else None
 
 
 REVERSE_V2 = define("ReverseV2", _reverse_infer, _emit_reverse,
