@@ -91,7 +91,7 @@ class Graph(GraphElement):
             override = self._gradient_override_map.get(op_type)
             if override is not None:
                 attrs = {**attrs, "_gradient_op_type": override}
-            control = self._local.control
+            control: Sequence[Operation] = self._local.control
             if control:
                 control = tuple(op for op in control if all(op is not t.op for t in inputs))
             op = Operation(self, full_name, prim, inputs, attrs, specs, control,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator, Sequence
+from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from . import dtypes as _dt
@@ -22,7 +23,7 @@ _PKG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 def user_location() -> tuple[str, int]:
     """(filename, line) of the innermost frame outside the s2sgrad package."""
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None and frame.f_code.co_filename.startswith(_PKG_DIR):
         frame = frame.f_back
     if frame is None:
@@ -50,7 +51,7 @@ class GraphElement:
 
 class TensorOperators:
     """The operators of tensors and variables (``+ - * / // % ** @ & | ^``, ``-x``, ``abs``, ``~``,
-    ``< <= > >=``, ``[...]``) and ``eval``, declared for type checkers: ``s2sgrad.ops.overloads``
+    ``< <= > >=``, ``[...]``), declared for type checkers: ``s2sgrad.ops.overloads``
     attaches them at import, since the ops they record sit above the IR. ``==`` stays identity."""
 
     __slots__ = ()
@@ -87,7 +88,6 @@ class TensorOperators:
         def __gt__(self, other: Any) -> Tensor: ...
         def __ge__(self, other: Any) -> Tensor: ...
         def __getitem__(self, key: Any) -> Tensor: ...
-        def eval(self, feed_dict: Any = None, session: Any = None) -> Any: ...
 
 
 class Tensor(GraphElement, TensorOperators):
@@ -96,6 +96,9 @@ class Tensor(GraphElement, TensorOperators):
     __slots__ = ("op", "value_index", "dtype", "_shape", "_consumers", "__weakref__")
 
     __array_priority__ = 100
+
+    if TYPE_CHECKING:  # attached by ``s2sgrad.ops.overloads``, as the operators are
+        def eval(self, feed_dict: Any = None, session: Any = None) -> Any: ...
 
     def __init__(self, op: Operation, value_index: int, dtype: _dt.DType, shape: TensorShape) -> None:
         self.op = op
@@ -174,7 +177,7 @@ class Operation(GraphElement):
                  "location", "id", "grad_of", "_device", "_colocation", "__weakref__")
 
     def __init__(self, graph: Graph, name: str, prim: Primitive, inputs: tuple, attrs: dict,
-                 specs: Sequence[tuple], control_inputs: tuple, location: tuple, grad_of: Any) -> None:
+                 specs: Sequence[tuple], control_inputs: Sequence[Operation], location: tuple, grad_of: Any) -> None:
         self.graph = graph
         self.name = name
         self.prim = prim
@@ -187,6 +190,7 @@ class Operation(GraphElement):
         self.id = -1
         self._device = ""                         # recorded only: see s2sgrad.platform.devices
         self._colocation: tuple | None = None     # b"loc:@<op>" groups from tf.colocate_with
+        self.outputs: tuple[Tensor, ...]
         if len(specs) == 1:
             self.outputs = (Tensor(self, 0, specs[0][0], specs[0][1]),)
         else:

@@ -161,8 +161,8 @@ def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients",
         return [_result(grads, x, unconnected) for x in xs]
 
 
-def _grad_ys(ys: list, grad_ys: list) -> list:
-    seeds = []
+def _grad_ys(ys: list[Tensor], grad_ys: list) -> list[Tensor | IndexedSlices]:
+    seeds: list[Tensor | IndexedSlices] = []
     for i, (y, g) in enumerate(zip(ys, grad_ys, strict=True)):
         if g is None:
             if y.dtype.is_complex:
@@ -218,7 +218,7 @@ class _Walk:
         grads: dict[Operation, list[list]] = {}
         for y, g in zip(self.ys, seeds, strict=True):
             _add_grad(grads, y, g)
-        queue = deque()
+        queue: deque[Operation] = deque()
         queued: set[Operation] = set()
         for y in self.ys:
             op = y.op
@@ -275,7 +275,7 @@ class _Walk:
         per_output = grads.get(op)
         if per_output is None:
             return [None] * len(op.outputs)
-        out = []
+        out: list[Tensor | IndexedSlices | None] = []
         for i, contributions in enumerate(per_output):
             if not contributions:
                 out.append(None)

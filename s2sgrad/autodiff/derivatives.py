@@ -33,7 +33,7 @@ def jacobian(y: Tensor, xs: Sequence[Tensor], aggregation_method: Any = None) ->
     if y.shape.rank == 0:
         return gradient(y, xs, aggregation_method)
     dims = y.shape.as_list()
-    n = int(np.prod(dims, dtype=np.int64))
+    n = int(np.prod(y.shape.known_sizes(), dtype=np.int64))
     rows: list[list] = [[] for _ in xs]
     for i in range(n):
         seed = np.zeros(n, dtype=y.dtype.np)

@@ -298,12 +298,13 @@ def unstack(value: Any, num: int | None = None, axis: int = 0, name: str | None 
     x = convert_to_tensor(value)
     axis = static_int(axis, "axis")
     if num is None:
-        rank = x.shape.rank
-        if rank is not None and not -rank <= axis < rank:
-            raise ValueError(f"axis = {axis} not in [{-rank}, {rank}) for unstack of {x.name} with shape {x.shape}")
-        if rank is None or x.shape.sizes[axis] is None:
+        sizes = x.shape.sizes
+        if sizes is not None and not -len(sizes) <= axis < len(sizes):
+            raise ValueError(f"axis = {axis} not in [{-len(sizes)}, {len(sizes)}) for unstack of {x.name} with shape "
+                             f"{x.shape}")
+        num = None if sizes is None else sizes[axis]
+        if num is None:
             raise ValueError(f"Cannot infer argument `num` from shape {x.shape}")
-        num = x.shape.sizes[axis]
     attrs = {"num": static_int(num, "num"), "axis": axis}
     return list(record(UNPACK, [x], attrs, name or "unstack").outputs)
 
@@ -322,7 +323,7 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: int | None = 
             attrs = {"num": int(num_or_size_splits), "axis": ax}
             return list(record(SPLIT, [x], attrs, name or "split").outputs)
         sizes = int_tensor(num_or_size_splits, "num_or_size_splits")
-        parts = num if num is not None else sizes.shape.sizes[0]
+        parts = num if num is not None else (sizes.shape.sizes or (None,))[0]  # unknown for an unknown rank
         if parts is None:
             raise ValueError("Cannot infer num from shape of num_or_size_splits")
         return list(record(SPLIT_V, [x, sizes], {"num": int(parts), "axis": ax}, name or "split").outputs)

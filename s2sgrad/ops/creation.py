@@ -95,7 +95,7 @@ def eye(num_rows: int, num_columns: int | None = None, batch_shape: Any = None, 
     dtype = _dt.as_dtype(dtype)
     value = np.eye(num_rows, num_columns, dtype=dtype.np)
     if batch_shape is not None:
-        batch = static_ints(batch_shape, "batch_shape")
+        batch = static_ints(batch_shape, "batch_shape") or []  # not None here
         if any(d < 0 for d in batch):
             raise ValueError(f"batch_shape must not have negative dimensions, got {batch}")
         value = np.broadcast_to(value, tuple(batch) + value.shape)

@@ -84,9 +84,10 @@ def boolean_mask(tensor: Any, mask: Any, name: str = "boolean_mask", axis: Any =
             raise ValueError("mask cannot be scalar.")
         ax = a.static_int(0 if axis is None else axis, "axis")
         rank = x.shape.rank
-        if ax < 0 and rank is None:
-            raise ValueError(f"a negative axis ({ax}) needs a tensor of known rank")
-        ax = ax + rank if ax < 0 else ax
+        if ax < 0:
+            if rank is None:
+                raise ValueError(f"a negative axis ({ax}) needs a tensor of known rank")
+            ax += rank
         if ax < 0 or (rank is not None and ax + k > rank):
             raise ValueError(f"mask of rank {k} at axis {axis} does not fit a tensor of shape {x.shape}")
         if rank is not None:
@@ -101,7 +102,7 @@ def _merge_dims(x: Tensor, ax: int, k: int) -> Tensor:
     the gradient then reaches ``x`` dense rather than as IndexedSlices)."""
     dims = x.shape.sizes
     block = None if dims is None else dims[ax:ax + k]
-    merged = None if block is None or None in block else math.prod(block)
+    merged = None if block is None or None in block else math.prod(d for d in block if d is not None)
     if dims is not None and None not in dims:
         return a.reshape(x, list(dims[:ax]) + [merged] + list(dims[ax + k:]))
     s = a.shape(x)

@@ -2,7 +2,7 @@
 checked by the primitives' rules when the op is recorded."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .. import dtypes as _dt
@@ -156,7 +156,7 @@ def elementwise(prim: Primitive, *operands: Any, name: str | None = None) -> Ten
 
 def _declared_functions() -> dict[str, Any]:
     """The ``tf.math`` functions that elementwise declarations give by naming one (``tf_name``)."""
-    makers = {1: _unary, 2: _binary}
+    makers: dict[int | None, Callable[[Primitive, str], Any]] = {1: _unary, 2: _binary}
     return {p.tf_name: makers[p.arity](p, p.name) for p in vars(_declared).values()
             if isinstance(p, Primitive) and p.tf_name}
 

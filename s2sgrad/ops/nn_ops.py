@@ -184,10 +184,10 @@ def dropout(x: Any, keep_prob: Any = None, noise_shape: Any = None, seed: int | 
     if keep_prob is None and rate is None:
         raise ValueError("You must provide a `rate` (or `keep_prob`) to dropout.")
     if keep_prob is not None:
-        if isinstance(keep_prob, numbers.Real) and not 0 < keep_prob <= 1:
+        if isinstance(keep_prob, numbers.Real) and not 0 < float(keep_prob) <= 1:
             raise ValueError(f"keep_prob must be a scalar tensor or a float in the range (0, 1], got {keep_prob}")
         rate = 1.0 - keep_prob
-    if isinstance(rate, numbers.Real) and not 0 <= rate < 1:
+    if isinstance(rate, numbers.Real) and not 0 <= float(rate) < 1:
         raise ValueError(f"`rate` must be a scalar tensor or a float in the range [0, 1). Received: rate={rate}")
     x = convert_to_tensor(x)
     if not x.dtype.is_floating:
@@ -198,7 +198,7 @@ def dropout(x: Any, keep_prob: Any = None, noise_shape: Any = None, seed: int | 
         if isinstance(rate, numbers.Real):
             if rate == 0:
                 return x
-            scaled = m.multiply(x, 1.0 / (1.0 - rate))
+            scaled = m.multiply(x, 1.0 / (1.0 - float(rate)))
         else:
             rate = convert_to_tensor(rate)
             if rate.shape.rank not in (None, 0):
@@ -219,8 +219,9 @@ def _noise_shape(x: Tensor, noise_shape: Any) -> Any:
     if is_tensor_like(noise_shape):
         return noise_shape
     dims = TensorShape(noise_shape).sizes
-    if dims is not None and x.shape.rank == len(dims):
-        dims = [x.shape.sizes[i] if d is None else d for i, d in enumerate(dims)]
+    own = x.shape.sizes
+    if dims is not None and own is not None and len(own) == len(dims):
+        dims = tuple(own[i] if d is None else d for i, d in enumerate(dims))
     if dims is None or None in dims:
         raise ValueError(f"noise_shape {noise_shape} has unknown dimensions that x ({x.shape}) cannot fill")
     return dims

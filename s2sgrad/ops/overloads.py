@@ -83,16 +83,20 @@ def install(cls: type, as_tensor: Callable[[Any], Any] = lambda t: t) -> None:
         forward, reverse = _binary(func, op_name)
         setattr(cls, f"__{name}__", forward)
         setattr(cls, f"__r{name}__", reverse)
-    cls.__neg__ = lambda self: m.negative(self, name="Neg")
-    cls.__pos__ = lambda self: self
-    cls.__abs__ = lambda self: m.abs(self, name="Abs")
-    cls.__invert__ = lambda self: m.logical_not(self, name="LogicalNot")
-    cls.__lt__ = lambda self, other: m.less(self, other, name="Less")
-    cls.__le__ = lambda self, other: m.less_equal(self, other, name="LessEqual")
-    cls.__gt__ = lambda self, other: m.greater(self, other, name="Greater")
-    cls.__ge__ = lambda self, other: m.greater_equal(self, other, name="GreaterEqual")
-    cls.__getitem__ = lambda self, key: getitem(as_tensor(self), key)
-    cls.eval = _eval
+    methods: dict[str, Callable] = {
+        "__neg__": lambda self: m.negative(self, name="Neg"),
+        "__pos__": lambda self: self,
+        "__abs__": lambda self: m.abs(self, name="Abs"),
+        "__invert__": lambda self: m.logical_not(self, name="LogicalNot"),
+        "__lt__": lambda self, other: m.less(self, other, name="Less"),
+        "__le__": lambda self, other: m.less_equal(self, other, name="LessEqual"),
+        "__gt__": lambda self, other: m.greater(self, other, name="Greater"),
+        "__ge__": lambda self, other: m.greater_equal(self, other, name="GreaterEqual"),
+        "__getitem__": lambda self, key: getitem(as_tensor(self), key),
+        "eval": _eval,
+    }
+    for name, method in methods.items():
+        setattr(cls, name, method)
 
 
 install(Tensor)

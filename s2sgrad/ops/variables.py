@@ -277,7 +277,7 @@ def variable_scope(name_or_scope: Any = None, default_name: str | None = None, v
         reuse = name_or_scope.reuse if reuse is None else reuse
         scope_initializer = name_or_scope.initializer
     else:
-        op_scope = name_or_scope or default_name
+        op_scope = name_or_scope or default_name or ""
         if not op_scope:
             raise ValueError("variable_scope needs a name or a default_name")
         full = f"{outer.name}/{op_scope}" if outer.name else op_scope

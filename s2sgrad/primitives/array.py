@@ -249,15 +249,19 @@ def index_expr(index: tuple, args: Sequence[ast.expr], as_value: bool = False) -
     """The subscript for ``x[...]`` (or, ``as_value``, the same index as a runtime tuple)."""
     def bound(v: Any) -> ast.expr | None:
         if v is None:
-            return None if not as_value else ast.Constant(None)
+            return None
         return args[v.k] if isinstance(v, TensorIndex) else literal(v)
 
-    items = []
+    def bound_value(v: Any) -> ast.expr:
+        e = bound(v)
+        return ast.Constant(None) if e is None else e
+
+    items: list[ast.expr] = []
     for item in index:
         if isinstance(item, slice):
             if as_value:
-                items.append(ast.Call(ast.Name("slice", LOAD), [bound(item.start), bound(item.stop),
-                                                                 bound(item.step)], []))
+                items.append(ast.Call(ast.Name("slice", LOAD), [bound_value(item.start), bound_value(item.stop),
+                                                                 bound_value(item.step)], []))
             else:
                 items.append(ast.Slice(bound(item.start), bound(item.stop), bound(item.step)))
         elif isinstance(item, TensorIndex):
@@ -346,7 +350,7 @@ def _emit_slice(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
         items.append(ast.Slice(literal(start) if start else None, None if stop is None else literal(stop), None))
     while items and items[-1].lower is None and items[-1].upper is None:
         items.pop()
-    return ast.Subscript(args[0], items[0] if len(items) == 1 else ast.Tuple(items, LOAD), LOAD)
+    return ast.Subscript(args[0], items[0] if len(items) == 1 else ast.Tuple([*items], LOAD), LOAD)
 
 
 SLICE = define("Slice", _slice_infer, _emit_slice, view="input", uniform_from=0,

@@ -87,7 +87,7 @@ def _emit_gather_nd(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
     k = indices.shape.sizes[-1] if indices.shape.rank else None
     if k is None:
         return rt_call("gather_nd", [args[0], args[1]])
-    columns = [ast.Subscript(args[1], ast.Tuple([ast.Constant(Ellipsis), ast.Constant(j)], LOAD), LOAD)
+    columns: list[ast.expr] = [ast.Subscript(args[1], ast.Tuple([ast.Constant(Ellipsis), ast.Constant(j)], LOAD), LOAD)
                for j in range(k)]
     return ast.Subscript(args[0], columns[0] if k == 1 else ast.Tuple(columns, LOAD), LOAD)
 

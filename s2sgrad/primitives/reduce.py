@@ -98,7 +98,7 @@ def _arg_infer(inputs: Sequence[Any], attrs: dict) -> list:
 def _arg_emitter(func: str) -> Any:
     def emit(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
         axis = normalize_axis(ins.attrs["axis"], ins.args[0].shape.rank)
-        call = ast.Call(np_attr(func), [args[0]], [ast.keyword("axis", literal(axis))])
+        call: ast.expr = ast.Call(np_attr(func), [args[0]], [ast.keyword("axis", literal(axis))])
         if ins.outs[0].dtype is not _dt.int64:
             call = astype(call, ins.outs[0].dtype)
         return call

@@ -106,7 +106,7 @@ def _random_emitter(method: str) -> Any:
     def emit(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
         dtype = ins.outs[0].dtype
         draw = _dt.float32 if dtype is _dt.float16 else dtype
-        call = ast.Call(ast.Attribute(args[0], method, LOAD), [_size(ins, args)],
+        call: ast.expr = ast.Call(ast.Attribute(args[0], method, LOAD), [_size(ins, args)],
                         [ast.keyword("dtype", literal(draw))])
         if draw is not dtype:
             call = astype(call, dtype)

@@ -214,7 +214,7 @@ class Optimizer:
 def _touched_rows(grad: IndexedSlices, var: v.Variable) -> Tensor:
     """Which rows of ``var`` the IndexedSlices ``grad`` touches: bool, shaped ``[rows, 1, ...]``."""
     hits = a.unsorted_segment_sum(a.ones_like(grad.indices, dtype=_dt.int32), grad.indices, a.shape(var)[0])
-    return a.reshape(m.greater(hits, 0), [-1] + [1] * (var.shape.rank - 1))
+    return a.reshape(m.greater(hits, 0), [-1] + [1] * (len(var.shape) - 1))
 
 
 def _check_float(values: Sequence[Any]) -> None:

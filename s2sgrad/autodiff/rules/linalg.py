@@ -73,7 +73,7 @@ def _operand_grad(eq: eqn.Equation, broadcast: str, i: int, inputs: Sequence[Any
 
 
 def _dim(x: Tensor, pos: int) -> Any:
-    d = x.shape.sizes[pos]
+    d = x.shape.as_list()[pos]
     return d if d is not None else a.shape(x)[pos]
 
 
