@@ -3,8 +3,8 @@ cumsum/cumprod, average, ptp. Result dtypes are NumPy's (``np.sum`` of int32 is 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, SupportsIndex, overload
 
 import numpy as np
 
@@ -19,6 +19,12 @@ from .traced import Traced
 __all__ = ["normalize_axes"]
 
 _AxisError = getattr(np, "exceptions", np).AxisError
+
+
+@overload
+def normalize_axes(axis: None, ndim: int) -> None: ...
+@overload
+def normalize_axes(axis: SupportsIndex | Sequence[SupportsIndex], ndim: int) -> tuple[int, ...]: ...
 
 
 def normalize_axes(axis: Any, ndim: int) -> tuple[int, ...] | None:

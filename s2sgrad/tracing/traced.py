@@ -13,7 +13,7 @@ import contextlib
 import threading
 import weakref
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -94,7 +94,16 @@ class Traced:
     """
 
     __slots__ = ("tensor", "weak", "base", "_views", "__weakref__")
-    __hash__ = None  # type: ignore[assignment] - like ndarray: elementwise ==, so not hashable
+    # like ndarray: elementwise ==, so not hashable. Python's way to say so; mypy reads it as replacing
+    # object.__hash__ with a non-callable (typeshed's own list/dict ignore the same error)
+    __hash__ = None  # type: ignore[assignment]
+
+    if TYPE_CHECKING:  # set by ``tracing.methods.install``, above the modules that implement them
+        def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any: ...
+        def __getitem__(self, key: Any) -> Traced: ...
+        def __setitem__(self, key: Any, value: Any) -> None: ...
+        def astype(self, dtype: Any, order: str = "K", casting: str = "unsafe", subok: bool = True,
+                   copy: bool = True) -> Traced: ...
 
     def __init__(self, tensor: Tensor, weak: bool = False, base: Traced | None = None) -> None:
         self.tensor = tensor
@@ -107,7 +116,7 @@ class Traced:
     # -- metadata (static: known while tracing) ---------------------------------------------------
     @property
     def shape(self) -> tuple[int, ...]:
-        return tuple(self.tensor.shape.sizes)
+        return self.tensor.shape.known_sizes()  # traced values have concrete shapes
 
     @property
     def dtype(self) -> np.dtype:
@@ -115,7 +124,7 @@ class Traced:
 
     @property
     def ndim(self) -> int:
-        return len(self.tensor.shape.sizes)
+        return len(self.shape)
 
     @property
     def size(self) -> int:
