@@ -60,7 +60,8 @@ def lower(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feeds: dict
         prog.params.append(v)
     rng_params = {}
     for op in rngs:
-        v = Value(None, TensorShape([]), kind=Kind.RNG, source=op)
+        # a generator has no dtype of its own: it carries that of the values its op draws
+        v = Value(op.outputs[0].dtype, TensorShape([]), kind=Kind.RNG, source=op)
         rng_params[op] = v
         prog.params.append(v)
 

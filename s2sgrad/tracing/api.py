@@ -67,8 +67,13 @@ class _Recording:
         self.results = fn._derivatives(self)
 
     def leaf_inputs(self, index: int) -> list[Tensor]:
+        """The placeholders of a differentiated argument's leaves (such an argument has no static leaf)."""
         start = sum(len(arg.leaves) for arg in self.arguments[:index])
-        return self.inputs[start:start + len(self.arguments[index].leaves)]
+        inputs = self.inputs[start:start + len(self.arguments[index].leaves)]
+        tensors = [t for t in inputs if t is not None]
+        if len(tensors) != len(inputs):
+            raise AssertionError(f"argument {self.arguments[index].name!r} has a static leaf")
+        return tensors
 
 
 def _definition(f: Callable) -> tuple[str, int]:
@@ -87,14 +92,22 @@ class _Program:
             self.recording = _Recording(fn, arguments, inline=False)
         self.has_value = fn._wants_value()
         fetches: list[Tensor] = [self.recording.y] if self.has_value else []
-        positions = _map_results(self.recording.results, lambda t: fetches.append(t) or len(fetches) - 1)
+
+        def fetch_position(t: Tensor) -> int:
+            fetches.append(t)
+            return len(fetches) - 1
+
+        positions = _map_results(self.recording.results, fetch_position)
         placeholders = [t for t in self.recording.inputs if t is not None]
         graph_slice = pipeline.plan(self.trace.graph, fetches, placeholders)
-        _, index = graph_slice.structure.flat  # fetches position -> index among the computed values
+        flat = graph_slice.structure.flat  # a flat list of fetches: (kind, index among the computed values)
+        if flat is None:
+            raise AssertionError("a flat list of fetches has a flat structure")
+        _, index = flat
         self.value_index = index[0] if self.has_value else None
         self.slots = _map_results(positions, lambda i: index[i])
         self.ops = graph_slice.ops
-        specs = {t: (t.dtype, tuple(t.shape.sizes)) for t in placeholders}
+        specs = {t: (t.dtype, t.shape.known_sizes()) for t in placeholders}
         self.executable = pipeline.compile(graph_slice, specs, _no_variables, label=fn.label)
         self.dtypes = [t.dtype.np for t in placeholders]
 
@@ -233,7 +246,7 @@ class GradientFunction:
                             f"floating-point result")
         if self.mode != "jacobian" and y.shape.rank != 0:
             raise TypeError(f"{self.label}: the function must return a scalar, got an array of shape "
-                            f"{tuple(y.shape.sizes)} (use s2sgrad.jacobian for array results, or reduce it, e.g. "
+                            f"{tuple(y.shape.as_list())} (use s2sgrad.jacobian for array results, or reduce it, e.g. "
                             f"with .sum())")
         return y
 
@@ -297,7 +310,7 @@ def _check_differentiable(arg: Argument, label: str) -> None:
         if leaf.kind == "static":
             raise TypeError(f"{label}: cannot differentiate with respect to argument {arg.name!r} = "
                             f"{leaf.value!r} ({type(leaf.value).__name__}): pass a float or a floating-point array")
-        if leaf.dtype.kind != "f":
+        if leaf.dtype is None or leaf.dtype.kind != "f":  # (only static leaves have no dtype)
             raise TypeError(f"{label}: cannot differentiate with respect to argument {arg.name!r} of dtype "
                             f"{leaf.dtype}: gradients need floating-point arrays (use .astype(np.float64))")
 

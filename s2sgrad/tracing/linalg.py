@@ -128,7 +128,9 @@ def _cross(a_: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1, a
         raise unsupported("numpy.cross except for 3-vectors along the last axis")
     u = [x[..., i] for i in range(3)]
     v = [y[..., i] for i in range(3)]
-    return np.stack([u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]], axis=-1)
+    # np.stack of Traced values dispatches to __array_function__ (NumPy's stubs say ndarray)
+    return np.stack([u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]],  # type: ignore[return-value]
+                    axis=-1)
 
 
 @implements(np.outer)
@@ -325,7 +327,8 @@ def _norm(x_: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) ->
     if axis is None:
         if ord is None:
             result = np.sqrt(np.sum(np.square(x)))
-            return np.reshape(result, (1,) * x.ndim) if keepdims else result
+            # np.reshape of a Traced dispatches to __array_function__ (NumPy's stubs say ndarray)
+            return np.reshape(result, (1,) * x.ndim) if keepdims else result  # type: ignore[return-value]
         if x.ndim not in (1, 2):
             raise ValueError("Improper number of dimensions to norm.")
         axis = tuple(range(x.ndim))
