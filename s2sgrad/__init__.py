@@ -5,12 +5,12 @@ needed slice of the graph into a readable NumPy module (see ``s2sgrad.source``).
 """
 import sys as _sys
 
-from .compiler import show_numpy_warnings  # importing it silences FP warnings in generated code
+from .codegen.compiler import show_numpy_warnings  # importing it silences FP warnings in generated code
 from .tf1_api import missing_names as _missing_names
 from . import dtypes, errors
 from .dtypes import (DType, as_dtype, bool, complex64, complex128, double, float16, float32, float64, half,
                      int8, int16, int32, int64, string, uint8, uint16, uint32, uint64)
-from .graph import (Graph, Operation, Tensor, control_dependencies, get_default_graph, name_scope,
+from .ssa.graph import (Graph, Operation, Tensor, control_dependencies, get_default_graph, name_scope,
                     reset_default_graph)
 from .dimension import Dimension, dimension_value
 from .shapes import TensorShape, dimension_at_index, disable_v2_tensorshape, enable_v2_tensorshape
@@ -58,7 +58,7 @@ from .legacy import (all_variables, arg_max, arg_min, concat, concat_v2, initial
 from .linalg import matrix_transpose
 
 # compat-platform (issue 12): devices (recorded, not placed), session config, program scaffolding
-from .graph import colocate_with, device
+from .ssa.graph import colocate_with, device
 from .platform.devices import DeviceSpec
 from .platform.config import ConfigProto, GPUOptions, GraphOptions, OptimizerOptions, RunMetadata, RunOptions
 from .platform import app, flags, gfile, resource_loader

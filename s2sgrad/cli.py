@@ -20,13 +20,13 @@ from typing import Any
 
 import numpy as np
 
-from . import compiler
 from ._version import __version__
+from .codegen import compiler
 from .codegen.names import identifier
 from .dot import to_dot
 from .export import CallRecorder, executable_spec
-from .ir import format_ops
 from .pipeline import Executable
+from .ssa.printer import format_ops
 from .standalone import write_standalone
 
 __all__ = ["main", "build_parser"]

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .graph import Operation
-from .ir import _type
+from .primitives.state import VARIABLE_V2
+from .ssa.graph import Operation
+from .ssa.printer import _type
 
 __all__ = ["to_dot", "dot_string"]
 
@@ -64,7 +65,7 @@ def _section(prefix: str, ops: Sequence[Operation]) -> list[str]:
 
 
 def _style(op: Operation) -> str:
-    if op.type == "VariableV2":
+    if op.prim is VARIABLE_V2:
         return ", shape=cylinder, style=solid"
     if op.grad_of is not None:
         return ', style="rounded,filled", fillcolor="#eeeeee"'

@@ -7,7 +7,7 @@ from .tf1_api import UnsupportedTensorFlowName
 from .tf1_api import missing_names as _missing_names
 
 if TYPE_CHECKING:  # the type only: errors sit below the graph that raises them
-    from .graph import Operation
+    from .ssa.graph import Operation
 
 __all__ = [
     "OpError", "CancelledError", "UnknownError", "InvalidArgumentError", "DeadlineExceededError",

@@ -16,8 +16,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from .autodiff.backprop import UnconnectedGradients, as_unconnected_gradients, gradient_function
-from .graph import Operation, Tensor
 from .ops.convert import convert_to_tensor
+from .primitives import array, fills, math, reduce, state
+from .primitives.core import Primitive
+from .ssa.graph import Operation, Tensor
 
 __all__ = ["explain", "analyze", "Reason", "Explanation", "GradientReport"]
 
@@ -33,9 +35,8 @@ NO_GRADIENT = "no_gradient_registered"
 SHAPE_ONLY = "shape_only"
 ZERO_DERIVATIVE = "zero_derivative"
 
-_STOP_TYPES = frozenset({"StopGradient", "PreventGradient"})
-_SHAPE_TYPES = frozenset({"Shape", "Size", "Rank", "ZerosLike", "OnesLike"})
-_ZERO_DERIVATIVE_TYPES = frozenset({"Sign"})
+_SHAPE_QUERIES = frozenset({array.SHAPE, array.SIZE, array.RANK, fills.ZEROS_LIKE, fills.ONES_LIKE})
+_ZERO_DERIVATIVE = frozenset({math.SIGN})
 _LIVE, _ZERO = "live", "zero"
 
 
@@ -182,7 +183,7 @@ class _Flow:
         if _ZERO in flows:
             return "zero", [r for r in reasons.values() if r.kind == ZERO_DERIVATIVE] or list(reasons.values())
         for y in self.ys:
-            if y.op in self.between and not y.dtype.is_differentiable and y.op.type not in _SHAPE_TYPES:
+            if y.op in self.between and not y.dtype.is_differentiable and y.op.prim not in _SHAPE_QUERIES:
                 reasons.setdefault(("y", y), Reason(NOT_FLOAT_Y, f"{self.y_label} is {_an(y.dtype.name)} tensor; "
                                                                  f"gradients are only taken of floating-point values.",
                                                    y.op))
@@ -194,8 +195,8 @@ class _Flow:
         if block is not None:
             reasons.setdefault((block.kind, op), block)
             return
-        zero = op.type in _ZERO_DERIVATIVE_TYPES or all(state[t] == _ZERO for _, t in carried)
-        if op.type in _ZERO_DERIVATIVE_TYPES:
+        zero = op.prim in _ZERO_DERIVATIVE or all(state[t] == _ZERO for _, t in carried)
+        if op.prim in _ZERO_DERIVATIVE:
             reasons.setdefault((ZERO_DERIVATIVE, op), Reason(
                 ZERO_DERIVATIVE, f"The path goes through {_op_text(op)}, whose derivative is zero everywhere.", op))
         for t in op.outputs:
@@ -222,12 +223,12 @@ class _Flow:
                 used.add(op)
                 stack.extend(t.op for t in op.inputs)
         return next((op for op in sorted(used, key=lambda o: o.id)
-                     if op is not x_op and op.type == x_op.type and _base_name(op.name) == base), None)
+                     if op is not x_op and op.prim is x_op.prim and _base_name(op.name) == base), None)
 
     def _block(self, op: Operation, carried: list) -> Reason | None:
         if op in self.stop_ops:
             return Reason(STOP_ARGUMENT, f"The path is cut at {_op_text(op)}: {self.stop_ops[op]}.", op)
-        if op.type in _STOP_TYPES:
+        if op.prim is state.STOP_GRADIENT:
             return Reason(STOP_GRADIENT, f"The path is cut by tf.stop_gradient at {op.where} (op '{op.name}'), "
                                          f"which blocks gradients by design.", op)
         if all(i in op.prim.shape_only for i, _ in carried):
@@ -241,7 +242,7 @@ class _Flow:
             outputs = ", ".join(sorted({t.dtype.name for t in op.outputs}))
             return Reason(NON_DIFFERENTIABLE, f"The path goes through {_op_text(op)}, which is not differentiable: "
                                               f"it returns {outputs} values and its gradient is None by definition."
-                                              f"{_HINTS.get(op.type, '')}", op)
+                                              f"{_HINTS.get(op.prim, '')}", op)
         return None
 
     def _no_path(self) -> Reason:
@@ -259,14 +260,14 @@ class _Flow:
                                f"it there.{hint}", x.op)
 
 
-_HINTS = {
-    "ArgMax": " To differentiate through a choice, weight the candidates (by a softmax, say) instead.",
-    "ArgMin": " To differentiate through a choice, weight the candidates (by a softmax, say) instead.",
-    "Floor": " It is piecewise constant; a straight-through estimate adds stop_gradient(floor(x) - x) to x.",
-    "Ceil": " It is piecewise constant; a straight-through estimate adds stop_gradient(ceil(x) - x) to x.",
-    "Round": " It is piecewise constant; a straight-through estimate adds stop_gradient(round(x) - x) to x.",
+_HINTS: dict[Primitive, str] = {
+    reduce.ARG_MAX: " To differentiate through a choice, weight the candidates (by a softmax, say) instead.",
+    reduce.ARG_MIN: " To differentiate through a choice, weight the candidates (by a softmax, say) instead.",
+    math.FLOOR: " It is piecewise constant; a straight-through estimate adds stop_gradient(floor(x) - x) to x.",
+    math.CEIL: " It is piecewise constant; a straight-through estimate adds stop_gradient(ceil(x) - x) to x.",
+    math.ROUND: " It is piecewise constant; a straight-through estimate adds stop_gradient(round(x) - x) to x.",
 }
-for _comparison in ("Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual"):
+for _comparison in (math.EQUAL, math.NOT_EQUAL, math.LESS, math.LESS_EQUAL, math.GREATER, math.GREATER_EQUAL):
     _HINTS[_comparison] = (" Use the comparison to choose between differentiable values (where(condition, a, b)): "
                            "gradients flow to a and b.")
 
@@ -285,11 +286,12 @@ def _capital(text: str) -> str:
 
 
 def _op_text(op: Operation) -> str:
-    return f"{_FRIENDLY.get(op.type, op.type)} at {op.where} (op '{op.name}')"
+    return f"{_FRIENDLY.get(op.prim, op.type)} at {op.where} (op '{op.name}')"
 
 
-_FRIENDLY = {"Cast": "the cast", "ArgMax": "argmax", "ArgMin": "argmin", "Floor": "floor", "Ceil": "ceil",
-             "Round": "round", "Sign": "sign", "ZerosLike": "zeros_like", "OnesLike": "ones_like",
-             "Shape": "shape", "Size": "size", "Rank": "rank", "Equal": "the comparison ==",
-             "NotEqual": "the comparison !=", "Less": "the comparison <", "LessEqual": "the comparison <=",
-             "Greater": "the comparison >", "GreaterEqual": "the comparison >=", "FloorDiv": "floor division //"}
+_FRIENDLY: dict[Primitive, str] = {
+    math.CAST: "the cast", reduce.ARG_MAX: "argmax", reduce.ARG_MIN: "argmin", math.FLOOR: "floor", math.CEIL: "ceil",
+    math.ROUND: "round", math.SIGN: "sign", fills.ZEROS_LIKE: "zeros_like", fills.ONES_LIKE: "ones_like",
+    array.SHAPE: "shape", array.SIZE: "size", array.RANK: "rank", math.EQUAL: "the comparison ==",
+    math.NOT_EQUAL: "the comparison !=", math.LESS: "the comparison <", math.LESS_EQUAL: "the comparison <=",
+    math.GREATER: "the comparison >", math.GREATER_EQUAL: "the comparison >=", math.FLOOR_DIV: "floor division //"}

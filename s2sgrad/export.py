@@ -16,15 +16,15 @@ from typing import Any, cast
 
 import numpy as np
 
+from .codegen.compiler import GeneratedRun
 from .codegen.emit import Module
 from .codegen.program import Kind
-from .compiler import GeneratedRun
-from .feeds import convert_feed
 from .ops.indexed_slices import IndexedSlicesValue
 from .pipeline import generate, graph_of_fetches, plan, static_variable_spec
+from .pipeline.feeds import convert_feed
+from .pipeline.variable_store import VariableStore
 from .session import Session, get_default_session
 from .standalone import ExportSpec, Input, run_parameters, write_standalone
-from .variable_store import VariableStore
 
 __all__ = ["export", "CallRecorder", "executable_spec"]
 

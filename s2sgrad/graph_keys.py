@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .graph import Tensor, get_default_graph
 from .ops.indexed_slices import IndexedSlices
 from .ops.variables import GLOBAL_VARIABLES, TRAINABLE_VARIABLES, Variable
+from .ssa.graph import Tensor, get_default_graph
 
 __all__ = ["GraphKeys", "add_to_collection", "add_to_collections", "get_collection", "is_tensor"]
 

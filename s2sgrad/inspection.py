@@ -5,11 +5,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from .codegen.lower import needed_ops
-from .feeds import convert_feed
-from .fetches import FetchStructure
-from .graph import Graph, Tensor
-from .ir import format_ops
 from .pipeline import generate, graph_of_fetches, plan, static_variable_spec
+from .pipeline.feeds import convert_feed
+from .pipeline.fetches import FetchStructure
+from .ssa.graph import Graph, Tensor
+from .ssa.printer import format_ops
 
 __all__ = ["source", "ir"]
 

@@ -10,12 +10,12 @@ from collections.abc import Callable
 from typing import Any
 
 from . import dtypes as _dt
-from .graph import Tensor, get_default_graph
 from .ops import array_ops as a
 from .ops import math_ops as m
 from .ops import nn_ops as nn
 from .ops import reduce_ops as r
 from .ops.convert import convert_to_tensor, graph_of
+from .ssa.graph import Tensor, get_default_graph
 from .tf1_api import missing_names as _missing_names
 
 __all__ = ["Reduction", "compute_weighted_loss", "mean_squared_error", "absolute_difference",

@@ -12,15 +12,15 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .compiler import quiet_numpy_warnings
-from .default_session import SessionBase, get_default_session
-from .fastpath import make_dispatcher, make_step
-from .feeds import convert_feed, feed_target
-from .fetches import fetch_key
-from .graph import Graph, get_default_graph
+from .codegen.compiler import quiet_numpy_warnings
 from .pipeline import Executable, Plan, generate, plan, static_variable_spec, translate_error
+from .pipeline.fastpath import make_dispatcher, make_step
+from .pipeline.feeds import convert_feed, feed_target
+from .pipeline.fetches import fetch_key
+from .pipeline.variable_store import VariableStore
 from .platform.session_config import DeviceAttributes, SessionSettings, check_run_arguments
-from .variable_store import VariableStore
+from .ssa.default_session import SessionBase, get_default_session
+from .ssa.graph import Graph, get_default_graph
 
 __all__ = ["Session", "InteractiveSession", "get_default_session"]
 

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from .codegen import runtime
-from .primitives.core import literal
+from .codegen.emitters.common import literal
 
 __all__ = ["Input", "ExportSpec", "write_standalone", "run_parameters"]
 

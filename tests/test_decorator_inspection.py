@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 import s2sgrad
-from s2sgrad import compiler, errors
+from s2sgrad import errors
+from s2sgrad.codegen import compiler
 from s2sgrad.pipeline import Executable
 
 HERE = os.path.basename(__file__)

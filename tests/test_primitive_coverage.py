@@ -1,7 +1,9 @@
-"""Every primitive is exercised by an op case, and every differentiable one has a checked rule."""
+"""Every primitive is exercised by an op case, every differentiable one has a checked rule, and every
+one the generated code computes has an emitter."""
 import s2sgrad as tf
 from optable import all_cases, build
 from s2sgrad.autodiff.rules import RULES
+from s2sgrad.codegen.emitters import EMITTERS
 from s2sgrad.primitives import ALL
 
 # Primitives made only by the graph machinery itself, exercised by other tests.
@@ -42,3 +44,16 @@ def test_every_gradient_rule_is_checked_against_finite_differences():
     missing = sorted(p.name for p in ALL
                      if p.differentiable and p.name not in forward and p.name not in INFRASTRUCTURE)
     assert not missing, f"differentiable primitives whose rule no case checks: {missing}"
+
+
+# Primitives the generated code computes with no expression: module constants and parameters
+# (Const, Placeholder, VariableV2, a defaulted placeholder's input), Assign (the new value is the
+# assigned value) and NoOp.
+NOT_COMPUTED = {"Const", "Placeholder", "PlaceholderWithDefault", "VariableV2", "Assign", "NoOp"}
+
+
+def test_every_computed_primitive_has_an_emitter():
+    missing = sorted(p.name for p in ALL if p not in EMITTERS and p.name not in NOT_COMPUTED)
+    assert not missing, f"primitives without a NumPy emitter (an expr or a codegen/emitters table): {missing}"
+    unexpected = sorted(p.name for p in ALL if p in EMITTERS and p.name in NOT_COMPUTED)
+    assert not unexpected, f"NOT_COMPUTED primitives that now have an emitter: {unexpected}"

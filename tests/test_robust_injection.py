@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 import s2sgrad as tf
 from generated_code import problems
-from s2sgrad import compiler
+from s2sgrad.codegen import compiler
 
 FIRST = string.ascii_letters + string.digits + "."
 REST = FIRST + "_\\/>-"

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import s2sgrad as tf
-from s2sgrad import compiler
+from s2sgrad.codegen import compiler
 
 THREADS = 8
 

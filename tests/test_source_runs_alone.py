@@ -11,7 +11,7 @@ import pytest
 
 import s2sgrad as tf
 from conftest import EXAMPLES
-from s2sgrad import compiler
+from s2sgrad.codegen import compiler
 from s2sgrad.codegen.emit import CONSTANTS_NOTE, MAX_LINE, RUNTIME_IMPORT
 
 

@@ -4,7 +4,7 @@ import pytest
 
 import s2sgrad as tf
 from s2sgrad import pipeline
-from s2sgrad.variable_store import VariableStore
+from s2sgrad.pipeline.variable_store import VariableStore
 
 
 def test_a_session_store_snapshots_commits_and_specs_its_variables():

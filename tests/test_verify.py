@@ -9,7 +9,7 @@ from s2sgrad.codegen.lower import lower, needed_ops
 from s2sgrad.codegen.program import Instr, Kind, Value
 from s2sgrad.codegen.verify import verify_program
 from s2sgrad.shapes import TensorShape
-from s2sgrad.verify import VerifyError, verify_graph
+from s2sgrad.ssa.verify import VerifyError, verify_graph
 
 
 def _rule(op):

@@ -13,12 +13,12 @@ from collections.abc import Callable
 from typing import Any
 
 from ..gcpause import gc_paused
-from ..graph import Operation, Tensor, user_location
 from ..ops import array_ops as a
 from ..ops import math_ops as m
 from ..ops.convert import convert_to_tensor, graph_of
 from ..ops.indexed_slices import IndexedSlices
 from ..primitives import BY_NAME
+from ..ssa.graph import Operation, Tensor, user_location
 from .rules import RULES, Needed, Rule
 
 __all__ = ["gradients", "as_tensor_list", "AggregationMethod", "UnconnectedGradients", "RegisterGradient",

@@ -14,10 +14,10 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
-from ..graph import Operation
 from ..ops.array_ops import identity_n
 from ..ops.convert import convert_to_tensor, graph_of
 from ..primitives.state import VARIABLE_V2
+from ..ssa.graph import Operation
 from .backprop import RegisterGradient
 
 __all__ = ["custom_gradient"]

@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from ..graph import Tensor
 from ..ops import array_ops as a
 from ..ops.convert import constant, convert_to_tensor, graph_of
+from ..ssa.graph import Tensor
 from .backprop import as_tensor_list, gradients
 
 __all__ = ["gradient", "jacobian", "hessian", "hessians"]

@@ -5,9 +5,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..gcpause import gc_paused
-from ..graph import Operation, Tensor
 from ..primitives.state import VARIABLE_V2
 from ..shapes import dims_text
+from ..ssa.graph import Operation, Tensor
 from .emit import Module, emit_module
 from .stages import lower_and_optimize
 

@@ -1,6 +1,6 @@
 """Write a Program as Python source: NumPy statements built with ``ast``.
 
-Each instruction becomes an expression (its primitive's emitter). A single-use temporary
+Each instruction becomes an expression (its primitive's emitter, ``emitters.EMITTERS``). A single-use temporary
 computed for the same user line (or the same forward op's gradient) is folded into the
 expression that uses it, so ``h = tf.tanh(h * w + 0.1)`` reads ``tanh = np.tanh(h * 0.5 +
 0.1)``; everything else gets its own statement and a name. The trailing comment (op type
@@ -16,17 +16,19 @@ from typing import TYPE_CHECKING, overload
 
 import numpy as np
 
-from ..primitives.core import broadcast_shape, literal, np_attr
 from ..primitives.math import ADD_N
 from ..shapes import dims_text
+from ..static import broadcast_shape
 from ..text import comment_text, location_text, shortest_float
+from .emitters import EMITTERS
+from .emitters.common import literal, np_attr
 from .lines import MAX_LINE, dels, signature, with_comment, wrapped_title
 from .names import INTERNAL_NAMES, Namer, value_name
 from .printer import print_lines
 from .program import Instr, Kind, Program, Value
 
 if TYPE_CHECKING:  # the type only: code generation reads the graph it is given
-    from ..graph import Operation
+    from ..ssa.graph import Operation
 
 __all__ = ["Module", "emit_module", "comment_text", "location_text", "DEL_MIN_ELEMENTS", "INLINE_CONST_ELEMENTS",
            "MAX_FUSED_OPS", "MAX_LINE", "RUNTIME_IMPORT", "CONSTANTS_NOTE"]
@@ -141,10 +143,7 @@ class _Emitter:
         pending: dict[str, _Statement] = {}   # fusable values awaiting their one consumer
         out: list[_Statement] = []
         for ins in self.prog.instrs:
-            emit = ins.prim.emit
-            if emit is None:
-                raise AssertionError(f"{ins.prim.name} has no emitter but was lowered")
-            stmt = _Statement(ins, emit(ins, _LazyArgs(self, ins)))
+            stmt = _Statement(ins, EMITTERS[ins.prim](ins, _LazyArgs(self, ins)))
             self._absorb(stmt, pending, out)
             if self._fusable(ins):
                 pending[f"{_REF}{id(ins.outs[0])}"] = stmt

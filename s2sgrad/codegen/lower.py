@@ -9,9 +9,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .. import errors
-from ..graph import Operation, Tensor
-from ..primitives.state import CONST, NO_OP, PLACEHOLDER, PLACEHOLDER_WITH_DEFAULT
+from ..primitives.state import ASSIGN, CONST, NO_OP, PLACEHOLDER, PLACEHOLDER_WITH_DEFAULT
 from ..shapes import TensorShape, dims_text
+from ..ssa.graph import Operation, Tensor
 from .program import Instr, Kind, Program, Value
 
 __all__ = ["needed_ops", "lower"]
@@ -97,7 +97,7 @@ def _lower_op(op: Operation, values: dict, prog: Program, rng_params: dict) -> N
         if i in prim.shape_only and v.shape.is_fully_defined():
             v = Value(v.dtype, v.shape, kind=Kind.SHAPE)  # only its shape is read: no runtime use
         args.append(v)
-    if prim.emit is None:  # Assign: the new value is the assigned value
+    if prim is ASSIGN:  # the new value is the assigned value
         values[op.outputs[0]] = args[0]
         _commit(op, args[0], prog)
         return

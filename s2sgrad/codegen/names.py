@@ -16,7 +16,7 @@ from .program import Kind, Value
 from .user_names import assigned_name
 
 if TYPE_CHECKING:  # the type only: code generation reads the graph it is given
-    from ..graph import Tensor
+    from ..ssa.graph import Tensor
 
 __all__ = ["identifier", "op_identifier", "value_name", "Namer", "INTERNAL_NAMES"]
 

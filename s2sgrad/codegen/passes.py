@@ -11,12 +11,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..compiler import GENERATED_MODULE
 from . import runtime
+from .compiler import GENERATED_MODULE
+from .emitters import EMITTERS
 from .program import Instr, Kind, Program, Value, uniform
+from .simplify import SIMPLIFY
 
 if TYPE_CHECKING:  # the type only: code generation reads the graph it is given
-    from ..graph import Tensor
+    from ..ssa.graph import Tensor
 
 __all__ = ["optimize", "FOLD_LIMIT"]
 
@@ -47,8 +49,9 @@ def optimize(prog: Program) -> Program:
         replacement = _fold(ins) if ins.prim.pure else None
         if replacement is None and ins.prim.fill is not None and ins.outs[0].shape.is_fully_defined():
             replacement = [uniform(ins.outs[0], ins.prim.fill)]
-        if replacement is None and ins.prim.simplify is not None:
-            out = ins.prim.simplify(ins)
+        simplify = SIMPLIFY.get(ins.prim) if replacement is None else None
+        if simplify is not None:
+            out = simplify(ins)
             replacement = None if out is None else out if isinstance(out, list) else [out]
         if replacement is None and ins.prim.pure:
             key = _cse_key(ins)
@@ -136,7 +139,8 @@ def _fold(ins: Instr) -> list[Value] | None:
     if source is not None and ins.args[source].const is not None and ins.args[source].is_uniform() \
             and ins.outs[0].shape.is_fully_defined():
         return [uniform(ins.outs[0], ins.args[source].scalar())]
-    if ins.prim.emit is None or not ins.args:
+    emit = EMITTERS.get(ins.prim)
+    if emit is None or not ins.args:
         return None
     for a in ins.args:
         if a.const is None and a.kind is not Kind.SHAPE:
@@ -144,7 +148,7 @@ def _fold(ins: Instr) -> list[Value] | None:
     if any(o.size is None or o.size > FOLD_LIMIT for o in ins.outs):
         return None
     names = [f"_a{i}" for i in range(len(ins.args))]
-    expr = ins.prim.emit(ins, [ast.Name(n, ast.Load()) for n in names])
+    expr = emit(ins, [ast.Name(n, ast.Load()) for n in names])
     code = compile(ast.fix_missing_locations(ast.Expression(expr)), "<s2sgrad-fold>", "eval")
     try:
         with np.errstate(all="ignore"):  # thread-safe, unlike warnings.catch_warnings

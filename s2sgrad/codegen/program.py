@@ -14,8 +14,8 @@ from .. import dtypes as _dt
 from ..shapes import TensorShape
 
 if TYPE_CHECKING:  # types only: the graph and the primitive declarations are imported by their users
-    from ..graph import Operation, Tensor
     from ..primitives.core import Primitive
+    from ..ssa.graph import Operation, Tensor
 
 __all__ = ["Kind", "Value", "Instr", "Program", "uniform"]
 

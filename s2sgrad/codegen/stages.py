@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..graph import Operation, Tensor
-from ..verify import verify_graph
+from ..ssa.graph import Operation, Tensor
+from ..ssa.verify import verify_graph
 from .layout import share_transposes
 from .lower import lower
 from .passes import optimize

@@ -17,7 +17,7 @@ import linecache
 import threading
 import weakref
 
-from ..graph import Graph, Operation
+from ..ssa.graph import Graph, Operation
 
 __all__ = ["assigned_name"]
 

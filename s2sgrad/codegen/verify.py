@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Set as AbstractSet
 
-from ..verify import VerifyError, check_specs
+from ..ssa.verify import VerifyError, check_specs
 from .program import Instr, Kind, Program, Value
 
 __all__ = ["VerifyError", "verify_program"]

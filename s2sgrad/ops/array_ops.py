@@ -7,7 +7,6 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as _dt
-from ..graph import Tensor
 from ..primitives.array import (
     EXPAND_DIMS,
     RANK,
@@ -27,6 +26,7 @@ from ..primitives.math import SELECT, SELECT_V2
 from ..primitives.reduce import BROADCAST_LIKE, BROADCAST_REDUCED, SUM_TO_SHAPE
 from ..primitives.state import IDENTITY, IDENTITY_N, STOP_GRADIENT
 from ..shapes import strip_dimensions
+from ..ssa.graph import Tensor
 from ..static import constant_value
 from .convert import constant, convert_operands, convert_to_tensor, graph_of, is_tensor_like, record, record1
 

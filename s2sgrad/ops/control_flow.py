@@ -5,8 +5,8 @@ import builtins
 from collections.abc import Sequence
 from typing import Any
 
-from ..graph import Operation, get_default_graph
 from ..primitives.state import NO_OP
+from ..ssa.graph import Operation, get_default_graph
 from .array_ops import identity
 from .convert import convert_to_tensor
 

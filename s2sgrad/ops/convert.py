@@ -7,10 +7,10 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as _dt
-from ..graph import Graph, Operation, Tensor, get_default_graph
 from ..primitives.core import Primitive
 from ..primitives.state import CONST
 from ..shapes import TensorShape, strip_dimensions
+from ..ssa.graph import Graph, Operation, Tensor, get_default_graph
 
 __all__ = ["constant", "convert_to_tensor", "convert_operands", "tensor_or_constant", "record", "record1", "graph_of",
            "is_tensor_like"]

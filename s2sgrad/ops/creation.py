@@ -7,9 +7,9 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as _dt
-from ..graph import Tensor, get_default_graph
 from ..primitives.state import PLACEHOLDER, PLACEHOLDER_WITH_DEFAULT
 from ..shapes import TensorShape, strip_dimensions
+from ..ssa.graph import Tensor, get_default_graph
 from ..static import constant_value
 from .array_ops import static_int, static_ints
 from .convert import constant, convert_to_tensor, is_tensor_like, record1

@@ -6,9 +6,9 @@ import math
 from typing import Any
 
 from .. import dtypes as _dt
-from ..graph import Tensor
 from ..primitives.array import SLICE
 from ..primitives.indexing import GATHER_ND, ONE_HOT, SCATTER_ND
+from ..ssa.graph import Tensor
 from . import array_ops as a
 from . import reduce_ops as r
 from .convert import constant, convert_to_tensor, graph_of, is_tensor_like, record1, tensor_or_constant

@@ -5,8 +5,8 @@ import math
 from typing import Any
 
 from .. import dtypes as _dt
-from ..graph import Tensor
 from ..shapes import strip_dimensions
+from ..ssa.graph import Tensor
 from . import array_ops as a
 from . import random_ops as rnd
 from .convert import constant

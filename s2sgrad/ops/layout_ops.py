@@ -5,9 +5,9 @@ from typing import Any
 
 import numpy as np
 
-from ..graph import Tensor
 from ..primitives.fills import BROADCAST_TO, MIRROR_PAD, MIRROR_PAD_GRAD, PAD, PAD_V2
 from ..primitives.joining import REVERSE_V2, TILE
+from ..ssa.graph import Tensor
 from .array_ops import int_tensor, static_ints
 from .convert import convert_to_tensor, graph_of, is_tensor_like, record1
 

@@ -6,8 +6,8 @@ from typing import Any
 import numpy as np
 
 from .. import einsum_equation as eqn
-from ..graph import Tensor
 from ..primitives.linalg import EINSUM
+from ..ssa.graph import Tensor
 from .array_ops import static_ints
 from .convert import convert_operands, is_tensor_like, record1
 

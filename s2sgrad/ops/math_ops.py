@@ -6,7 +6,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .. import dtypes as _dt
-from ..graph import Tensor
 from ..primitives import math as _declared
 from ..primitives.core import Primitive
 from ..primitives.linalg import MAT_MUL
@@ -69,6 +68,7 @@ from ..primitives.math import (
     TANH,
     TANH_GRAD,
 )
+from ..ssa.graph import Tensor
 from .convert import convert_operands, convert_to_tensor, graph_of, record1
 
 _TRUEDIV_FLOAT = {"uint8": _dt.float32, "int8": _dt.float32, "uint16": _dt.float32, "uint32": _dt.float64,

@@ -11,7 +11,6 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as _dt
-from ..graph import Tensor
 from ..primitives.core import Primitive
 from ..primitives.nn import (
     BIAS_ADD,
@@ -30,6 +29,7 @@ from ..primitives.nn import (
     SPARSE_SOFTMAX_CROSS_ENTROPY_WITH_LOGITS,
 )
 from ..shapes import TensorShape
+from ..ssa.graph import Tensor
 from . import array_ops as a
 from . import math_ops as m
 from . import random_ops

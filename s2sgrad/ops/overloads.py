@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from ..default_session import session_for
-from ..graph import Tensor
 from ..index_spec import TensorIndex
+from ..ssa.default_session import session_for
+from ..ssa.graph import Tensor
 from . import array_ops as a
 from . import math_ops as m
 from .convert import convert_to_tensor, graph_of, is_tensor_like

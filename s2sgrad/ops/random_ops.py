@@ -8,9 +8,9 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as _dt
-from ..graph import Tensor, get_default_graph
 from ..primitives.core import Primitive
 from ..primitives.state import RANDOM_STANDARD_NORMAL, RANDOM_UNIFORM, RANDOM_UNIFORM_INT, TRUNCATED_NORMAL
+from ..ssa.graph import Tensor, get_default_graph
 from . import array_ops as a
 from .convert import convert_operands, record1
 

@@ -6,9 +6,9 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as _dt
-from ..graph import Tensor
 from ..primitives.core import Primitive
 from ..primitives.reduce import ALL, ANY, ARG_MAX, ARG_MIN, CUMPROD, CUMSUM, MAX, MEAN, MIN, PROD, SUM
+from ..ssa.graph import Tensor
 from . import array_ops as a
 from . import math_ops as m
 from .convert import convert_to_tensor, graph_of, record1

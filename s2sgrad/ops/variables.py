@@ -12,12 +12,12 @@ from collections.abc import Iterator
 from typing import Any
 
 from .. import dtypes as _dt
-from ..default_session import session_for
-from ..graph import Graph, GraphElement, Operation, Tensor, get_default_graph
-from ..nodes import TensorOperators
 from ..primitives.core import Primitive
 from ..primitives.state import ASSIGN, ASSIGN_ADD, ASSIGN_SUB, IDENTITY, VARIABLE_V2
 from ..shapes import TensorShape
+from ..ssa.default_session import session_for
+from ..ssa.graph import Graph, GraphElement, Operation, Tensor, get_default_graph
+from ..ssa.nodes import TensorOperators
 from . import control_flow as cf
 from . import initializers
 from .convert import convert_to_tensor, graph_of, record1

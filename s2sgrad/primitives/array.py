@@ -2,7 +2,6 @@
 (StridedSlice, Slice) with its adjoint (ScatterIntoZeros)."""
 from __future__ import annotations
 
-import ast
 from collections.abc import Sequence
 from typing import Any
 
@@ -13,19 +12,13 @@ from ..index_spec import TensorIndex
 from ..shapes import TensorShape
 from ..static import constant_value
 from .common import (
-    LOAD,
-    axes_literal,
     const_ints,
     int_vector,
-    known_shape,
     normalize_axes,
     normalize_axis,
-    rt_call,
-    same_shape_input,
-    shape_or,
     unknown_dims,
 )
-from .core import define, literal, np_attr
+from .core import define
 
 # -- shape queries (their input is read only for its shape) ----------------------------------------
 
@@ -40,32 +33,10 @@ def _known_shape(op: Any) -> np.ndarray | None:
     return np.array(x.shape.sizes, dtype=op.outputs[0].dtype.np) if x.shape.is_fully_defined() else None
 
 
-def _emit_shape(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    x, out = ins.args[0], ins.outs[0]
-    if x.shape.is_fully_defined():
-        return literal(np.array(x.shape.sizes, dtype=out.dtype.np))
-    return ast.Call(np_attr("array"), [ast.Attribute(args[0], "shape", LOAD)],
-                    [ast.keyword("dtype", literal(out.dtype))])
-
-
-def _emit_size(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    x, out = ins.args[0], ins.outs[0]
-    if x.shape.is_fully_defined():
-        return literal(out.dtype.np.type(x.shape.num_elements()))
-    return ast.Call(literal(out.dtype), [ast.Call(np_attr("size"), [args[0]], [])], [])
-
-
-def _emit_rank(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    x = ins.args[0]
-    if x.shape.rank is not None:
-        return literal(np.int32(x.shape.rank))
-    return ast.Call(np_attr("int32"), [ast.Call(np_attr("ndim"), [args[0]], [])], [])
-
-
-SHAPE = define("Shape", _shape_infer, _emit_shape, differentiable=False, shape_only=(0,), known_value=_known_shape)
-SIZE = define("Size", lambda ins, at: [(at["out_type"], TensorShape([]))], _emit_size, differentiable=False,
+SHAPE = define("Shape", _shape_infer, differentiable=False, shape_only=(0,), known_value=_known_shape)
+SIZE = define("Size", lambda ins, at: [(at["out_type"], TensorShape([]))], differentiable=False,
               shape_only=(0,))
-RANK = define("Rank", lambda ins, at: [(_dt.int32, TensorShape([]))], _emit_rank, differentiable=False,
+RANK = define("Rank", lambda ins, at: [(_dt.int32, TensorShape([]))], differentiable=False,
               shape_only=(0,))
 
 
@@ -102,15 +73,7 @@ def _reshape_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(x.dtype, unknown_dims(shape))]
 
 
-def _emit_reshape(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    target = known_shape(ins.outs[0].shape)
-    if target is None:
-        dims = const_ints(ins.args[1])
-        target = literal(tuple(dims)) if dims is not None else args[1]
-    return ast.Call(np_attr("reshape"), [args[0], target], [])
-
-
-RESHAPE = define("Reshape", _reshape_infer, _emit_reshape, simplify=same_shape_input, view="input",
+RESHAPE = define("Reshape", _reshape_infer, view="input",
                  uniform_from=0)
 
 
@@ -124,12 +87,7 @@ def _expand_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(x.dtype, TensorShape(dims))]
 
 
-def _emit_expand(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    axis = normalize_axis(ins.attrs["axis"], ins.outs[0].shape.rank)
-    return ast.Call(np_attr("expand_dims"), [args[0], literal(axis)], [])
-
-
-EXPAND_DIMS = define("ExpandDims", _expand_infer, _emit_expand, view="input", uniform_from=0)
+EXPAND_DIMS = define("ExpandDims", _expand_infer, view="input", uniform_from=0)
 
 
 def _squeeze_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -148,17 +106,7 @@ def _squeeze_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(x.dtype, TensorShape([d for i, d in enumerate(dims) if i not in axes]))]
 
 
-def _emit_squeeze(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    x = ins.args[0]
-    axes = normalize_axes(ins.attrs["axis"], x.shape.rank)
-    if axes is None and x.shape.is_fully_defined():
-        axes = tuple(i for i, d in enumerate(x.shape.sizes) if d == 1)
-    keywords = [] if axes is None else [ast.keyword("axis", axes_literal(axes))]
-    return ast.Call(np_attr("squeeze"), [args[0]], keywords)
-
-
-SQUEEZE = define("Squeeze", _squeeze_infer, _emit_squeeze, view="input", uniform_from=0,
-                 simplify=same_shape_input)
+SQUEEZE = define("Squeeze", _squeeze_infer, view="input", uniform_from=0)
 
 
 def _transpose_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -173,30 +121,7 @@ def _transpose_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(x.dtype, TensorShape([x.shape.sizes[p] for p in perm]))]
 
 
-def _perm(ins: Any) -> tuple:
-    rank = ins.args[0].shape.rank
-    perm = ins.attrs["perm"]
-    return tuple(reversed(range(rank))) if perm is None else tuple(p % rank for p in perm)
-
-
-def _emit_transpose(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    if ins.args[0].shape.rank is None:
-        perm = ins.attrs["perm"]
-        return ast.Call(np_attr("transpose"), [args[0]] + ([] if perm is None else [literal(perm)]), [])
-    perm = _perm(ins)
-    if perm == (1, 0):
-        view = ast.Attribute(args[0], "T", LOAD)
-        return ast.Call(np_attr("ascontiguousarray"), [view], []) if ins.attrs.get("contiguous") else view
-    return ast.Call(np_attr("transpose"), [args[0], literal(perm)], [])
-
-
-def _identity_perm(ins: Any) -> Any:
-    rank = ins.args[0].shape.rank
-    return ins.args[0] if rank is not None and _perm(ins) == tuple(range(rank)) else None
-
-
-TRANSPOSE = define("Transpose", _transpose_infer, _emit_transpose, view="input", uniform_from=0,
-                   simplify=_identity_perm)
+TRANSPOSE = define("Transpose", _transpose_infer, view="input", uniform_from=0)
 
 
 # -- basic indexing ---------------------------------------------------------------------------------
@@ -245,37 +170,7 @@ def _strided_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(inputs[0].dtype, sliced_shape(inputs[0].shape, attrs["index"]))]
 
 
-def index_expr(index: tuple, args: Sequence[ast.expr], as_value: bool = False) -> ast.expr:
-    """The subscript for ``x[...]`` (or, ``as_value``, the same index as a runtime tuple)."""
-    def bound(v: Any) -> ast.expr | None:
-        if v is None:
-            return None
-        return args[v.k] if isinstance(v, TensorIndex) else literal(v)
-
-    def bound_value(v: Any) -> ast.expr:
-        e = bound(v)
-        return ast.Constant(None) if e is None else e
-
-    items: list[ast.expr] = []
-    for item in index:
-        if isinstance(item, slice):
-            if as_value:
-                items.append(ast.Call(ast.Name("slice", LOAD), [bound_value(item.start), bound_value(item.stop),
-                                                                 bound_value(item.step)], []))
-            else:
-                items.append(ast.Slice(bound(item.start), bound(item.stop), bound(item.step)))
-        elif isinstance(item, TensorIndex):
-            items.append(args[item.k])
-        else:
-            items.append(ast.Constant(item))
-    return items[0] if len(items) == 1 and not as_value else ast.Tuple(items, LOAD)
-
-
-def _emit_strided(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    return ast.Subscript(args[0], index_expr(ins.attrs["index"], args), LOAD)
-
-
-STRIDED_SLICE = define("StridedSlice", _strided_infer, _emit_strided, default_name="strided_slice",
+STRIDED_SLICE = define("StridedSlice", _strided_infer, default_name="strided_slice",
                        view="input", uniform_from=0)
 
 
@@ -284,15 +179,7 @@ def _scatter_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(g.dtype, like.shape)]
 
 
-def _emit_scatter(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    like = ins.args[1]
-    shape = shape_or(like.shape, args, 1)
-    # the index's tensor inputs start after (g, like): shift their positions by one
-    index = tuple(TensorIndex(i.k + 1) if isinstance(i, TensorIndex) else i for i in ins.attrs["index"])
-    return rt_call("scatter_into_zeros", [args[0], shape, index_expr(index, args, as_value=True)])
-
-
-SCATTER_INTO_ZEROS = define("ScatterIntoZeros", _scatter_infer, _emit_scatter, shape_only=(1,))
+SCATTER_INTO_ZEROS = define("ScatterIntoZeros", _scatter_infer, shape_only=(1,))
 
 
 # -- tf.slice: a block given by begin and size (-1: to the end) ------------------------------------------
@@ -332,26 +219,4 @@ def _slice_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(x.dtype, TensorShape(_slice_dims(x, b, s, lengths.pop())))]
 
 
-def _emit_slice(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    """``x[1:3, :, 2:]`` when begin and size are known, else the same index built at run time."""
-    x, begin, size = ins.args
-    b, s = const_ints(begin), const_ints(size)
-    if b is None or s is None:
-        ends = ast.Call(np_attr("where"), [ast.Compare(args[2], [ast.Eq()], [ast.Constant(-1)]),
-                                           ast.Call(np_attr("shape"), [args[0]], []),
-                                           ast.BinOp(args[1], ast.Add(), args[2])], [])
-        index: ast.expr = ast.Call(ast.Name("tuple", LOAD), [
-            ast.Call(ast.Name("map", LOAD), [ast.Name("slice", LOAD), args[1], ends], [])], [])
-        return ast.Subscript(args[0], index, LOAD)
-    items = []
-    for i, (start, n) in enumerate(zip(b, s, strict=True)):
-        d = x.shape.sizes[i] if x.shape.rank is not None else None
-        stop = None if n == -1 or (d is not None and start + n == d) else start + n
-        items.append(ast.Slice(literal(start) if start else None, None if stop is None else literal(stop), None))
-    while items and items[-1].lower is None and items[-1].upper is None:
-        items.pop()
-    return ast.Subscript(args[0], items[0] if len(items) == 1 else ast.Tuple([*items], LOAD), LOAD)
-
-
-SLICE = define("Slice", _slice_infer, _emit_slice, view="input", uniform_from=0,
-               simplify=same_shape_input)
+SLICE = define("Slice", _slice_infer, view="input", uniform_from=0)

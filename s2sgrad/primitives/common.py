@@ -1,9 +1,7 @@
 """Small helpers shared by the primitive families: axes, static shapes and int operands
-(checked, and written as code), runtime and method calls, the "like input 0" rule and the
-"nothing to do" simplification."""
+(checked), and the "like input 0" rule."""
 from __future__ import annotations
 
-import ast
 from collections.abc import Sequence
 from typing import Any
 
@@ -11,11 +9,9 @@ import numpy as np
 
 from ..shapes import TensorShape
 from ..static import constant_value
-from .core import LOAD, literal
 
-__all__ = ["normalize_axes", "normalize_axis", "axes_literal", "known_shape", "shape_or", "rt_call", "astype",
-           "like_input", "same_shape_input", "const_ints", "int_vector", "unknown_dims", "shape_operand",
-           "merged_shape", "LOAD"]
+__all__ = ["normalize_axes", "normalize_axis", "like_input", "const_ints", "int_vector", "unknown_dims",
+           "shape_operand", "merged_shape"]
 
 
 def normalize_axes(axis: Any, rank: int | None, what: str = "reduction") -> tuple | None:
@@ -36,41 +32,9 @@ def normalize_axis(axis: int, rank: int | None, what: str = "reduction") -> int:
     return axis if axes is None else axes[0]
 
 
-def axes_literal(axes: Sequence[int]) -> ast.expr:
-    """``1`` for one axis, ``(0, 2)`` for several: the ``axis=`` argument NumPy takes."""
-    return literal(axes[0] if len(axes) == 1 else tuple(axes))
-
-
-def known_shape(shape: TensorShape) -> ast.expr | None:
-    """``(2, 3)`` for a fully known shape, else None."""
-    return literal(shape.known_sizes()) if shape.is_fully_defined() else None
-
-
-def shape_or(shape: TensorShape, args: Sequence[ast.expr], i: int) -> ast.expr:
-    """The literal shape when it is fully known, else ``args[i].shape`` (rendered only then)."""
-    known = known_shape(shape)
-    return known if known is not None else ast.Attribute(args[i], "shape", LOAD)
-
-
-def rt_call(name: str, args: list, keywords: Sequence[ast.keyword] = ()) -> ast.expr:
-    """``rt.<name>(*args, **keywords)``: a helper of ``codegen/runtime.py``."""
-    return ast.Call(ast.Attribute(ast.Name("rt", LOAD), name, LOAD), args, list(keywords))
-
-
-def astype(expr: ast.expr, dtype: Any) -> ast.expr:
-    """``expr.astype(np.<dtype>)``."""
-    return ast.Call(ast.Attribute(expr, "astype", LOAD), [literal(dtype)], [])
-
-
 def like_input(inputs: Sequence[Any], attrs: dict) -> list:
     """Infer: one output with input 0's dtype and shape."""
     return [(inputs[0].dtype, inputs[0].shape)]
-
-
-def same_shape_input(ins: Any) -> Any:
-    """Simplify: the op returns its first input unchanged when the shapes agree."""
-    x = ins.args[0]
-    return x if x.shape.is_fully_defined() and x.shape == ins.outs[0].shape else None
 
 
 def const_ints(t: Any) -> list | None:

@@ -2,7 +2,6 @@
 (constant, reflect, symmetric) with MirrorPadGrad, the adjoint of mirror padding."""
 from __future__ import annotations
 
-import ast
 from collections.abc import Sequence
 from typing import Any
 
@@ -10,23 +9,13 @@ import numpy as np
 
 from ..shapes import TensorShape
 from ..static import constant_value
-from .common import known_shape, like_input, rt_call, same_shape_input, shape_operand
-from .core import broadcast_shape, define, literal, np_attr
+from .common import like_input, shape_operand
+from .core import broadcast_shape, define
 
 # -- fills ------------------------------------------------------------------------------------------
 
-def _fill_emitter(func: str) -> Any:
-    def emit(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-        out = ins.outs[0]
-        shape = known_shape(out.shape)
-        if shape is None:
-            return ast.Call(np_attr(func + "_like"), [args[0]], [])
-        return ast.Call(np_attr(func), [shape], [ast.keyword("dtype", literal(out.dtype))])
-    return emit
-
-
-ZEROS_LIKE = define("ZerosLike", like_input, _fill_emitter("zeros"), differentiable=False, shape_only=(0,), fill=0)
-ONES_LIKE = define("OnesLike", like_input, _fill_emitter("ones"), differentiable=False, shape_only=(0,), fill=1)
+ZEROS_LIKE = define("ZerosLike", like_input, differentiable=False, shape_only=(0,), fill=0)
+ONES_LIKE = define("OnesLike", like_input, differentiable=False, shape_only=(0,), fill=1)
 
 
 def _fill_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -36,12 +25,7 @@ def _fill_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(value.dtype, shape_operand(dims, "Fill dims"))]
 
 
-def _emit_fill(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    return ast.Call(np_attr("full"), [known_shape(ins.outs[0].shape) or args[0], args[1]],
-                    [ast.keyword("dtype", literal(ins.outs[0].dtype))])
-
-
-FILL = define("Fill", _fill_infer, _emit_fill, uniform_from=1)
+FILL = define("Fill", _fill_infer, uniform_from=1)
 
 
 # -- broadcast_to ---------------------------------------------------------------------------------------
@@ -60,18 +44,10 @@ def _broadcast_to_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(x.dtype, out)]
 
 
-def _emit_broadcast_to(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    return ast.Call(np_attr("broadcast_to"), [args[0], known_shape(ins.outs[0].shape) or args[1]], [])
-
-
-BROADCAST_TO = define("BroadcastTo", _broadcast_to_infer, _emit_broadcast_to,
-                      simplify=same_shape_input, view="readonly", uniform_from=0)
+BROADCAST_TO = define("BroadcastTo", _broadcast_to_infer, view="readonly", uniform_from=0)
 
 
 # -- padding ----------------------------------------------------------------------------------------------
-
-_MIRROR_OFFSET = {"REFLECT": 1, "SYMMETRIC": 0}
-
 
 def _pad_rows(x: Any, paddings: Any) -> tuple[int | None, np.ndarray | None]:
     """The input's rank (if known) and the paddings as (rank, 2) ints (if known); checks both."""
@@ -125,29 +101,7 @@ def _check_mirror(mode: str, d: int, before: int, after: int) -> None:
         raise ValueError(f"paddings must be no greater than the dimension size: {before}, {after} greater than {d}")
 
 
-def _pad_width(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    value = ins.args[1].const
-    if value is None:
-        return args[1]
-    return literal(tuple(tuple(int(v) for v in row) for row in np.reshape(value, (-1, 2))))
-
-
-def _emit_pad(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    """``np.pad(x, ((1, 1), (0, 2)))``, with ``constant_values=`` or ``mode=`` when needed."""
-    keywords = []
-    if len(ins.args) == 3:
-        keywords.append(ast.keyword("constant_values", args[2]))
-    if "mode" in ins.attrs:
-        keywords.append(ast.keyword("mode", ast.Constant(ins.attrs["mode"].lower())))
-    return ast.Call(np_attr("pad"), [args[0], _pad_width(ins, args)], keywords)
-
-
-def _emit_mirror_pad_grad(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    return rt_call("mirror_pad_grad", [args[0], _pad_width(ins, args),
-                                       literal(_MIRROR_OFFSET[ins.attrs["mode"]])])
-
-
-PAD = define("Pad", _padded_infer(1), _emit_pad, simplify=same_shape_input)
-PAD_V2 = define("PadV2", _padded_infer(1), _emit_pad, simplify=same_shape_input)
-MIRROR_PAD = define("MirrorPad", _padded_infer(1), _emit_pad, simplify=same_shape_input)
-MIRROR_PAD_GRAD = define("MirrorPadGrad", _padded_infer(-1), _emit_mirror_pad_grad, simplify=same_shape_input)
+PAD = define("Pad", _padded_infer(1))
+PAD_V2 = define("PadV2", _padded_infer(1))
+MIRROR_PAD = define("MirrorPad", _padded_infer(1))
+MIRROR_PAD_GRAD = define("MirrorPadGrad", _padded_infer(-1))

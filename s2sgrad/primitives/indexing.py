@@ -2,15 +2,14 @@
 scatter_nd (each other's adjoint), one-argument where, and one_hot."""
 from __future__ import annotations
 
-import ast
 from collections.abc import Sequence
 from typing import Any
 
 from .. import dtypes as _dt
 from ..shapes import TensorShape
 from ..static import constant_value
-from .common import LOAD, const_ints, known_shape, normalize_axis, rt_call, shape_operand
-from .core import define, literal, np_attr, template
+from .common import const_ints, normalize_axis, shape_operand
+from .core import define
 
 # -- gather and its adjoint ---------------------------------------------------------------------------
 
@@ -25,14 +24,9 @@ def _gather_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(params.dtype, TensorShape(p[:axis] + indices.shape.sizes + p[axis + 1:]))]
 
 
-def _emit_gather(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    axis = normalize_axis(ins.attrs["axis"], ins.args[0].shape.rank)
-    return ast.Call(np_attr("take"), [args[0], args[1]], [ast.keyword("axis", literal(axis))])
-
-
 # Indexing can fail on the index values at run time: these ops keep their own line, so the
 # error names them (see ``Primitive.fusable``).
-GATHER_V2 = define("GatherV2", _gather_infer, _emit_gather, default_name="GatherV2", fusable=False)
+GATHER_V2 = define("GatherV2", _gather_infer, default_name="GatherV2", fusable=False)
 
 
 def _segment_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -48,12 +42,7 @@ def _segment_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(data.dtype, TensorShape([None if n is None else int(n)] + list(rest)))]
 
 
-def _emit_segment(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    n = ins.outs[0].shape.sizes[0] if ins.outs[0].shape.rank else None
-    return rt_call("segment_sum", [args[0], args[1], literal(n) if n is not None else args[2]])
-
-
-UNSORTED_SEGMENT_SUM = define("UnsortedSegmentSum", _segment_infer, _emit_segment, fusable=False)
+UNSORTED_SEGMENT_SUM = define("UnsortedSegmentSum", _segment_infer, fusable=False)
 
 
 # -- gather_nd and scatter_nd -----------------------------------------------------------------------------
@@ -81,18 +70,7 @@ def _gather_nd_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(params.dtype, TensorShape(indices.shape.sizes[:-1] + params.shape.sizes[k:]))]
 
 
-def _emit_gather_nd(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    """``params[indices[..., 0], indices[..., 1]]`` when the index depth is known."""
-    indices = ins.args[1]
-    k = indices.shape.sizes[-1] if indices.shape.rank else None
-    if k is None:
-        return rt_call("gather_nd", [args[0], args[1]])
-    columns: list[ast.expr] = [ast.Subscript(args[1], ast.Tuple([ast.Constant(Ellipsis), ast.Constant(j)], LOAD), LOAD)
-               for j in range(k)]
-    return ast.Subscript(args[0], columns[0] if k == 1 else ast.Tuple(columns, LOAD), LOAD)
-
-
-GATHER_ND = define("GatherNd", _gather_nd_infer, _emit_gather_nd,
+GATHER_ND = define("GatherNd", _gather_nd_infer,
                    fusable=False)
 
 
@@ -116,11 +94,7 @@ def _scatter_nd_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(updates.dtype, TensorShape(target))]
 
 
-def _emit_scatter_nd(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    return rt_call("scatter_nd", [args[0], args[1], known_shape(ins.outs[0].shape) or args[2]])
-
-
-SCATTER_ND = define("ScatterNd", _scatter_nd_infer, _emit_scatter_nd, fusable=False)
+SCATTER_ND = define("ScatterNd", _scatter_nd_infer, fusable=False)
 
 
 # -- where (one argument) and one_hot ---------------------------------------------------------------------
@@ -132,7 +106,7 @@ def _where_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(_dt.int64, TensorShape([None, x.shape.rank]))]
 
 
-WHERE = define("Where", _where_infer, template("np.argwhere(x)"), differentiable=False)
+WHERE = define("Where", _where_infer, differentiable=False)
 
 _ONE_HOT_INDICES = (_dt.uint8, _dt.int8, _dt.int32, _dt.int64)
 
@@ -162,17 +136,4 @@ def _one_hot_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(on.dtype, TensorShape(dims))]
 
 
-def _emit_one_hot(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    """``np.where(np.expand_dims(i, -1) == np.arange(depth), on, off)``: out-of-range indices
-    match nothing, so their rows are all ``off``."""
-    n = const_ints(ins.args[1])
-    positions = ast.Call(np_attr("arange"), [literal(n[0]) if n is not None else args[1]], [])
-    hits: ast.expr = ast.Compare(ast.Call(np_attr("expand_dims"), [args[0], literal(-1)], []), [ast.Eq()],
-                                 [positions])
-    axis, rank = ins.attrs["axis"], ins.args[0].shape.rank
-    if axis not in (-1, rank):
-        hits = ast.Call(np_attr("moveaxis"), [hits, literal(-1), literal(axis)], [])
-    return ast.Call(np_attr("where"), [hits, args[2], args[3]], [])
-
-
-ONE_HOT = define("OneHot", _one_hot_infer, _emit_one_hot, differentiable=False, default_name="one_hot")
+ONE_HOT = define("OneHot", _one_hot_infer, differentiable=False, default_name="one_hot")

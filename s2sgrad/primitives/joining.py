@@ -1,7 +1,6 @@
 """Joining, splitting and rearranging: concat, stack/unstack, split, tile, reverse."""
 from __future__ import annotations
 
-import ast
 from collections.abc import Sequence
 from typing import Any
 
@@ -10,16 +9,13 @@ import numpy as np
 from ..shapes import TensorShape
 from ..static import constant_value
 from .common import (
-    LOAD,
-    axes_literal,
     const_ints,
     int_vector,
     merged_shape,
     normalize_axes,
     normalize_axis,
-    same_shape_input,
 )
-from .core import define, literal, np_attr, template
+from .core import define
 
 # -- joining and splitting -------------------------------------------------------------------------
 
@@ -52,14 +48,7 @@ def _concat_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(dtype, TensorShape(dims))]
 
 
-def _emit_concat(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    axis = normalize_axis(ins.attrs["axis"], ins.outs[0].shape.rank)
-    return ast.Call(np_attr("concatenate"), [ast.List(list(args), LOAD)],
-                    [ast.keyword("axis", literal(axis))] if axis else [])
-
-
-CONCAT_V2 = define("ConcatV2", _concat_infer, _emit_concat, default_name="concat",
-                   simplify=lambda ins: ins.args[0] if len(ins.args) == 1 else None)
+CONCAT_V2 = define("ConcatV2", _concat_infer, default_name="concat")
 
 
 def _stack_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -72,13 +61,7 @@ def _stack_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(dtype, TensorShape(dims))]
 
 
-def _emit_stack(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    axis = normalize_axis(ins.attrs["axis"], ins.outs[0].shape.rank)
-    return ast.Call(np_attr("stack"), [ast.List(list(args), LOAD)],
-                    [ast.keyword("axis", literal(axis))] if axis else [])
-
-
-PACK = define("Pack", _stack_infer, _emit_stack,
+PACK = define("Pack", _stack_infer,
               default_name="stack")
 
 
@@ -95,13 +78,7 @@ def _unstack_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(x.dtype, TensorShape(dims))] * num
 
 
-def _emit_unstack(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    axis = normalize_axis(ins.attrs["axis"], ins.args[0].shape.rank)
-    value = args[0] if axis == 0 else ast.Call(np_attr("moveaxis"), [args[0], literal(axis), ast.Constant(0)], [])
-    return ast.Call(ast.Name("tuple", LOAD), [value], [])
-
-
-UNPACK = define("Unpack", _unstack_infer, _emit_unstack, default_name="unstack", view="input")
+UNPACK = define("Unpack", _unstack_infer, default_name="unstack", view="input")
 
 
 def _split_specs(x: Any, attrs: dict, sizes: list) -> list:
@@ -151,40 +128,8 @@ def _split_v_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return _split_specs(x, attrs, [None if v == -1 else v for v in outs])
 
 
-def _split_keywords(ins: Any) -> list:
-    rank = ins.args[0].shape.rank
-    axis = normalize_axis(ins.attrs["axis"], rank)
-    return [ast.keyword("axis", literal(axis))] if axis else []
-
-
-def _emit_split(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    return ast.Call(np_attr("split"), [args[0], literal(ins.attrs["num"])], _split_keywords(ins))
-
-
-_cuts_at_run_time = template("np.cumsum(np.where(y == -1, np.shape(x)[axis] - np.sum(y) - 1, y))[:-1]")
-
-
-def _emit_split_v(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    """Cut points from the sizes: literal when known; a -1 part over an unknown dimension makes
-    the later cuts relative to ``np.shape(x)[axis]``; sizes known only at run time are resolved there."""
-    rank = ins.args[0].shape.rank
-    axis = normalize_axis(ins.attrs["axis"], rank)
-    sizes = const_ints(ins.args[1])
-    if sizes is None:
-        cuts = _cuts_at_run_time(ins, args)  # np.shape(x)[axis] takes the axis as given
-    else:
-        if -1 in sizes and rank is not None and ins.outs[sizes.index(-1)].shape.sizes[axis] is not None:
-            sizes[sizes.index(-1)] = ins.outs[sizes.index(-1)].shape.sizes[axis]
-        k = sizes.index(-1) if -1 in sizes else len(sizes)
-        extent = ast.Subscript(ast.Call(np_attr("shape"), [args[0]], []), literal(axis), LOAD)
-        cuts = ast.List([literal(sum(sizes[:i + 1])) if i < k else
-                         ast.BinOp(extent, ast.Sub(), literal(sum(sizes[i + 1:])))
-                         for i in range(len(sizes) - 1)], LOAD)
-    return ast.Call(np_attr("split"), [args[0], cuts], _split_keywords(ins))
-
-
-SPLIT = define("Split", _split_infer, _emit_split, default_name="split", view="input")
-SPLIT_V = define("SplitV", _split_v_infer, _emit_split_v, default_name="split", view="input")
+SPLIT = define("Split", _split_infer, default_name="split", view="input")
+SPLIT_V = define("SplitV", _split_v_infer, default_name="split", view="input")
 
 
 # -- tile and reverse -----------------------------------------------------------------------------------
@@ -208,12 +153,7 @@ def _tile_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(x.dtype, TensorShape([None if d is None else d * m for d, m in zip(dims, reps, strict=True)]))]
 
 
-def _emit_tile(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    reps = const_ints(ins.args[1])
-    return ast.Call(np_attr("tile"), [args[0], literal(tuple(reps)) if reps is not None else args[1]], [])
-
-
-TILE = define("Tile", _tile_infer, _emit_tile, simplify=same_shape_input, uniform_from=0)
+TILE = define("Tile", _tile_infer, uniform_from=0)
 
 
 def _reverse_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -226,20 +166,4 @@ def _reverse_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(x.dtype, x.shape)]
 
 
-def _emit_reverse(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    axes = normalize_axes(ins.attrs["axis"], ins.args[0].shape.rank) or ()  # the attr is a list of axes
-    return ast.Call(np_attr("flip"), [args[0], axes_literal(axes)], [])
-
-
-def _nothing_to_flip(ins: Any) -> Any:
-    """Reversing no axes, or only axes of size 1, changes nothing."""
-    x = ins.args[0]
-    sizes = x.shape.sizes
-    if sizes is None:
-        return None
-    axes = normalize_axes(ins.attrs["axis"], len(sizes)) or ()
-    return x if all(sizes[ax] == 1 for ax in axes) else None
-
-
-REVERSE_V2 = define("ReverseV2", _reverse_infer, _emit_reverse,
-                    simplify=_nothing_to_flip, view="input", uniform_from=0)
+REVERSE_V2 = define("ReverseV2", _reverse_infer, view="input", uniform_from=0)

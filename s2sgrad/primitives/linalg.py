@@ -1,14 +1,12 @@
 """Matrix products: MatMul (with batch broadcasting) and Einsum (any equation, with ``...``)."""
 from __future__ import annotations
 
-import ast
 from collections.abc import Sequence
 from typing import Any
 
 from .. import einsum_equation as eqn
 from ..shapes import TensorShape
-from .common import LOAD
-from .core import broadcast_shape, define, literal, np_attr, same_dtype
+from .core import broadcast_shape, define, same_dtype
 
 
 def _matmul_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -35,21 +33,7 @@ def _matmul_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(x.dtype, batch.concatenate([xd[-2], yd[-1]]))]
 
 
-def _operand(expr: ast.expr, v: Any, transposed: bool) -> ast.expr:
-    if not transposed:
-        return expr
-    if v.shape.rank == 2:
-        return ast.Attribute(expr, "T", LOAD)
-    return ast.Call(np_attr("swapaxes"), [expr, ast.Constant(-1), ast.Constant(-2)], [])
-
-
-def _emit_matmul(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    x, y = ins.args
-    return ast.BinOp(_operand(args[0], x, ins.attrs["transpose_a"]), ast.MatMult(),
-                     _operand(args[1], y, ins.attrs["transpose_b"]))
-
-
-MAT_MUL = define("MatMul", _matmul_infer, _emit_matmul)
+MAT_MUL = define("MatMul", _matmul_infer)
 
 
 # -- einsum ----------------------------------------------------------------------------------------------
@@ -62,15 +46,4 @@ def _einsum_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(dtype, eqn.output_shape(eq, [t.shape for t in inputs], attrs.get("broadcast", "")))]
 
 
-def _emit_einsum(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    """``np.einsum('ij,jk->ik', x, y, optimize=True)`` (the equation is our canonical text). NumPy
-    will not sum ``...`` dims away, so then the ``...`` are spelled out as letters."""
-    eq = eqn.parse(ins.attrs["equation"], len(ins.args))
-    ranks = [v.shape.rank for v in ins.args]
-    if eqn.ELLIPSIS not in eq.output and any(eqn.ELLIPSIS in t for t in eq.inputs) and None not in ranks:
-        eq = eqn.explicit(eq, ranks)[0]
-    keywords = [ast.keyword("optimize", ast.Constant(True))] if len(args) > 1 else []
-    return ast.Call(np_attr("einsum"), [literal(str(eq)), *args], keywords)
-
-
-EINSUM = define("Einsum", _einsum_infer, _emit_einsum, default_name="einsum", view="input")  # "ii->i" is a view
+EINSUM = define("Einsum", _einsum_infer, default_name="einsum", view="input")  # "ii->i" is a view

@@ -4,7 +4,6 @@ Each is a module constant (``TANH``); their gradient rules are in ``autodiff/rul
 """
 from __future__ import annotations
 
-import ast
 from collections.abc import Sequence
 from typing import Any
 
@@ -12,8 +11,8 @@ import numpy as np
 
 from .. import dtypes as _dt
 from ..shapes import TensorShape
-from .common import LOAD, astype, merged_shape, rt_call
-from .core import Primitive, broadcast_shape, define, literal, np_attr, template
+from .common import merged_shape
+from .core import Primitive, broadcast_shape, define
 
 _KINDS = {"float": "fc", "real": "f", "numeric": "iufc", "signed": "ifc", "int": "iu", "bool": "b",
           "any": "iufcbO", "ordered": "iuf"}
@@ -44,37 +43,18 @@ def _binary_infer(name: str, kinds: str, out: _dt.DType | None = None) -> Any:
 
 
 def unary(name: str, expr: str, kinds: str = "float", out: _dt.DType | None = None, **flags: Any) -> Primitive:
-    """An elementwise primitive of one input of ``kinds``, emitted as the template ``expr``."""
-    return define(name, _unary_infer(name, kinds, out), template(expr), ufunc=True, arity=1, **flags)
+    """An elementwise primitive of one input of ``kinds``, computed by the NumPy expression ``expr``."""
+    return define(name, _unary_infer(name, kinds, out), expr=expr, ufunc=True, arity=1, **flags)
 
 
 def binary(name: str, expr: str, kinds: str = "numeric", out: _dt.DType | None = None, **flags: Any) -> Primitive:
-    """An elementwise primitive of two inputs of one dtype (``kinds``) that broadcast, emitted as ``expr``."""
-    return define(name, _binary_infer(name, kinds, out), template(expr), ufunc=True, arity=2, **flags)
-
-
-def _same_value(ins: Any, identity: float, position: int = 1) -> Any:
-    """``x op c`` is ``x`` when ``c`` is the uniform constant ``identity`` and changes no shape."""
-    x, c = ins.args[1 - position], ins.args[position]
-    if c.const is not None and c.is_uniform() and c.scalar() == identity \
-            and x.shape == ins.outs[0].shape and x.dtype is ins.outs[0].dtype:
-        return x
-    return None
-
-
-def _either_side(identity: float) -> Any:
-    return lambda ins: _same_value(ins, identity, 1) or _same_value(ins, identity, 0)
-
-
-def _double_negation(ins: Any) -> Any:
-    """``-(-x)`` is ``x``."""
-    producer = ins.args[0].producer
-    return producer.args[0] if producer is not None and producer.prim is NEG else None
+    """An elementwise primitive of two inputs of one dtype (``kinds``) that broadcast, computed by ``expr``."""
+    return define(name, _binary_infer(name, kinds, out), expr=expr, ufunc=True, arity=2, **flags)
 
 
 # -- unary ---------------------------------------------------------------------------------------
 
-NEG = unary("Neg", "-x", kinds="signed", simplify=_double_negation, numpy=(np.negative,))
+NEG = unary("Neg", "-x", kinds="signed", numpy=(np.negative,))
 
 
 def _abs_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -83,7 +63,7 @@ def _abs_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(inputs[0].dtype.real_dtype, inputs[0].shape)]
 
 
-ABS = define("Abs", _abs_infer, template("np.abs(x)"), ufunc=True, arity=1, numpy=(np.absolute, np.fabs))
+ABS = define("Abs", _abs_infer, expr="np.abs(x)", ufunc=True, arity=1, numpy=(np.absolute, np.fabs))
 SIGN = unary("Sign", "np.sign(x)", kinds="signed", numpy=(np.sign,))
 SQUARE = unary("Square", "np.square(x)", kinds="numeric", numpy=(np.square,))
 SQRT = unary("Sqrt", "np.sqrt(x)", numpy=(np.sqrt,))
@@ -115,24 +95,15 @@ LOGICAL_NOT = unary("LogicalNot", "np.logical_not(x)", differentiable=False, kin
 
 # -- binary --------------------------------------------------------------------------------------
 
-def _emit_pow(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    """``x ** 2`` as ``np.square(x)`` (NumPy computes both the same way)."""
-    y = ins.args[1]
-    if y.const is not None and y.is_uniform() and y.scalar() == 2 and ins.args[0].shape == ins.outs[0].shape:
-        return ast.Call(np_attr("square"), [args[0]], [])
-    return ast.BinOp(args[0], ast.Pow(), args[1])
-
-
-ADD_V2 = binary("AddV2", "x + y", kinds="any", default_name="Add", simplify=_either_side(0), numpy=(np.add,))
-SUB = binary("Sub", "x - y", simplify=lambda ins: _same_value(ins, 0), numpy=(np.subtract,))
-MUL = binary("Mul", "x * y", simplify=_either_side(1), numpy=(np.multiply,))
-REAL_DIV = binary("RealDiv", "x / y", kinds="float", simplify=lambda ins: _same_value(ins, 1), numpy=(np.true_divide,))
+ADD_V2 = binary("AddV2", "x + y", kinds="any", default_name="Add", numpy=(np.add,))
+SUB = binary("Sub", "x - y", numpy=(np.subtract,))
+MUL = binary("Mul", "x * y", numpy=(np.multiply,))
+REAL_DIV = binary("RealDiv", "x / y", kinds="float", numpy=(np.true_divide,))
 DIV_NO_NAN = binary("DivNoNan", "np.where(y == 0, 0, x / y)", kinds="float")
 FLOOR_DIV = binary("FloorDiv", "x // y", differentiable=False, kinds="ordered", default_name="floordiv",
                    numpy=(np.floor_divide,))
 FLOOR_MOD = binary("FloorMod", "x % y", kinds="ordered", numpy=(np.remainder,))
-POW = define("Pow", _binary_infer("Pow", "numeric"), _emit_pow, ufunc=True, arity=2,
-             simplify=lambda ins: _same_value(ins, 1), numpy=(np.power, np.float_power))
+POW = define("Pow", _binary_infer("Pow", "numeric"), ufunc=True, arity=2, numpy=(np.power, np.float_power))
 MAXIMUM = binary("Maximum", "np.maximum(x, y)", kinds="ordered", numpy=(np.maximum,))
 MINIMUM = binary("Minimum", "np.minimum(x, y)", kinds="ordered", numpy=(np.minimum,))
 SQUARED_DIFFERENCE = binary("SquaredDifference", "np.square(x - y)")
@@ -161,33 +132,19 @@ def _select_infer(vector_picks_rows: bool) -> Any:
         if x.dtype is not y.dtype:
             raise TypeError(f"x and y must have the same dtype, got {x.dtype.name} and {y.dtype.name}")
         cond = c.shape
-        if vector_picks_rows and _picks_rows(c, x):
+        if vector_picks_rows and picks_rows(c, x):
             cond = TensorShape(cond.sizes + (1,) * (x.shape.rank - 1))
         return [(x.dtype, broadcast_shape(cond, x.shape, y.shape))]
     return infer
 
 
-def _picks_rows(c: Any, x: Any) -> bool:
+def picks_rows(c: Any, x: Any) -> bool:
     return c.shape.rank == 1 and x.shape.rank is not None and x.shape.rank > 1
 
 
-_where = template("np.where(c, x, y)", ("c", "x", "y"))
-_where_rows_at_run_time = template("np.where(np.reshape(c, np.shape(c) + (1,) * (np.ndim(x) - np.ndim(c))), x, y)",
-                                   ("c", "x", "y"))
-
-
-def _emit_select(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    c, x, _ = ins.args
-    if c.shape.rank is None or x.shape.rank is None:
-        return _where_rows_at_run_time(ins, args)
-    if _picks_rows(c, x):
-        rows = ast.Call(np_attr("reshape"), [args[0], literal((-1,) + (1,) * (x.shape.rank - 1))], [])
-        return _where(ins, [rows, args[1], args[2]])
-    return _where(ins, args)
-
-
-SELECT = define("Select", _select_infer(True), _emit_select, ufunc=True)
-SELECT_V2 = define("SelectV2", _select_infer(False), _where, ufunc=True)
+SELECT = define("Select", _select_infer(True), ufunc=True)
+SELECT_V2 = define("SelectV2", _select_infer(False), expr="np.where(c, x, y)", expr_args=("c", "x", "y"),
+                   ufunc=True)
 
 
 def _add_n_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -196,20 +153,7 @@ def _add_n_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [merged_shape(inputs, "add_n")]
 
 
-_INLINE_TERMS = 16  # longer sums call rt.add_n: a deep ``a + b + ...`` tree overflows ast.unparse
-
-
-def _emit_add_n(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    if len(args) > _INLINE_TERMS:
-        return rt_call("add_n", [ast.List(list(args), LOAD)])
-    expr = args[0]
-    for arg in args[1:]:
-        expr = ast.BinOp(expr, ast.Add(), arg)
-    return expr
-
-
-ADD_N = define("AddN", _add_n_infer, _emit_add_n,
-               simplify=lambda ins: ins.args[0] if len(ins.args) == 1 else None)
+ADD_N = define("AddN", _add_n_infer)
 
 
 def _cast_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -219,19 +163,14 @@ def _cast_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(dst, inputs[0].shape)]
 
 
-def _emit_cast(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    return astype(args[0], ins.attrs["DstT"])
-
-
-CAST = define("Cast", _cast_infer, _emit_cast,
-              simplify=lambda ins: ins.args[0] if ins.args[0].dtype is ins.attrs["DstT"] else None)
+CAST = define("Cast", _cast_infer)
 
 
 # -- TF's fused "y-based" gradient kernels: y = f(x) and the incoming g give f'(x) * g --------------
 
 def _grad_kernel(name: str, expr: str) -> Primitive:
     """A binary primitive ``(y, g) -> dx`` (like TF's TanhGrad), with its own gradient rule."""
-    return define(name, _binary_infer(name, "float"), template(expr, ("y", "g")), ufunc=True)
+    return define(name, _binary_infer(name, "float"), expr=expr, expr_args=("y", "g"), ufunc=True)
 
 
 TANH_GRAD = _grad_kernel("TanhGrad", "g * (1 - y * y)")

@@ -8,13 +8,12 @@ gradient ``softmax - labels`` from one pass, as TF's fused kernels do.
 """
 from __future__ import annotations
 
-import ast
 from collections.abc import Sequence
 from typing import Any
 
 from ..shapes import TensorShape
-from .common import normalize_axis, rt_call
-from .core import Primitive, define, literal, np_attr, same_dtype, template
+from .common import normalize_axis
+from .core import Primitive, define, same_dtype
 from .reduce import reduced_shape
 
 SELU_SCALE = 1.0507009873554804934193349852946
@@ -48,30 +47,19 @@ def _grad_op_infer(name: str) -> Any:
     return infer
 
 
-def activation(name: str, expr: Any, grad_expr: str, real: bool = False) -> tuple[Primitive, Primitive]:
-    """``name`` and its gradient op ``<name>Grad(g, features)``. ``expr`` is a template (or an
-    emitter); ``grad_expr`` names ``g`` as ``x`` and the features as ``y``. Attrs (LeakyRelu's
-    ``alpha``) are shared by both ops."""
+def activation(name: str, expr: str, grad_expr: str, real: bool = False) -> tuple[Primitive, Primitive]:
+    """``name`` and its gradient op ``<name>Grad(g, features)``, computed by the NumPy expressions
+    ``expr`` (empty: codegen has an emitter for it) and ``grad_expr``, which names ``g`` as ``x``
+    and the features as ``y``. Attrs (LeakyRelu's ``alpha``) are shared by both ops."""
     grad_name = name + "Grad"
-    forward = define(name, _activation_infer(name, real), template(expr) if isinstance(expr, str) else expr)
+    forward = define(name, _activation_infer(name, real), expr=expr)
     # not ``ufunc``: a uniform ``g`` written as a Python scalar would make ``1.0 * (y > 0)`` float64
-    return forward, define(grad_name, _grad_op_infer(grad_name), template(grad_expr))
-
-
-def _emit_leaky_relu(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    """``np.maximum(x, alpha * x)`` for ``0 <= alpha <= 1`` (``minimum`` above 1): the same values
-    as TF's select on ``x > 0``, several times faster than ``np.where``."""
-    alpha = ins.attrs["alpha"]
-    scaled = ast.BinOp(literal(alpha), ast.Mult(), args[0])
-    if alpha < 0:
-        positive = ast.Compare(args[0], [ast.Gt()], [ast.Constant(0)])
-        return ast.Call(np_attr("where"), [positive, args[0], scaled], [])
-    return ast.Call(np_attr("maximum" if alpha <= 1 else "minimum"), [args[0], scaled], [])
+    return forward, define(grad_name, _grad_op_infer(grad_name), expr=grad_expr)
 
 
 RELU, RELU_GRAD = activation("Relu", "np.maximum(x, 0)", "x * (y > 0)", real=True)
 RELU6, RELU6_GRAD = activation("Relu6", "np.clip(x, 0, 6)", "x * ((y > 0) & (y < 6))", real=True)
-LEAKY_RELU, LEAKY_RELU_GRAD = activation("LeakyRelu", _emit_leaky_relu, "np.where(y > 0, x, alpha * x)")
+LEAKY_RELU, LEAKY_RELU_GRAD = activation("LeakyRelu", "", "np.where(y > 0, x, alpha * x)")
 ELU, ELU_GRAD = activation("Elu", "np.where(x < 0, np.expm1(x), x)", "x * (np.minimum(y, 0) + 1)")
 SELU, SELU_GRAD = activation("Selu", f"np.where(x < 0, {SELU_SCALE_ALPHA!r} * np.expm1(x), {SELU_SCALE!r} * x)",
                              f"np.where(y < 0, x * (y + {SELU_SCALE_ALPHA!r}), x * {SELU_SCALE!r})")
@@ -93,20 +81,8 @@ def _softmax_infer(name: str) -> Any:
     return infer
 
 
-def _axis(ins: Any) -> int:
-    """The ``axis`` attr, made non-negative when the rank is known."""
-    return normalize_axis(ins.attrs["axis"], ins.args[0].shape.rank)
-
-
-def _helper_emitter(helper: str) -> Any:
-    """``rt.<helper>(x, axis=...)``: the helper shows the stable form (shift by the maximum)."""
-    def emit(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-        return rt_call(helper, [args[0]], [ast.keyword("axis", literal(_axis(ins)))])
-    return emit
-
-
-SOFTMAX = define("Softmax", _softmax_infer("Softmax"), _helper_emitter("softmax"))
-LOG_SOFTMAX = define("LogSoftmax", _softmax_infer("LogSoftmax"), _helper_emitter("log_softmax"))
+SOFTMAX = define("Softmax", _softmax_infer("Softmax"))
+LOG_SOFTMAX = define("LogSoftmax", _softmax_infer("LogSoftmax"))
 
 
 # -- fused cross-entropies: (loss, backprop) along an axis (sparse: the last) ------------------------
@@ -146,21 +122,9 @@ def _drop_last(shape: TensorShape) -> TensorShape:
     return TensorShape(None) if shape.sizes is None else TensorShape(shape.sizes[:-1])
 
 
-def _emit_xent(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    axis, rank = _axis(ins), ins.args[0].shape.rank
-    last = axis == -1 or rank is not None and axis == rank - 1
-    keywords = [] if last else [ast.keyword("axis", literal(axis))]
-    return rt_call("softmax_xent", [args[0], args[1]], keywords)
-
-
-def _emit_sparse_xent(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    return rt_call("sparse_softmax_xent", [args[0], args[1]])
-
-
-SOFTMAX_CROSS_ENTROPY_WITH_LOGITS = define("SoftmaxCrossEntropyWithLogits", _xent_infer, _emit_xent,
+SOFTMAX_CROSS_ENTROPY_WITH_LOGITS = define("SoftmaxCrossEntropyWithLogits", _xent_infer,
                                            default_name="softmax_cross_entropy_with_logits")
-SPARSE_SOFTMAX_CROSS_ENTROPY_WITH_LOGITS = define("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent_infer,
-                                                  _emit_sparse_xent)
+SPARSE_SOFTMAX_CROSS_ENTROPY_WITH_LOGITS = define("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent_infer)
 
 
 def _sigmoid_xent_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -169,7 +133,7 @@ def _sigmoid_xent_infer(inputs: Sequence[Any], attrs: dict) -> list:
 
 
 SIGMOID_CROSS_ENTROPY_WITH_LOGITS = define("SigmoidCrossEntropyWithLogits", _sigmoid_xent_infer,
-                                           template("np.maximum(x, 0) - x * y + np.log1p(np.exp(-np.abs(x)))"),
+                                           expr="np.maximum(x, 0) - x * y + np.log1p(np.exp(-np.abs(x)))",
                                            default_name="logistic_loss")
 
 
@@ -194,20 +158,7 @@ def _bias_add_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(dtype, TensorShape(dims))]
 
 
-def _emit_bias_add(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    if ins.attrs["data_format"] == "NHWC":
-        return ast.BinOp(args[0], ast.Add(), args[1])
-    rank = ins.args[0].shape.rank
-    if rank is not None:
-        column: ast.expr = literal((-1,) + (1,) * (rank - 2))
-    else:  # (-1,) + (1,) * (np.ndim(value) - 2)
-        ones = ast.BinOp(literal((1,)), ast.Mult(), ast.BinOp(ast.Call(np_attr("ndim"), [args[0]], []),
-                                                              ast.Sub(), ast.Constant(2)))
-        column = ast.BinOp(literal((-1,)), ast.Add(), ones)
-    return ast.BinOp(args[0], ast.Add(), ast.Call(np_attr("reshape"), [args[1], column], []))
-
-
-BIAS_ADD = define("BiasAdd", _bias_add_infer, _emit_bias_add)
+BIAS_ADD = define("BiasAdd", _bias_add_infer)
 
 
 def _l2_loss_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -215,4 +166,4 @@ def _l2_loss_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(inputs[0].dtype, TensorShape([]))]
 
 
-L2_LOSS = define("L2Loss", _l2_loss_infer, template("np.sum(np.square(x)) / 2"))
+L2_LOSS = define("L2Loss", _l2_loss_infer)

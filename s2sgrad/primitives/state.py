@@ -5,15 +5,13 @@ constants and function parameters. Assignments are committed by the Session afte
 """
 from __future__ import annotations
 
-import ast
 from collections.abc import Sequence
 from typing import Any
 
-from .. import dtypes as _dt
 from ..shapes import TensorShape
 from ..static import constant_value
-from .common import LOAD, astype, known_shape, like_input, rt_call, unknown_dims
-from .core import define, literal, same_dtype, template
+from .common import like_input, unknown_dims
+from .core import define, same_dtype
 
 
 def _attr_spec(inputs: Sequence[Any], attrs: dict) -> list:
@@ -49,21 +47,17 @@ def _no_outputs(inputs: Sequence[Any], attrs: dict) -> list:
     return []
 
 
-def _first_arg(ins: Any) -> Any:
-    return ins.args[0]
-
-
-CONST = define("Const", _attr_spec, None, differentiable=False, known_value=lambda op: op.attrs["value"],
+CONST = define("Const", _attr_spec, differentiable=False, known_value=lambda op: op.attrs["value"],
                printed_attrs=("value",))
-PLACEHOLDER = define("Placeholder", _attr_spec, None, differentiable=False)
-PLACEHOLDER_WITH_DEFAULT = define("PlaceholderWithDefault", _with_default, None)
-VARIABLE_V2 = define("VariableV2", _attr_spec, None, differentiable=False, default_name="Variable")
-ASSIGN = define("Assign", _assign_spec, None, differentiable=False, ref_inputs=(0,), assigns=True)
-ASSIGN_ADD = define("AssignAdd", _update_spec, template("x + y"), differentiable=False, assigns=True, ufunc=True)
-ASSIGN_SUB = define("AssignSub", _update_spec, template("x - y"), differentiable=False, assigns=True, ufunc=True)
-NO_OP = define("NoOp", _no_outputs, None, differentiable=False)
-IDENTITY = define("Identity", like_input, template("x"), simplify=_first_arg, view="input", identity=True)
-STOP_GRADIENT = define("StopGradient", like_input, template("x"), differentiable=False, simplify=_first_arg,
+PLACEHOLDER = define("Placeholder", _attr_spec, differentiable=False)
+PLACEHOLDER_WITH_DEFAULT = define("PlaceholderWithDefault", _with_default)
+VARIABLE_V2 = define("VariableV2", _attr_spec, differentiable=False, default_name="Variable")
+ASSIGN = define("Assign", _assign_spec, differentiable=False, ref_inputs=(0,), assigns=True)
+ASSIGN_ADD = define("AssignAdd", _update_spec, expr="x + y", differentiable=False, assigns=True, ufunc=True)
+ASSIGN_SUB = define("AssignSub", _update_spec, expr="x - y", differentiable=False, assigns=True, ufunc=True)
+NO_OP = define("NoOp", _no_outputs, differentiable=False)
+IDENTITY = define("Identity", like_input, view="input", identity=True)
+STOP_GRADIENT = define("StopGradient", like_input, differentiable=False,
                        view="input", identity=True)
 
 
@@ -71,14 +65,9 @@ def _like_inputs(inputs: Sequence[Any], attrs: dict) -> list:
     return [(t.dtype, t.shape) for t in inputs]
 
 
-def _emit_identity_n(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    return args[0] if len(args) == 1 else ast.Tuple(list(args), LOAD)
-
-
 # IdentityN carries tf.custom_gradient's overridden gradient; its outputs are its inputs, so the
 # code generator reuses the input values and the op costs nothing at run time.
-IDENTITY_N = define("IdentityN", _like_inputs, _emit_identity_n,
-                    simplify=lambda ins: list(ins.args), view="input")
+IDENTITY_N = define("IdentityN", _like_inputs, view="input")
 
 
 # -- random numbers: each op draws from its own generator, seeded per Session ----------------------
@@ -96,37 +85,8 @@ def _shape_arg(inputs: Sequence[Any], attrs: dict) -> list:
     return [(attrs["dtype"], unknown_dims(shape))]
 
 
-def _size(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    return known_shape(ins.outs[0].shape) or args[1]
-
-
-def _random_emitter(method: str) -> Any:
-    """``rng.<method>(shape, dtype=...)``; NumPy draws float16 as float32, then casts."""
-
-    def emit(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-        dtype = ins.outs[0].dtype
-        draw = _dt.float32 if dtype is _dt.float16 else dtype
-        call: ast.expr = ast.Call(ast.Attribute(args[0], method, LOAD), [_size(ins, args)],
-                        [ast.keyword("dtype", literal(draw))])
-        if draw is not dtype:
-            call = astype(call, dtype)
-        return call
-
-    return emit
-
-
-def _emit_truncated(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    return rt_call("truncated_normal", [args[0], _size(ins, args), literal(ins.outs[0].dtype)])
-
-
-def _emit_integers(ins: Any, args: Sequence[ast.expr]) -> ast.expr:
-    return ast.Call(ast.Attribute(args[0], "integers", LOAD),
-                    [literal(ins.attrs["minval"]), literal(ins.attrs["maxval"])],
-                    [ast.keyword("size", _size(ins, args)), ast.keyword("dtype", literal(ins.outs[0].dtype))])
-
-
-RANDOM_STANDARD_NORMAL = define("RandomStandardNormal", _shape_arg, _random_emitter("standard_normal"),
+RANDOM_STANDARD_NORMAL = define("RandomStandardNormal", _shape_arg,
                                 differentiable=False, pure=False)
-RANDOM_UNIFORM = define("RandomUniform", _shape_arg, _random_emitter("random"), differentiable=False, pure=False)
-TRUNCATED_NORMAL = define("TruncatedNormal", _shape_arg, _emit_truncated, differentiable=False, pure=False)
-RANDOM_UNIFORM_INT = define("RandomUniformInt", _shape_arg, _emit_integers, differentiable=False, pure=False)
+RANDOM_UNIFORM = define("RandomUniform", _shape_arg, differentiable=False, pure=False)
+TRUNCATED_NORMAL = define("TruncatedNormal", _shape_arg, differentiable=False, pure=False)
+RANDOM_UNIFORM_INT = define("RandomUniformInt", _shape_arg, differentiable=False, pure=False)

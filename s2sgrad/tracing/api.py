@@ -19,12 +19,12 @@ import numpy as np
 from .. import pipeline
 from ..autodiff import derivatives
 from ..autodiff.backprop import UnconnectedGradients, as_unconnected_gradients
-from ..compiler import quiet_numpy_warnings
+from ..codegen.compiler import quiet_numpy_warnings
 from ..explain import analyze
-from ..graph import Tensor, user_location
-from ..ir import format_ops
 from ..ops import array_ops as a
 from ..ops.creation import placeholder
+from ..ssa.graph import Tensor, user_location
+from ..ssa.printer import format_ops
 from .arguments import Argument, Binder, call_with, rebuild, signature_key
 from .convert import as_tensor, graph_dtype
 from .traced import Trace, Traced, current_trace

@@ -13,10 +13,10 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as _dt
-from ..graph import Tensor
 from ..ops import array_ops as a
 from ..ops import math_ops as m
 from ..ops.convert import constant
+from ..ssa.graph import Tensor
 from .registry import user_line
 from .traced import Traced, current_trace
 

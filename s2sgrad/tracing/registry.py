@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..graph import user_location
+from ..ssa.graph import user_location
 
 __all__ = ["FUNCTIONS", "UFUNCS", "implements", "ufunc_rule", "unsupported", "user_line", "supported"]
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..graph import Graph, Tensor
+from ..ssa.graph import Graph, Tensor
 from .registry import FUNCTIONS, unsupported, user_line
 
 __all__ = ["Trace", "Traced", "TracedValueError", "current_trace"]

@@ -7,10 +7,10 @@ from __future__ import annotations
 import numbers
 from typing import Any
 
-from ..graph import Operation, Tensor
 from ..ops import control_flow as cf
 from ..ops import math_ops as m
 from ..ops import variables as v
+from ..ssa.graph import Operation, Tensor
 from .optimizer import Optimizer
 
 

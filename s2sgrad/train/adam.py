@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..graph import Operation, Tensor, get_default_graph
 from ..ops import control_flow as cf
 from ..ops import math_ops as m
 from ..ops import variables as v
+from ..ssa.graph import Operation, Tensor, get_default_graph
 from .optimizer import Optimizer
 
 

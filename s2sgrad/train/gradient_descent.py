@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..graph import Operation, Tensor
 from ..ops import variables as v
+from ..ssa.graph import Operation, Tensor
 from .optimizer import Optimizer
 
 

@@ -15,13 +15,13 @@ from typing import Any
 
 from .. import dtypes as _dt
 from ..autodiff.backprop import gradients
-from ..graph import Graph, Operation, Tensor, get_default_graph
 from ..ops import array_ops as a
 from ..ops import control_flow as cf
 from ..ops import math_ops as m
 from ..ops import variables as v
 from ..ops.convert import convert_to_tensor, is_tensor_like
 from ..ops.indexed_slices import IndexedSlices
+from ..ssa.graph import Graph, Operation, Tensor, get_default_graph
 
 __all__ = ["Optimizer", "get_or_create_global_step", "get_global_step", "global_step"]
 

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...nodes import Operation, Tensor
 from ...ops import array_ops as a
 from ...ops import layout_ops as lo
 from ...primitives import array as P
 from ...primitives.core import Primitive
+from ...ssa.nodes import Operation, Tensor
 from .common import Needed, Rule
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...nodes import Tensor
 from ...ops import array_ops as a
+from ...ssa.nodes import Tensor
 
 __all__ = ["Needed", "Rule", "only_needed", "unbroadcast"]
 

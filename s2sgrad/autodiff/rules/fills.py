@@ -1,13 +1,13 @@
 """Gradient rules of the fills primitives."""
 from __future__ import annotations
 
-from ...nodes import Operation, Tensor
 from ...ops import array_ops as a
 from ...ops import indexing_ops as ix
 from ...ops import layout_ops as lo
 from ...ops import reduce_ops as r
 from ...primitives import fills as P
 from ...primitives.core import Primitive
+from ...ssa.nodes import Operation, Tensor
 from .common import Needed, Rule, unbroadcast
 
 

@@ -1,13 +1,13 @@
 """Gradient rules of the indexing primitives."""
 from __future__ import annotations
 
-from ...nodes import Operation, Tensor
 from ...ops import array_ops as a
 from ...ops import indexing_ops as ix
 from ...ops.indexed_slices import IndexedSlices
 from ...primitives import indexing as P
 from ...primitives.core import Primitive
 from ...shapes import TensorShape
+from ...ssa.nodes import Operation, Tensor
 from .common import Needed, Rule
 
 

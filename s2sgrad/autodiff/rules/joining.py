@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...nodes import Operation, Tensor
 from ...ops import array_ops as a
 from ...ops import layout_ops as lo
 from ...ops import reduce_ops as r
 from ...primitives import joining as P
 from ...primitives.core import Primitive
+from ...ssa.nodes import Operation, Tensor
 from .common import Needed, Rule
 
 

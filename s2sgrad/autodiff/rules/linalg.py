@@ -7,7 +7,6 @@ from typing import Any
 
 from ... import dtypes as _dt
 from ... import einsum_equation as eqn
-from ...nodes import Operation, Tensor
 from ...ops import array_ops as a
 from ...ops import creation as c
 from ...ops import indexing_ops as ix
@@ -16,6 +15,7 @@ from ...ops import math_ops as m
 from ...ops import reduce_ops as r
 from ...primitives import linalg as P
 from ...primitives.core import Primitive
+from ...ssa.nodes import Operation, Tensor
 from .common import Needed, Rule, only_needed, unbroadcast
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ...nodes import Operation, Tensor
 from ...ops import array_ops as a
 from ...ops import math_ops as m
 from ...primitives import math as P
 from ...primitives.core import Primitive
+from ...ssa.nodes import Operation, Tensor
 from .common import Needed, Rule, only_needed, unbroadcast
 
 

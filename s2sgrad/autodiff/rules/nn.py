@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...nodes import Operation, Tensor
 from ...ops import array_ops as a
 from ...ops import math_ops as m
 from ...ops import reduce_ops as r
@@ -11,6 +10,7 @@ from ...ops.convert import record1
 from ...primitives import fills
 from ...primitives import nn as P
 from ...primitives.core import Primitive
+from ...ssa.nodes import Operation, Tensor
 from ...static import constant_value
 from .common import Needed, Rule, only_needed, unbroadcast
 

@@ -1,12 +1,12 @@
 """Gradient rules of the reduce primitives."""
 from __future__ import annotations
 
-from ...nodes import Operation, Tensor
 from ...ops import array_ops as a
 from ...ops import math_ops as m
 from ...ops import reduce_ops as r
 from ...primitives import reduce as P
 from ...primitives.core import Primitive
+from ...ssa.nodes import Operation, Tensor
 from .common import Needed, Rule
 
 

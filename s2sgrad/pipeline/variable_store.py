@@ -12,10 +12,10 @@ from typing import Any
 
 import numpy as np
 
-from . import errors
-from .dtypes import DType
+from .. import errors
+from ..dtypes import DType
+from ..ssa.graph import Operation
 from .feeds import convert_feed
-from .graph import Operation
 
 __all__ = ["VariableStore"]
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from . import errors
+from .. import errors
 from .variable_store import VariableStore
 
 __all__ = ["make_dispatcher", "make_step", "make_call"]

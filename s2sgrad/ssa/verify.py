@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
+from ..shapes import TensorShape
 from .nodes import Operation, Tensor
-from .shapes import TensorShape
 
 __all__ = ["VerifyError", "check_specs", "verify_graph"]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .graph import Graph, Operation, Tensor
-from .ops.indexed_slices import IndexedSlices, IndexedSlicesValue
+from ..ops.indexed_slices import IndexedSlices, IndexedSlicesValue
+from ..ssa.graph import Graph, Operation, Tensor
 
 __all__ = ["FetchStructure", "fetch_key"]
 

@@ -17,7 +17,7 @@ from typing import Any, Protocol, cast
 
 import numpy as np
 
-from .codegen import runtime
+from . import runtime
 
 __all__ = ["load_source", "GENERATED_PREFIX", "GENERATED_MODULE", "compile_listeners", "compile_hooks",
            "quiet_numpy_warnings", "show_numpy_warnings"]

@@ -12,13 +12,13 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .ir import format_ops
+from ..platform.devices import Placement
+from ..shapes import dims_text
 from .nodes import GraphElement, Operation, Tensor, user_location  # re-exported
-from .platform.devices import Placement
-from .shapes import dims_text
+from .printer import format_ops
 
 if TYPE_CHECKING:  # the type only: primitive declarations sit above the IR
-    from .primitives.core import Primitive
+    from ..primitives.core import Primitive
 
 __all__ = [
     "Graph", "GraphElement", "Operation", "Tensor", "get_default_graph", "reset_default_graph",

@@ -15,18 +15,18 @@ from typing import Any
 
 import numpy as np
 
-from . import errors
-from .codegen.build import build_module
-from .codegen.emit import Module
-from .codegen.lower import needed_ops
-from .codegen.program import Kind
-from .compiler import GENERATED_PREFIX, load_source
-from .dtypes import DType
+from .. import errors
+from ..codegen.build import build_module
+from ..codegen.compiler import GENERATED_PREFIX, load_source
+from ..codegen.emit import Module
+from ..codegen.lower import needed_ops
+from ..codegen.program import Kind
+from ..dtypes import DType
+from ..ops.convert import graph_of, is_tensor_like
+from ..ssa.graph import Graph, Operation, Tensor, get_default_graph
 from .fastpath import make_call
 from .feeds import check_feed_shape, feed_target
 from .fetches import FetchStructure
-from .graph import Graph, Operation, Tensor, get_default_graph
-from .ops.convert import graph_of, is_tensor_like
 
 __all__ = ["Plan", "plan", "compile", "generate", "graph_of_fetches", "Executable", "static_variable_spec",
            "translate_error", "MAX_SHAPES_PER_PLAN"]

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .dtypes import DType
-from .index_spec import TensorIndex
-from .shapes import dims_text
-from .text import comment_text, location_text, shortest_float
+from ..dtypes import DType
+from ..index_spec import TensorIndex
+from ..shapes import dims_text
+from ..text import comment_text, location_text, shortest_float
 
 if TYPE_CHECKING:  # the type only: graph.py prints itself with format_ops
     from .nodes import Operation

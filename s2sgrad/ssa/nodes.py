@@ -8,17 +8,17 @@ from collections.abc import Iterator, Sequence
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
-from . import dtypes as _dt
+from .. import dtypes as _dt
+from ..shapes import TensorShape, as_shape
 from .default_session import session_for
-from .shapes import TensorShape, as_shape
 
 if TYPE_CHECKING:
+    from ..primitives.core import Primitive
     from .graph import Graph
-    from .primitives.core import Primitive
 
 __all__ = ["GraphElement", "Operation", "Tensor", "TensorOperators", "user_location"]
 
-_PKG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # s2sgrad/
 
 
 def user_location() -> tuple[str, int]:

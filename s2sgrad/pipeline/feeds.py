@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from .graph import Graph, Tensor
+from ..ssa.graph import Graph, Tensor
 
 __all__ = ["convert_feed", "feed_target"]
 
