@@ -8,10 +8,10 @@ from ...primitives import indexing as P
 from ...primitives.core import Primitive
 from ...shapes import TensorShape
 from ...ssa.nodes import Operation, Tensor
-from .common import Needed, Rule
+from .common import Grads, Needed, Rule
 
 
-def _gather_grad(op: Operation, needed: Needed, g: Tensor) -> list:
+def _gather_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     params, indices = op.inputs
     axis = op.attrs["axis"]
     if axis == 0:

@@ -16,10 +16,10 @@ from ...ops import reduce_ops as r
 from ...primitives import linalg as P
 from ...primitives.core import Primitive
 from ...ssa.nodes import Operation, Tensor
-from .common import Needed, Rule, only_needed, unbroadcast
+from .common import Grads, Needed, Rule, only_needed, unbroadcast
 
 
-def _matmul_grad(op: Operation, needed: Needed, g: Tensor) -> list:
+def _matmul_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     """TF's four cases: with ``a`` transposed its gradient is ``b @ g.T`` (transposed as ``b`` is used),
     else ``g @ b.T``; likewise for ``b``."""
     x, y = op.inputs
@@ -34,7 +34,7 @@ def _matmul_grad(op: Operation, needed: Needed, g: Tensor) -> list:
     return only_needed(needed, lambda: unbroadcast(gx(), x), lambda: unbroadcast(gy(), y))
 
 
-def _einsum_grad(op: Operation, needed: Needed, g: Tensor) -> list:
+def _einsum_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     ranks = [t.shape.rank for t in op.inputs]
     if None in ranks:
         raise ValueError(f"the gradient of einsum needs the ranks of its operands ({op.name})")
