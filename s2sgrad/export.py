@@ -174,25 +174,9 @@ def _function_spec(fn: Any, args: Sequence[Any]) -> ExportSpec:
     """A decorated function at ``args``: call it once, recording what its executable is given (the
     arguments of its ``run``) and returns, then describe its result's structure in terms of those
     returned values."""
-    exe = fn.executable(*args)
-    call = exe.call
-    calls: list[tuple[list, list]] = []
-
-    def recording_call(inputs: list) -> Any:
-        snapshot = [_snapshot(a) for a in inputs]
-        outs = call(inputs)
-        calls.append((snapshot, list(outs)))
-        return outs
-
-    exe.call = recording_call  # shadows the method on this instance for the one call below
-    try:
-        result = fn(*args)
-    finally:
-        del exe.call
+    result, exe, inputs, outs = fn.call_observed(*args)
+    inputs = [_snapshot(a) for a in inputs]
     name = getattr(fn, "__name__", "the function")
-    if len(calls) != 1:
-        raise RuntimeError(f"export could not observe one call of {name}'s compiled code")
-    (inputs, outs), = calls
     return executable_spec(exe.module, exe.n_fetches, inputs, origin=f"{name}{_shapes(args)}",
                            result=_expression(result, lambda v: _position(v, outs), name))
 

@@ -152,3 +152,14 @@ def test_old_and_new_argument_spellings_cannot_both_be_given():
         tf.expand_dims(tf.zeros([2]), axis=0, dim=0)
     with pytest.raises(ValueError, match="Cannot specify both 'axis' and 'squeeze_dims'"):
         tf.squeeze(tf.zeros([1, 2]), axis=[0], squeeze_dims=[0])
+
+
+def test_tile_gradient_with_unknown_rank_is_a_clear_error_and_known_rank_works():
+    x = tf.placeholder(tf.float64, None, name="x")
+    with pytest.raises(ValueError, match="gradient of tile needs the rank of x:0"):
+        tf.gradients(tf.reduce_sum(tf.tile(x, tf.placeholder(tf.int32, None))), x)
+    x2 = tf.placeholder(tf.float64, [None, None])
+    multiples = tf.placeholder(tf.int32, [2])
+    g = tf.gradients(tf.reduce_sum(tf.tile(x2, multiples)), x2)[0]
+    with tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run(g, {x2: np.ones((2, 3)), multiples: [2, 1]}), np.full((2, 3), 2.0))

@@ -112,14 +112,20 @@ class _Program:
         self.dtypes = [t.dtype.np for t in placeholders]
 
     def run(self, arguments: list[Argument]) -> tuple[Any, Any]:
+        return self.unpack(self.executable.call(self.module_inputs(arguments)))
+
+    def module_inputs(self, arguments: list[Argument]) -> list:
+        """The arguments of the compiled ``run`` for these call arguments."""
         quiet_numpy_warnings()
         values = [leaf.value for arg in arguments for leaf in arg.leaves if leaf.kind != "static"]
         feeds = []
         for v, dtype in zip(values, self.dtypes, strict=True):
             arr = np.asarray(v, dtype=dtype)
             feeds.append(arr[()] if arr.ndim == 0 else arr)
-        exe = self.executable
-        outs = exe.call([feeds[i] for i in exe.feed_positions])
+        return [feeds[i] for i in self.executable.feed_positions]
+
+    def unpack(self, outs: Sequence[Any]) -> tuple[Any, Any]:
+        """The function's value (or None) and its derivatives, from what the compiled ``run`` returned."""
         value = None if self.value_index is None else outs[self.value_index]
         return value, _map_results(self.slots, lambda i: outs[i])
 
@@ -188,6 +194,16 @@ class GradientFunction:
         if any(leaf.kind == "traced" for arg in arguments for leaf in arg.leaves):
             raise TypeError(f"{self.label}: inspect with concrete example arguments, not traced values")
         return self._program(arguments)
+
+    def call_observed(self, *args: Any, **kwargs: Any) -> tuple[Any, pipeline.Executable, list, list]:
+        """``self(*args, **kwargs)``, also returning the executable that ran, the arguments its ``run``
+        was given and the values it returned (what ``export`` writes down)."""
+        arguments = self._bind(args, kwargs)
+        program = self._inspect(args, kwargs)
+        inputs = program.module_inputs(arguments)
+        outs = list(program.executable.call(inputs))
+        value, results = program.unpack(outs)
+        return self._package(value, results, program.recording), program.executable, inputs, outs
 
     # -- inspection -----------------------------------------------------------------------------
     def executable(self, *args: Any, **kwargs: Any) -> pipeline.Executable:

@@ -29,7 +29,9 @@ def _split_grad(op: Operation, needed: Needed, *grads: Tensor | None) -> Grads:
 def _tile_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     """View the gradient as [m0, d0, m1, d1, ...] and sum over the copies (the m axes)."""
     x, multiples = op.inputs
-    rank = x.shape.rank if x.shape.rank is not None else multiples.shape.sizes[0]
+    rank = x.shape.rank
+    if rank is None and multiples.shape.rank == 1:
+        rank = multiples.shape.sizes[0]
     if rank is None:
         raise ValueError(f"the gradient of tile needs the rank of {x.name}")
     pairs = a.stack([multiples, a.shape(x, out_type=multiples.dtype)], axis=1)
