@@ -66,7 +66,7 @@ def quiet_numpy_warnings() -> None:
         while _QUIET in filters:
             filters.remove(_QUIET)
         filters.insert(0, _QUIET)
-        warnings._filters_mutated()  # type: ignore[attr-defined]
+        warnings._filters_mutated()  # type: ignore[attr-defined]  # CPython's own hook, absent from typeshed
 
 
 def show_numpy_warnings(enabled: bool = True) -> None:
@@ -79,7 +79,7 @@ def show_numpy_warnings(enabled: bool = True) -> None:
     _show = bool(enabled)
     while _show and _QUIET in warnings.filters:
         cast("list[Any]", warnings.filters).remove(_QUIET)
-        warnings._filters_mutated()  # type: ignore[attr-defined]
+        warnings._filters_mutated()  # type: ignore[attr-defined]  # CPython's own hook, absent from typeshed
     quiet_numpy_warnings()
 
 
