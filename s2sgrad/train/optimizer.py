@@ -64,7 +64,7 @@ class Optimizer:
 
     def compute_gradients(self, loss: Any, var_list: Sequence[Any] | None = None, gate_gradients: int = GATE_OP,
                           aggregation_method: Any = None, colocate_gradients_with_ops: bool = False,
-                          grad_loss: Any = None) -> list[tuple[Any, v.Variable]]:
+                          grad_loss: Any = None) -> list[tuple[Tensor | IndexedSlices | None, v.Variable]]:
         """``[(gradient or None, variable), ...]`` of ``loss`` for each variable."""
         if callable(loss):
             raise NotImplementedError("A callable loss is for eager execution; pass the loss tensor.")
@@ -193,10 +193,10 @@ class Optimizer:
     def _create_slots(self, var_list: list) -> None:
         """Create slot variables for ``var_list`` (none by default)."""
 
-    def _apply_dense(self, grad: Tensor, var: v.Variable) -> Any:
+    def _apply_dense(self, grad: Tensor, var: v.Variable) -> Operation:
         raise NotImplementedError
 
-    def _apply_sparse(self, grad: Tensor, rows: Tensor, var: v.Variable) -> Any:
+    def _apply_sparse(self, grad: Tensor, rows: Tensor, var: v.Variable) -> Operation:
         """Apply an IndexedSlices gradient, given dense as ``grad``; ``rows`` (bool, broadcasting against
         ``var``) marks the rows it touches. TF's sparse kernels leave the other rows' values and slots
         alone; where a zero gradient does the same (SGD, Adagrad, Adam), that is the dense update."""
