@@ -7,7 +7,7 @@ what the gradient costs relative to the loss alone.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -185,7 +185,7 @@ def mlp_numpy() -> Callable:
         gW2, gb2, gh1 = h1.T @ gh2, gh2.sum(0), gh2 @ W2.T
         gh1 *= z1 > 0
         gW1, gb1 = X.T @ gh1, gh1.sum(0)
-        for p, gp in zip(P, [gW1, gb1, gW2, gb2, gW3, gb3]):
+        for p, gp in zip(P, [gW1, gb1, gW2, gb2, gW3, gb3], strict=True):
             p -= lr * gp
         return loss
     return step
@@ -226,7 +226,7 @@ def mlp_jax() -> Callable:
     @jax.jit
     def update(P, X, Y):
         value, g = jax.value_and_grad(loss)(P, X, Y)
-        return [p - 0.01 * gp for p, gp in zip(P, g)], value
+        return [p - 0.01 * gp for p, gp in zip(P, g, strict=True)], value
     st = {"P": [jnp.asarray(v) for v in params]}
     Xj, Yj = jnp.asarray(X), jnp.asarray(Y)
 
@@ -248,7 +248,7 @@ def mlp_torch() -> Callable:
         loss = torch.mean(-torch.sum(Yt * torch.log_softmax(h2 @ W3 + b3, 1), 1))
         gs = torch.autograd.grad(loss, P)
         with torch.no_grad():
-            for p, gp in zip(P, gs):
+            for p, gp in zip(P, gs, strict=True):
                 p.sub_(0.01 * gp)
         return loss
     return step

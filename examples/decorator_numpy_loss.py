@@ -7,6 +7,7 @@ into a module, and caches it per signature. ``.source(*args)`` shows that module
     python examples/decorator_numpy_loss.py
 """
 import numpy as np
+
 import s2sgrad
 
 

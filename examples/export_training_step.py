@@ -13,6 +13,7 @@ import sys
 import tempfile
 
 import numpy as np
+
 import s2sgrad as tf
 
 
@@ -44,7 +45,7 @@ def main(out_dir):
     step = train_step.Step()                      # w and b as they were when exported
     exported_losses = [step(x=xs, y=ys)[1] for _ in range(5)]
 
-    for s, e in zip(session_losses, exported_losses):
+    for s, e in zip(session_losses, exported_losses, strict=True):
         print(f"session {s:.7f}   exported {e:.7f}")
     print("identical:", session_losses == exported_losses)
     print("w after training:", step.variables["w"].ravel())

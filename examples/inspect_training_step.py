@@ -8,6 +8,7 @@ equation per line.
     python examples/inspect_training_step.py
 """
 import numpy as np
+
 import s2sgrad as tf
 
 rng = np.random.default_rng(0)

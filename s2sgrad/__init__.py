@@ -71,11 +71,49 @@ from .inspection import ir, source
 from .tracing import grad, hessian, jacobian, value_and_grad
 from .explain import explain
 from .export import export
-from ._version import __version__
+from ._version import __version__ as __version__  # re-exported (`as` itself: not one of the API names)
 
 
 no_gradient, OpError = NoGradient, errors.OpError  # TF's second names for them
 compat.v1 = _sys.modules[__name__]  # tf.compat.v1 is tf: s2sgrad's top level is TF-1.x's API
 _sys.modules[compat.__name__ + ".v1"] = compat.v1
 newaxis = None
+# the public names: what `from s2sgrad import *` gives (and what ruff checks the imports against)
+__all__ = ["AUTO_REUSE", "AggregationMethod", "ConfigProto", "DType", "DeviceSpec", "Dimension", "GPUOptions", "Graph",
+           "GraphKeys", "GraphOptions", "IndexedSlices", "IndexedSlicesValue", "InteractiveSession", "NoGradient",
+           "NotDifferentiable", "OpError", "Operation", "OptimizerOptions", "RegisterGradient", "RunMetadata",
+           "RunOptions", "Session", "Tensor", "TensorShape", "UnconnectedGradients", "Variable", "abs", "acos", "add",
+           "add_n", "add_to_collection", "add_to_collections", "all_variables", "app", "arg_max", "arg_min", "argmax",
+           "argmin", "as_dtype", "asin", "asinh", "assign", "assign_add", "assign_sub", "atan", "atan2", "bool",
+           "boolean_mask", "broadcast_to", "cast", "ceil", "clip_by_value", "colocate_with", "compat", "complex128",
+           "complex64", "concat", "concat_v2", "constant", "constant_initializer", "contrib", "control_dependencies",
+           "convert_to_tensor", "cos", "cosh", "count_nonzero", "cumprod", "cumsum", "custom_gradient", "debugging",
+           "device", "dimension_at_index", "dimension_value", "disable_eager_execution", "disable_tensor_equality",
+           "disable_v2_behavior", "disable_v2_tensorshape", "div", "div_no_nan", "divide", "double", "dtypes", "einsum",
+           "enable_eager_execution", "enable_tensor_equality", "enable_v2_behavior", "enable_v2_tensorshape", "equal",
+           "erf", "errors", "executing_eagerly", "executing_eagerly_outside_functions", "exp", "expand_dims", "explain",
+           "expm1", "export", "eye", "fill", "flags", "float16", "float32", "float64", "floor", "floor_div", "floordiv",
+           "floormod", "gather", "gather_nd", "get_collection", "get_default_graph", "get_default_session",
+           "get_logger", "get_variable", "get_variable_scope", "gfile", "global_variables",
+           "global_variables_initializer", "glorot_normal_initializer", "glorot_uniform_initializer", "grad",
+           "gradients", "greater", "greater_equal", "group", "half", "hessian", "hessians", "identity", "identity_n",
+           "initialize_all_variables", "initialize_local_variables", "initialize_variables", "initializers", "int16",
+           "int32", "int64", "int8", "io", "ir", "is_finite", "is_inf", "is_nan", "is_tensor", "jacobian", "less",
+           "less_equal", "lin_space", "linalg", "linspace", "local_variables", "local_variables_initializer", "log",
+           "log1p", "logging", "logical_and", "logical_not", "logical_or", "logical_xor", "losses", "manip", "math",
+           "matmul", "matrix_transpose", "maximum", "minimum", "mod", "mul", "multiply", "name_scope", "neg",
+           "negative", "newaxis", "nn", "no_gradient", "no_op", "not_equal", "one_hot", "ones", "ones_initializer",
+           "ones_like", "pack", "pad", "placeholder", "placeholder_with_default", "pow", "random", "random_normal",
+           "random_normal_initializer", "random_uniform", "random_uniform_initializer", "range", "rank", "realdiv",
+           "reciprocal", "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min",
+           "reduce_prod", "reduce_sum", "reset_default_graph", "reshape", "resource_loader", "reverse", "reverse_v2",
+           "round", "rsqrt", "scalar_mul", "scatter_nd", "select", "set_random_seed", "shape", "show_numpy_warnings",
+           "sigmoid", "sign", "sin", "sinh", "size", "slice", "source", "split", "sqrt", "square", "squared_difference",
+           "squeeze", "stack", "stop_gradient", "string", "sub", "subtract", "tan", "tanh", "tensordot", "tile",
+           "to_double", "to_float", "to_int32", "to_int64", "train", "trainable_variables", "transpose", "truediv",
+           "truncated_normal", "truncated_normal_initializer", "tuple", "uint16", "uint32", "uint64", "uint8", "unpack",
+           "unsorted_segment_sum", "unstack", "value_and_grad", "variable_scope", "variables_initializer",
+           "variance_scaling_initializer", "where", "where_v2", "zeros", "zeros_initializer", "zeros_like"]
+
+
 __getattr__ = _missing_names("", __name__)

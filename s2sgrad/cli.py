@@ -15,18 +15,19 @@ import runpy
 import sys
 import threading
 import traceback
-from typing import Any, Callable, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
+from ._version import __version__
 from .codegen import compiler
 from .codegen.names import identifier
 from .dot import to_dot
 from .export import CallRecorder, executable_spec
-from .ssa.printer import format_ops
 from .pipeline import Executable
+from .ssa.printer import format_ops
 from .standalone import write_standalone
-from ._version import __version__
 
 __all__ = ["main", "build_parser"]
 
@@ -59,7 +60,8 @@ class _Collector:
         self._record = record
         self._lock = threading.Lock()
 
-    def __call__(self, run: Callable, label: str, constants: dict, origin: Any) -> Callable:
+    def __call__(self, run: compiler.GeneratedRun, label: str, constants: dict[str, Any],
+                 origin: Any) -> compiler.GeneratedRun:
         key = _module_key(run.source, constants)
         with self._lock:
             seen = self.modules.get(key)
@@ -176,7 +178,7 @@ def _run_script(path: str, args: Sequence[str]) -> int:
             runpy.run_path(path, run_name="__main__")
     except SystemExit as e:
         return _exit_status(e.code)
-    except BaseException as e:  # noqa: BLE001 - the script's error is reported like Python reports it
+    except BaseException as e:  # the script's error is reported like Python reports it
         _print_script_traceback(e, path)
         return 130 if isinstance(e, KeyboardInterrupt) else 1
     finally:

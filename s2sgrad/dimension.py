@@ -6,7 +6,8 @@ as in TensorFlow 1.x: ``Dimension(None) + 1`` is ``Dimension(None)``, ``Dimensio
 from __future__ import annotations
 
 import operator
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 __all__ = ["Dimension", "as_dimension", "dimension_value", "index_value"]
 
@@ -20,10 +21,10 @@ def index_value(value: Any) -> int:
                         f"{value!r} with type {type(value)!r}") from None
 
 
-def _arithmetic(fn: Callable[[int, int], int], reflected: bool = False) -> Callable:
+def _arithmetic(fn: Callable[[int, int], int], reflected: bool = False) -> Callable[[Dimension, Any], Dimension]:
     """A binary operator method: ``fn`` of the two sizes, unknown if either is; NotImplemented for
     operands that are no dimension (floats, negative ints, text)."""
-    def method(self: Dimension, other: Any) -> Any:
+    def method(self: Dimension, other: Any) -> Dimension:
         try:
             other = as_dimension(other)
         except (TypeError, ValueError):
@@ -43,6 +44,7 @@ class Dimension:
     """
 
     __slots__ = ("_value",)
+    _value: int | None
 
     def __init__(self, value: Any) -> None:
         if value is None or isinstance(value, Dimension):
@@ -76,7 +78,9 @@ class Dimension:
     def __bool__(self) -> bool:
         return bool(self._value)
 
-    __hash__ = None  # type: ignore[assignment] - unhashable, as TF's: equality with unknowns is not a bool
+    # unhashable, as TF's: equality with unknowns is not a bool. Python's way to say so; mypy reads it as
+    # replacing object.__hash__ with a non-callable (typeshed's own list/dict ignore the same error)
+    __hash__ = None  # type: ignore[assignment]
 
     def __eq__(self, other: object) -> Any:
         return _compare(self, other, operator.eq, equality=True)
@@ -117,19 +121,19 @@ class Dimension:
     __floordiv__, __rfloordiv__ = _arithmetic(operator.floordiv), _arithmetic(operator.floordiv, reflected=True)
     __mod__, __rmod__ = _arithmetic(operator.mod), _arithmetic(operator.mod, reflected=True)
 
-    def __truediv__(self, other: Any) -> Any:
+    def __truediv__(self, other: Any) -> NoReturn:
         raise TypeError(f"unsupported operand type(s) for /: 'Dimension' and '{type(other).__name__}', "
                         "please use // instead")
 
-    def __rtruediv__(self, other: Any) -> Any:
+    def __rtruediv__(self, other: Any) -> NoReturn:
         raise TypeError(f"unsupported operand type(s) for /: '{type(other).__name__}' and 'Dimension', "
                         "please use // instead")
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type[Dimension], tuple[int | None]]:
         return Dimension, (self._value,)
 
 
-def _compare(dim: Dimension, other: Any, test: Callable, equality: bool = False) -> Any:
+def _compare(dim: Dimension, other: Any, test: Callable[[int, int], bool], equality: bool = False) -> bool | None:
     """``test`` of two known sizes; None when either is unknown. An ``other`` that is no dimension makes
     ==/!= NotImplemented (so Python falls back to identity) and orderings raise."""
     try:

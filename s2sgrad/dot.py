@@ -10,7 +10,7 @@ come in graph order.
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from .primitives.state import VARIABLE_V2
 from .ssa.graph import Operation

@@ -14,6 +14,7 @@ import builtins
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from .tf1_api import missing_names as _missing_names
 
@@ -23,13 +24,16 @@ __all__ = [
     "bool", "string", "complex64", "complex128", "half", "double",
 ]
 
+_Limit = int | np.floating  # an integer dtype's bound, or a float dtype's as a NumPy scalar
+_Info = np.finfo | np.iinfo
+
 
 class DType:
     """A tensor element type, comparable with NumPy dtypes and names: ``tf.float32 == np.float32``."""
 
     __slots__ = ("name", "_np", "_enum")
 
-    def __init__(self, name: str, np_type: Any, enum: int) -> None:
+    def __init__(self, name: str, np_type: npt.DTypeLike, enum: int) -> None:
         self.name = name
         self._np = np.dtype(np_type)
         self._enum = enum
@@ -102,16 +106,16 @@ class DType:
         return 0 if self._np.kind == "O" else self._np.itemsize
 
     @property
-    def min(self) -> Any:
+    def min(self) -> _Limit:
         """The smallest value: a NumPy scalar for floats, an int for integers; TypeError otherwise."""
         return self._info("minimum").min
 
     @property
-    def max(self) -> Any:
+    def max(self) -> _Limit:
         """The largest value: a NumPy scalar for floats, an int for integers; TypeError otherwise."""
         return self._info("maximum").max
 
-    def _info(self, what: str) -> Any:
+    def _info(self, what: str) -> _Info:
         if self._np.kind == "f":
             return np.finfo(self._np)
         if self._np.kind in "iu":
@@ -170,7 +174,7 @@ int8 = DType("int8", np.int8, 6)
 string = DType("string", np.object_, 7)
 complex64 = DType("complex64", np.complex64, 8)
 int64 = DType("int64", np.int64, 9)
-bool = DType("bool", np.bool_, 10)  # noqa: A001 - TF's public name
+bool = DType("bool", np.bool_, 10)  # TF's public name (shadows the builtin here)
 uint16 = DType("uint16", np.uint16, 17)
 complex128 = DType("complex128", np.complex128, 18)
 float16 = half = DType("float16", np.float16, 19)

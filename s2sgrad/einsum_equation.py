@@ -9,9 +9,9 @@ from __future__ import annotations
 import dataclasses
 import string
 from collections import Counter
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
-from .shapes import TensorShape
+from .shapes import Sizes, TensorShape
 from .static import broadcast_shape
 
 __all__ = ["Equation", "parse", "output_shape", "explicit"]
@@ -86,11 +86,11 @@ def _ellipsis_rank(term: str, rank: int, position: int, shape: TensorShape) -> i
     return n
 
 
-def _labelled(term: str, dims: Sequence) -> tuple[list[tuple[str, object]], list]:
-    """Split ``dims`` into (letter, dim) pairs and the ellipsis dims."""
+def _labelled(term: str, dims: Sizes) -> tuple[list[tuple[str, int | None]], list[int | None]]:
+    """Split ``dims`` into (letter, dim) pairs and the ellipsis dims (``_ellipsis_rank`` checked the rank)."""
     head, _, tail = term.partition(ELLIPSIS)
     n_ell = len(dims) - len(head) - len(tail)
-    pairs = list(zip(head, dims[:len(head)])) + list(zip(tail, dims[len(head) + n_ell:]))
+    pairs = list(zip(head, dims[:len(head)], strict=True)) + list(zip(tail, dims[len(head) + n_ell:], strict=True))
     return pairs, list(dims[len(head):len(head) + n_ell])
 
 
@@ -100,12 +100,12 @@ def output_shape(eq: Equation, shapes: Sequence[TensorShape], broadcast: str = "
     sizes: dict[str, int | None] = {}
     ellipses = []
     for i, (term, shape) in enumerate(zip(eq.inputs, shapes, strict=True)):
-        if shape.rank is None:
+        if shape.sizes is None:
             ellipses.append(TensorShape(None if ELLIPSIS in term else []))
             for c in term.replace(ELLIPSIS, ""):
                 sizes.setdefault(c, None)
             continue
-        _ellipsis_rank(term, shape.rank, i, shape)
+        _ellipsis_rank(term, len(shape.sizes), i, shape)
         pairs, ell = _labelled(term, shape.sizes)
         for c, d in pairs:
             known = sizes.get(c)
@@ -120,11 +120,11 @@ def output_shape(eq: Equation, shapes: Sequence[TensorShape], broadcast: str = "
     dims: list = [sizes[c] for c in eq.output.replace(ELLIPSIS, "")]
     if ELLIPSIS not in eq.output:
         return TensorShape(dims)
-    broadcast = broadcast_shape(*ellipses)
-    if broadcast.rank is None:
+    ellipsis_sizes = broadcast_shape(*ellipses).sizes
+    if ellipsis_sizes is None:
         return TensorShape(None)
     head = eq.output.index(ELLIPSIS)
-    return TensorShape(dims[:head] + list(broadcast.sizes) + dims[head:])
+    return TensorShape(dims[:head] + list(ellipsis_sizes) + dims[head:])
 
 
 def explicit(eq: Equation, ranks: Sequence[int]) -> tuple[Equation, str]:

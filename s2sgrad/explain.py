@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .autodiff.backprop import UnconnectedGradients, as_unconnected_gradients, gradient_function
-from .ssa.graph import Operation, Tensor
 from .ops.convert import convert_to_tensor
 from .primitives import array, fills, math, reduce, state
 from .primitives.core import Primitive
+from .ssa.graph import Operation, Tensor
 
 __all__ = ["explain", "analyze", "Reason", "Explanation", "GradientReport"]
 

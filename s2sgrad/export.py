@@ -11,18 +11,20 @@ from __future__ import annotations
 import ast
 import functools
 import os
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 import numpy as np
 
+from .codegen.compiler import GeneratedRun
 from .codegen.emit import Module
 from .codegen.program import Kind
-from .pipeline.feeds import convert_feed
 from .ops.indexed_slices import IndexedSlicesValue
 from .pipeline import generate, graph_of_fetches, plan, static_variable_spec
+from .pipeline.feeds import convert_feed
+from .pipeline.variable_store import VariableStore
 from .session import Session, get_default_session
 from .standalone import ExportSpec, Input, run_parameters, write_standalone
-from .pipeline.variable_store import VariableStore
 
 __all__ = ["export", "CallRecorder", "executable_spec"]
 
@@ -130,14 +132,14 @@ class CallRecorder:
     def __init__(self) -> None:
         self.args: list | None = None
 
-    def wrap(self, run: Callable) -> Callable:
+    def wrap(self, run: GeneratedRun) -> GeneratedRun:
         """``run``, recording the arguments of its first call in ``self.args``."""
         @functools.wraps(run)
         def recording_run(*args: Any) -> Any:
             if self.args is None:
                 self.args = [_snapshot(a) for a in args]
             return run(*args)
-        return recording_run
+        return cast(GeneratedRun, recording_run)  # functools.wraps copied .source and .filename
 
 
 def _snapshot(value: Any) -> Any:
@@ -154,11 +156,11 @@ def executable_spec(module: Module, n_fetches: int, values: list | None, origin:
     values = values if values is not None else [None] * len(names)
     inputs = []
     for name, param, value in zip(names, module.params, values, strict=True):
-        label = param.source.name
+        label = param.source.name if param.source is not None else name
         if param.kind is Kind.RNG:
             inputs.append(Input(name, "rng", label, value=value))
         else:
-            inputs.append(Input(name, param.kind.value, label, param.dtype.np, tuple(param.shape.sizes), value))
+            inputs.append(Input(name, param.kind.value, label, param.dtype.np, tuple(param.shape.as_list()), value))
     variables = {i.label: (i.dtype, i.shape) for i in inputs if i.kind == "var"}
     for op in module.commit_ops:
         variables.setdefault(op.name, (op.outputs[0].dtype.np, None))

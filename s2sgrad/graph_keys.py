@@ -5,11 +5,12 @@ the variables, losses and global step that s2sgrad records.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
-from .ssa.graph import Tensor, get_default_graph
 from .ops.indexed_slices import IndexedSlices
 from .ops.variables import GLOBAL_VARIABLES, TRAINABLE_VARIABLES, Variable
+from .ssa.graph import Tensor, get_default_graph
 
 __all__ = ["GraphKeys", "add_to_collection", "add_to_collections", "get_collection", "is_tensor"]
 

@@ -1,14 +1,15 @@
 """See what s2sgrad made of a graph: ``source(fetches)`` (the generated module) and ``ir(fetches)``."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .codegen.lower import needed_ops
+from .pipeline import generate, graph_of_fetches, plan, static_variable_spec
 from .pipeline.feeds import convert_feed
 from .pipeline.fetches import FetchStructure
 from .ssa.graph import Graph, Tensor
 from .ssa.printer import format_ops
-from .pipeline import generate, graph_of_fetches, plan, static_variable_spec
 
 __all__ = ["source", "ir"]
 
@@ -38,9 +39,10 @@ def _fed(graph: Graph, keys: Any) -> list[Tensor]:
     if not isinstance(keys, (list, tuple, dict)):
         raise TypeError(f"feed_list must be a list of tensors (or their names), got {keys!r}")
     fed = [graph.as_graph_element(k) for k in keys]
-    if not all(isinstance(t, Tensor) for t in fed):
+    tensors = [t for t in fed if isinstance(t, Tensor)]
+    if len(tensors) != len(fed):
         raise TypeError("feeds must be tensors (or their names)")
-    return fed
+    return tensors
 
 
 def ir(fetches: Any, feed_list: Sequence[Any] | None = None, graph: Graph | None = None) -> str:

@@ -5,14 +5,15 @@ Each is the current op under its old name, or a thin wrapper where the arguments
 from __future__ import annotations
 
 import numbers
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from . import dtypes as _dt
-from .ssa.graph import Tensor
 from .ops import array_ops, reduce_ops
 from .ops.creation import linspace
 from .ops.math_ops import multiply, negative, subtract
 from .ops.variables import Variable, global_variables, local_variables_initializer, variables_initializer
+from .ssa.graph import Tensor
 
 __all__ = ["all_variables", "arg_max", "arg_min", "concat", "concat_v2", "initialize_local_variables",
            "initialize_variables", "lin_space", "mul", "neg", "pack", "select", "sub", "unpack"]

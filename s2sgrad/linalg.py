@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .ssa.graph import Tensor
 from .ops import array_ops
 from .ops.convert import convert_to_tensor
 from .ops.creation import eye
 from .ops.linalg_ops import einsum, tensordot
 from .ops.math_ops import matmul
 from .ops.nn_ops import l2_normalize
+from .ssa.graph import Tensor
 from .tf1_api import missing_names as _missing_names
 
 __all__ = ["einsum", "eye", "l2_normalize", "matmul", "matrix_transpose", "tensordot", "transpose"]

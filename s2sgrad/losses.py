@@ -6,15 +6,16 @@ As in TensorFlow, losses are computed in float32 and cast back to the input's dt
 from __future__ import annotations
 
 import numbers
+from collections.abc import Callable
 from typing import Any
 
 from . import dtypes as _dt
-from .ssa.graph import Tensor, get_default_graph
 from .ops import array_ops as a
 from .ops import math_ops as m
 from .ops import nn_ops as nn
 from .ops import reduce_ops as r
 from .ops.convert import convert_to_tensor, graph_of
+from .ssa.graph import Tensor, get_default_graph
 from .tf1_api import missing_names as _missing_names
 
 __all__ = ["Reduction", "compute_weighted_loss", "mean_squared_error", "absolute_difference",
@@ -40,12 +41,12 @@ class Reduction:
         return (cls.NONE, cls.SUM, cls.MEAN, cls.SUM_OVER_BATCH_SIZE, cls.SUM_OVER_NONZERO_WEIGHTS)
 
     @classmethod
-    def validate(cls, key: Any) -> None:
+    def validate(cls, key: object) -> None:
         if not isinstance(key, str) or key not in cls.all():
             raise ValueError(f"Invalid Reduction Key {key}.")
 
 
-def _safe_mean(total: Tensor, count: Any) -> Tensor:
+def _safe_mean(total: Tensor, count: int | Tensor) -> Tensor:
     """``total / count``, or 0 when ``count`` is 0 (``count`` may be a known Python number)."""
     if isinstance(count, numbers.Real):
         return m.truediv(total, float(count), name="value") if count else a.zeros_like(total, name="value")
@@ -53,12 +54,12 @@ def _safe_mean(total: Tensor, count: Any) -> Tensor:
     return a.where(empty, a.zeros_like(total), total / a.where(empty, a.ones_like(count), count), name="value")
 
 
-def _num_elements(losses: Tensor) -> Any:
+def _num_elements(losses: Tensor) -> int | Tensor:
     known = losses.shape.num_elements()
     return known if known is not None else m.cast(a.size(losses), _dt.float32)
 
 
-def _num_present(losses: Tensor, weights: Tensor, raw_weights: Any) -> Any:
+def _num_present(losses: Tensor, weights: Tensor, raw_weights: Any) -> int | Tensor:
     """How many elements of ``losses`` carry a nonzero weight."""
     if isinstance(raw_weights, numbers.Real) and not isinstance(raw_weights, bool):
         return _num_elements(losses) if raw_weights != 0 else 0
@@ -69,7 +70,7 @@ def _num_present(losses: Tensor, weights: Tensor, raw_weights: Any) -> Any:
 def _check_broadcastable(weights: Tensor, losses: Tensor) -> None:
     """Weights are a scalar or have the losses' rank with each dimension 1 or equal (as TF requires)."""
     w, v = weights.shape, losses.shape
-    if w.rank is None or v.rank is None or w.rank == 0:
+    if w.sizes is None or v.sizes is None or w.rank == 0:
         return
     if w.rank != v.rank or any(wd not in (1, None) and vd is not None and wd != vd
                                for wd, vd in zip(w.sizes, v.sizes, strict=True)):
@@ -120,7 +121,8 @@ def _pair(labels: Any, predictions: Any) -> tuple[Tensor, Tensor]:
     return labels, predictions
 
 
-def _pointwise_loss(default_scope: str, elementwise: Any, doc: str) -> Any:
+def _pointwise_loss(default_scope: str, elementwise: Callable[[Tensor, Tensor], Tensor],
+                    doc: str) -> Callable[..., Tensor]:
     """A ``(labels, predictions, weights, ...)`` loss from ``elementwise(predictions, labels)``."""
     def loss(labels: Any, predictions: Any, weights: Any = 1.0, scope: str | None = None,
              loss_collection: str | None = LOSSES, reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
@@ -217,7 +219,7 @@ def sigmoid_cross_entropy(multi_class_labels: Any, logits: Any, weights: Any = 1
 def _smoothing(value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"label_smoothing must be a Python number, got {value!r}")
-    if not 0 <= value <= 1:
+    if not 0 <= float(value) <= 1:
         raise ValueError(f"label_smoothing must be in [0, 1], got {value!r}")
     return float(value)
 

@@ -1,9 +1,27 @@
 """``tf.nn``: neural-network ops (``import s2sgrad as tf; tf.nn.relu(x)``)."""
 from .ops.math_ops import sigmoid, tanh
-from .ops.nn_ops import (bias_add, dropout, elu, embedding_lookup, l2_loss, l2_normalize, leaky_relu, log_softmax,
-                         moments, relu, relu6, selu, sigmoid_cross_entropy_with_logits, softmax,
-                         softmax_cross_entropy_with_logits, softmax_cross_entropy_with_logits_v2, softplus,
-                         softsign, sparse_softmax_cross_entropy_with_logits, xw_plus_b)
+from .ops.nn_ops import (
+                         bias_add,
+                         dropout,
+                         elu,
+                         embedding_lookup,
+                         l2_loss,
+                         l2_normalize,
+                         leaky_relu,
+                         log_softmax,
+                         moments,
+                         relu,
+                         relu6,
+                         selu,
+                         sigmoid_cross_entropy_with_logits,
+                         softmax,
+                         softmax_cross_entropy_with_logits,
+                         softmax_cross_entropy_with_logits_v2,
+                         softplus,
+                         softsign,
+                         sparse_softmax_cross_entropy_with_logits,
+                         xw_plus_b,
+)
 from .tf1_api import missing_names as _missing_names
 
 __all__ = ["bias_add", "dropout", "elu", "embedding_lookup", "l2_loss", "l2_normalize", "leaky_relu",

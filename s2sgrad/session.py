@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from .codegen.compiler import quiet_numpy_warnings
-from .ssa.default_session import SessionBase, get_default_session
+from .pipeline import Executable, Plan, generate, plan, static_variable_spec, translate_error
 from .pipeline.fastpath import make_dispatcher, make_step
 from .pipeline.feeds import convert_feed, feed_target
 from .pipeline.fetches import fetch_key
-from .ssa.graph import Graph, get_default_graph
-from .platform.session_config import DeviceAttributes, SessionSettings, check_run_arguments
-from .pipeline import Executable, Plan, generate, plan, static_variable_spec, translate_error
 from .pipeline.variable_store import VariableStore
+from .platform.session_config import DeviceAttributes, SessionSettings, check_run_arguments
+from .ssa.default_session import SessionBase, get_default_session
+from .ssa.graph import Graph, get_default_graph
 
 __all__ = ["Session", "InteractiveSession", "get_default_session"]
 
@@ -170,7 +171,7 @@ def _plan_key(fetches: Any, feed_keys: tuple) -> tuple | None:
     ``Session.run`` builds inline, else the frozen nesting; None when something in ``fetches``
     is unhashable (FetchStructure will say what is wrong)."""
     kind = type(fetches)
-    key = (kind, tuple(fetches) if kind is list or kind is tuple else fetches, feed_keys)
+    key: tuple = (kind, tuple(fetches) if kind is list or kind is tuple else fetches, feed_keys)
     try:
         hash(key)
         return key

@@ -7,12 +7,16 @@ iteration, repr and str to TF 2's plain ints and None). s2sgrad's own code reads
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+import math
+from collections.abc import Iterator
+from typing import Any, SupportsIndex, cast, overload
 
 from .dimension import Dimension, index_value
 
-__all__ = ["TensorShape", "as_shape", "unknown_shape", "dims_text", "dimension_at_index", "strip_dimensions",
+__all__ = ["Sizes", "TensorShape", "as_shape", "unknown_shape", "dims_text", "dimension_at_index", "strip_dimensions",
            "enable_v2_tensorshape", "disable_v2_tensorshape"]
+
+Sizes = tuple[int | None, ...]  # a known rank's sizes: ints, None where unknown
 
 _v2_behavior = False
 
@@ -29,7 +33,7 @@ def disable_v2_tensorshape() -> None:
     _v2_behavior = False
 
 
-def _dimension(size: int | None) -> Any:
+def _dimension(size: int | None) -> Dimension | int | None:
     """What users get for one size: a Dimension (TF 1) or the size itself (TF 2 behaviour)."""
     return size if _v2_behavior else Dimension(size)
 
@@ -44,6 +48,7 @@ class TensorShape:
     """
 
     __slots__ = ("_sizes",)
+    _sizes: Sizes | None
 
     def __init__(self, dims: Any) -> None:
         if dims is None:
@@ -59,12 +64,12 @@ class TensorShape:
             self._sizes = tuple(_as_size(d) for d in dims)
 
     @property
-    def sizes(self) -> tuple | None:
+    def sizes(self) -> Sizes | None:
         """The sizes as plain ints and None (unknown), or None when the rank is unknown: for s2sgrad's code."""
         return self._sizes
 
     @property
-    def dims(self) -> list | None:
+    def dims(self) -> list[Dimension] | None:
         """TF 1's list of Dimension objects (None when the rank is unknown)."""
         return None if self._sizes is None else [Dimension(d) for d in self._sizes]
 
@@ -74,11 +79,17 @@ class TensorShape:
 
     ndims = rank
 
-    def as_list(self) -> list:
+    def as_list(self) -> list[int | None]:
         """The sizes as a list of ints and None; ValueError when the rank is unknown."""
         if self._sizes is None:
             raise ValueError("as_list() is not defined on an unknown TensorShape.")
         return list(self._sizes)
+
+    def known_sizes(self) -> tuple[int, ...]:
+        """The sizes of a fully defined shape (for code that needs them all); ValueError otherwise."""
+        if not self.is_fully_defined():
+            raise ValueError(f"Shape {self} is not fully defined")
+        return cast("tuple[int, ...]", self._sizes)
 
     def is_fully_defined(self) -> bool:
         return self._sizes is not None and None not in self._sizes
@@ -89,12 +100,10 @@ class TensorShape:
 
     def num_elements(self) -> int | None:
         """The number of elements, or None unless fully defined."""
-        if not self.is_fully_defined():
+        if self._sizes is None:
             return None
-        n = 1
-        for d in self._sizes:
-            n *= d
-        return n
+        known = [d for d in self._sizes if d is not None]
+        return math.prod(known) if len(known) == len(self._sizes) else None
 
     def is_compatible_with(self, other: Any) -> bool:
         """True unless the ranks differ or some dimension is known in both with different sizes."""
@@ -125,7 +134,7 @@ class TensorShape:
         other = as_shape(other)
         if self._sizes is None or other._sizes is None or len(self._sizes) != len(other._sizes):
             return TensorShape(None)
-        return TensorShape([a if a == b else None for a, b in zip(self._sizes, other._sizes)])
+        return TensorShape([a if a == b else None for a, b in zip(self._sizes, other._sizes, strict=True)])
 
     def concatenate(self, other: Any) -> TensorShape:
         other = as_shape(other)
@@ -171,12 +180,17 @@ class TensorShape:
             raise ValueError("Cannot take the length of shape with unknown rank.")
         return len(self._sizes)
 
-    def __iter__(self) -> Iterator:
+    def __iter__(self) -> Iterator[Any]:  # Dimensions, or ints and None (TF 2 behaviour)
         if self._sizes is None:
             raise ValueError("Cannot iterate over a shape with unknown rank.")
         return iter(self._sizes) if _v2_behavior else iter([Dimension(d) for d in self._sizes])
 
-    def __getitem__(self, key: Any) -> Any:
+    @overload
+    def __getitem__(self, key: slice) -> TensorShape: ...
+    @overload
+    def __getitem__(self, key: SupportsIndex) -> Any: ...  # a Dimension, or an int or None (TF 2 behaviour)
+
+    def __getitem__(self, key: slice | SupportsIndex) -> TensorShape | Dimension | int | None:
         """A Dimension (TF 1; an int or None under TF 2 behaviour) for an index, a TensorShape for a slice."""
         if isinstance(key, slice):
             if self._sizes is not None:

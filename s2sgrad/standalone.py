@@ -71,7 +71,7 @@ def write_standalone(spec: ExportSpec, path: str) -> list[str]:
         f.write(text)
     if data_file is None:
         return [path]
-    np.savez(stem + ".npz", **arrays)
+    np.savez(stem + ".npz", **arrays)  # type: ignore[arg-type]  # mypy checks **arrays against allow_pickle: bool
     return [path, stem + ".npz"]
 
 
@@ -144,7 +144,8 @@ def _tables(spec: ExportSpec) -> str:
         return _unparse(ast.Assign([ast.Name(name, ast.Store())], value, lineno=0))
 
     feeds = [i for i in spec.inputs if i.kind == "feed"]
-    params, rngs = [], []
+    params: list[tuple[str, int | str]] = []
+    rngs: list[Input] = []
     for i in spec.inputs:
         if i.kind == "rng":
             params.append(("rng", len(rngs)))
@@ -203,6 +204,8 @@ def runtime_source(names: list[str]) -> str:
     lines += [f"    {ast.unparse(node)}" for name, node in imports.items() if name in used and name != "np"]
     for node in needed:
         segment = ast.get_source_segment(text, node, padded=True)
+        if segment is None:  # nodes parsed from ``text`` always have their positions
+            raise AssertionError(f"no source text for {ast.dump(node)[:60]}")
         lines += [""] + ["    " + line if line else "" for line in segment.splitlines()]
     lines += ["", f"    return types.SimpleNamespace({', '.join(f'{n}={n}' for n in names)})", "", "",
               "rt = _runtime()"]

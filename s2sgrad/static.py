@@ -33,12 +33,13 @@ def broadcast_shape(*shapes: TensorShape) -> TensorShape:
     nonscalar = [s for s in shapes if s.sizes != ()]
     if len(nonscalar) == 1:
         return nonscalar[0]
-    if any(s.sizes is None for s in shapes):
+    all_sizes = [s.sizes for s in shapes if s.sizes is not None]
+    if len(all_sizes) < len(shapes):
         return TensorShape(None)
-    rank = max(len(s.sizes) for s in shapes)
+    rank = max(len(sizes) for sizes in all_sizes)
     out: list = []
     for i in range(rank):
-        dims = [s.sizes[i - rank + len(s.sizes)] for s in shapes if i - rank + len(s.sizes) >= 0]
+        dims = [sizes[i - rank + len(sizes)] for sizes in all_sizes if i - rank + len(sizes) >= 0]
         known = {d for d in dims if d is not None and d != 1}
         if len(known) > 1:
             a, b = sorted(known)[:2]

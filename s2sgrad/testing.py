@@ -7,16 +7,17 @@ gradient itself, so second derivatives are checked too.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from .autodiff.backprop import gradients
-from .ssa.graph import Tensor
 from .ops import math_ops as m
 from .ops import reduce_ops as r
 from .ops.convert import constant, convert_to_tensor
 from .session import Session
+from .ssa.graph import Tensor
 
 __all__ = ["check_gradients", "GradientCheckError"]
 

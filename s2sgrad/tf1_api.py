@@ -17,7 +17,8 @@ from __future__ import annotations
 import functools
 import importlib.resources
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import NoReturn
 
 __all__ = ["UnsupportedTensorFlowName", "tf1_names", "missing_names", "COVERAGE_PAGE"]
 
@@ -60,15 +61,15 @@ def _planned(tf_name: str) -> str:
 @functools.cache
 def tf1_names() -> frozenset[str]:
     """TF-1.x's public names relative to ``tf`` (``"nn.relu"``); namespaces end in ``"."``."""
-    text = importlib.resources.files(__package__).joinpath("data", "tf1_names.txt").read_text(encoding="utf-8")
+    text = importlib.resources.files(__package__).joinpath("data").joinpath("tf1_names.txt").read_text(encoding="utf-8")
     return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
 
 
-def missing_names(namespace: str, module_name: str) -> Callable[[str], Any]:
+def missing_names(namespace: str, module_name: str) -> Callable[[str], NoReturn]:
     """A module ``__getattr__`` for the s2sgrad module standing for ``tf.<namespace>`` ("" for tf)."""
     prefix = namespace + "." if namespace else ""
 
-    def __getattr__(name: str) -> Any:
+    def __getattr__(name: str) -> NoReturn:
         if not name.startswith("_"):
             if prefix + name in tf1_names():
                 raise UnsupportedTensorFlowName(f"tf.{prefix}{name}")

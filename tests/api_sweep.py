@@ -12,7 +12,8 @@ import linecache
 import os
 import tempfile
 import traceback
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 

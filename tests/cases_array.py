@@ -11,7 +11,7 @@ R = np.random.default_rng(3)
 X = R.standard_normal((3, 4))
 X3 = R.standard_normal((2, 3, 4))
 V = R.standard_normal((4,))
-I = np.array([[1, -2, 3], [4, 5, -6]], np.int32)
+I = np.array([[1, -2, 3], [4, 5, -6]], np.int32)  # noqa: E741 - I, the integer operand (as X the float one)
 B = np.array([[True, False, True, True], [False, False, True, False], [True, True, False, False]])
 
 
@@ -26,7 +26,7 @@ def _const(name, build, ref, **kw):
 
 def _mirror_pad_grad(g, paddings, mode):
     """Reference for MirrorPadGrad: add each padded element back onto the element it copies."""
-    n_in = [d - a - b for d, (a, b) in zip(g.shape, paddings)]
+    n_in = [d - a - b for d, (a, b) in zip(g.shape, paddings, strict=True)]
     out = np.zeros(n_in)
     flat = np.pad(np.arange(out.size).reshape(n_in), paddings, mode=mode.lower())
     np.add.at(out.reshape(-1), flat.reshape(-1), g.reshape(-1))

@@ -13,7 +13,7 @@ POS = R.uniform(0.5, 1.5, (3, 4))
 POS3 = R.uniform(0.5, 1.5, (2, 3, 4))
 ZERO = np.array([[1.5, 0.0, -2.0], [0.5, 3.0, 0.7]])   # a zero inside a product
 ROW = R.standard_normal((4,))
-I = np.array([[3, -7, 2, 9], [-1, 4, 4, 0], [5, 5, -2, 1]], np.int32)
+I = np.array([[3, -7, 2, 9], [-1, 4, 4, 0], [5, 5, -2, 1]], np.int32)  # noqa: E741 - the integer operand
 B = np.array([[True, False, True], [True, True, True]])
 
 

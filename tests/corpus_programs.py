@@ -52,12 +52,12 @@ def output_differences(actual: str, expected: str, rtol: float = RTOL, atol: flo
     if len(actual_lines) != len(expected_lines):
         return [f"{len(actual_lines)} lines printed, TensorFlow printed {len(expected_lines)}"]
     differences = []
-    for number, (got, want) in enumerate(zip(actual_lines, expected_lines), 1):
+    for number, (got, want) in enumerate(zip(actual_lines, expected_lines, strict=True), 1):
         got_words, got_numbers = split_numbers(got)
         want_words, want_numbers = split_numbers(want)
         if got_words != want_words or len(got_numbers) != len(want_numbers):
             differences.append(f"line {number}: {got!r}, TensorFlow: {want!r}")
-        elif not all(_close(g, w, rtol, atol) for g, w in zip(got_numbers, want_numbers)):
+        elif not all(_close(g, w, rtol, atol) for g, w in zip(got_numbers, want_numbers, strict=True)):
             differences.append(f"line {number}: {got!r}, TensorFlow: {want!r} (rtol {rtol}, atol {atol})")
     return differences
 

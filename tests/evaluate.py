@@ -21,5 +21,5 @@ def exec_program(text: str, filename: str = "prog.py") -> dict:
     import numpy as np
     namespace = {"tf": tf, "np": np}
     linecache.cache[filename] = (len(text), None, text.splitlines(keepends=True), filename)  # as a real file
-    exec(compile(text, filename, "exec"), namespace)  # noqa: S102 - test programs written in the tests
+    exec(compile(text, filename, "exec"), namespace)  # test programs written in the tests
     return namespace

@@ -3,7 +3,6 @@
 differences, NumPy's own values and, where easy, analytic gradients."""
 import numpy as np
 
-
 # -- helpers the functions below call -------------------------------------------------------------
 
 def sigmoid(z):

@@ -11,7 +11,8 @@ import dataclasses
 import glob
 import importlib
 import os
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -71,7 +72,7 @@ def _static_shape(case: OpCase, shape: tuple, static: bool) -> Any:
 def run_forward(case: OpCase, static: bool = True) -> Any:
     graph, holders, out = build(case, static)
     with tf.Session(graph=graph) as sess:
-        return sess.run(out, dict(zip(holders, case.arrays())))
+        return sess.run(out, dict(zip(holders, case.arrays(), strict=True)))
 
 
 def run_generic(case: OpCase) -> Any:
@@ -87,7 +88,7 @@ def run_generic(case: OpCase) -> Any:
 def assert_matches(case: OpCase, got: Any, expected: Any) -> None:
     if isinstance(expected, (list, tuple)):
         assert isinstance(got, (list, tuple)) and len(got) == len(expected), (got, expected)
-        for g, e in zip(got, expected):
+        for g, e in zip(got, expected, strict=True):
             assert_matches(case, g, e)
         return
     expected = np.asarray(expected)
@@ -109,6 +110,6 @@ def check_case_gradient(case: OpCase) -> None:
     with graph.as_default():
         floats = [o for o in outs if o.dtype.is_floating]
         y = floats[0] if len(floats) == 1 else tf.add_n([tf.reduce_sum(o * (i + 1.0)) for i, o in enumerate(floats)])
-        feeds = dict(zip(holders, arrays))
+        feeds = dict(zip(holders, arrays, strict=True))
         for order in (1, 2) if case.order2 else (1,):
             check_gradients(y, [holders[i] for i in wanted], feeds, order=order)

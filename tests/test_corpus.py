@@ -8,8 +8,7 @@ import numpy as np
 import pytest
 
 from conftest import checkout_env
-from corpus_programs import (CORPUS, expected_path, output_differences, program_argv, program_names,
-                             program_path)
+from corpus_programs import CORPUS, expected_path, output_differences, program_argv, program_names, program_path
 
 
 @pytest.mark.parametrize("name", program_names())

@@ -55,7 +55,7 @@ def test_keyword_only_default_and_keyword_arguments(data):
 
 def test_var_positional_and_var_keyword_arguments():
     def f(*xs, **weights):
-        return sum(weights[k] * np.sum(x ** 2) for k, x in zip(sorted(weights), xs))
+        return sum(weights[k] * np.sum(x ** 2) for k, x in zip(sorted(weights), xs, strict=True))
 
     xs = (np.array([1.0, 2.0]), np.array([3.0]))
     g = s2sgrad.grad(f, wrt=(1, "a"))(*xs, a=2.0, b=5.0)

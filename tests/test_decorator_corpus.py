@@ -8,7 +8,8 @@ the NumPy function, element by element; some cases also have an analytic gradien
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -147,7 +148,7 @@ def _finite_differences(f: Callable, args: tuple, position: int, eps: float = 1e
 
 
 def _tolerance(dtype: np.dtype) -> dict:
-    return dict(rtol=2e-3, atol=2e-4) if dtype == np.float32 else dict(rtol=1e-5, atol=1e-6)
+    return {"rtol": 2e-3, "atol": 2e-4} if dtype == np.float32 else {"rtol": 1e-5, "atol": 1e-6}
 
 
 @pytest.fixture(params=CASES, ids=lambda case: case.id)
@@ -164,7 +165,7 @@ def test_value_is_numpys(case: Case):
     value, _ = s2sgrad.value_and_grad(case.f, case.wrt)(*args)
     expected = case.f(*args)
     assert np.result_type(value) == np.result_type(expected), (value, expected)
-    np.testing.assert_allclose(value, expected, **(_tolerance(np.result_type(expected)) | dict(atol=0)))
+    np.testing.assert_allclose(value, expected, **(_tolerance(np.result_type(expected)) | {"atol": 0}))
 
 
 def test_gradient_matches_finite_differences(case: Case):

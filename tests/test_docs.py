@@ -112,7 +112,7 @@ def test_doc_programs_run_and_print_what_the_doc_says(path, tmp_path):
             workdir = tmp_path / f"console_{n}"
             shutil.copytree(EXAMPLES, workdir / "examples")
             commands = console_commands(block)
-            for k, (command, expected, first) in enumerate(commands):
+            for k, (command, _expected, first) in enumerate(commands):
                 result = run(argv_of(command), workdir)
                 end = commands[k + 1][2] - 1 if k + 1 < len(commands) else len(block.lines)
                 _compare(path, block, first, end, result.stdout, replacements, problems)

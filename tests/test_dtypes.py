@@ -136,7 +136,7 @@ def test_dtype_attributes_match_tf(name):
 @pytest.mark.parametrize("name", DTYPE_NAMES)
 def test_min_max_match_tf(name):
     dtype = tf.as_dtype(name)
-    for attr, expected in zip(("min", "max"), RANGES[name]):
+    for attr, expected in zip(("min", "max"), RANGES[name], strict=True):
         if expected == "TypeError":
             with pytest.raises(TypeError, match=rf"^Cannot find {attr}imum value of <dtype: '{name}'> with type "
                                                 rf"<dtype: '{name}'>\.$"):
@@ -154,14 +154,14 @@ def test_limits_match_tf(name):
     dtype = tf.as_dtype(name)
     if LIMITS[name] == "ValueError":
         with pytest.raises(ValueError, match=rf"^<dtype: '{name}'> does not have defined limits\.$"):
-            dtype.limits
+            _ = dtype.limits
     else:
         assert dtype.limits == LIMITS[name] and type(dtype.limits[1]) is type(LIMITS[name][1])
 
 
 def test_dtype_text_equality_hash_and_pickle_as_tf():
     assert repr(tf.float32) == "tf.float32" and str(tf.float32) == "<dtype: 'float32'>"
-    assert tf.float32 == np.float32 and np.float32 == tf.float32 and tf.float32 == "float" and tf.float32 == float
+    assert tf.float32 == np.float32 and np.float32 == tf.float32 and tf.float32 == "float" and tf.float32 == float  # noqa: E721
     assert tf.float32 != tf.float64 and tf.float32 != None and tf.float32 != "foo" and tf.float32 != 3  # noqa: E711
     assert tf.float32 == 1  # TF's DataType number of float32
     assert hash(tf.double) == hash(tf.float64) and tf.double is tf.float64 and tf.half is tf.float16

@@ -9,8 +9,19 @@ import pytest
 
 import s2sgrad
 import s2sgrad as tf
-from s2sgrad.explain import (INTEGER, NO_GRADIENT, NO_PATH, NON_DIFFERENTIABLE, NOT_FLOAT_X, NOT_FLOAT_Y,
-                             SHAPE_ONLY, STOP_ARGUMENT, STOP_GRADIENT, ZERO_DERIVATIVE, GradientReport)
+from s2sgrad.explain import (
+    INTEGER,
+    NO_GRADIENT,
+    NO_PATH,
+    NON_DIFFERENTIABLE,
+    NOT_FLOAT_X,
+    NOT_FLOAT_Y,
+    SHAPE_ONLY,
+    STOP_ARGUMENT,
+    STOP_GRADIENT,
+    ZERO_DERIVATIVE,
+    GradientReport,
+)
 
 HERE = os.path.basename(__file__)
 

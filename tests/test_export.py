@@ -47,7 +47,7 @@ def assert_same(actual, expected):
             assert_same(actual[k], expected[k])
     elif isinstance(expected, (list, tuple)):
         assert len(actual) == len(expected)
-        for a, e in zip(actual, expected):
+        for a, e in zip(actual, expected, strict=True):
             assert_same(a, e)
     elif expected is not None:
         assert np.asarray(actual).dtype == np.asarray(expected).dtype
@@ -142,7 +142,7 @@ def test_names_that_could_collide_with_the_wrapper(tmp_path):
     names = ["self", "args", "kwargs", "feeds", "inputs", "outs", "os", "math", "types", "rt", "Step", "FEEDS"]
     holders = [tf.placeholder(tf.float32, shape=[2], name=n) for n in names]
     total = tf.add_n([h * tf.constant(np.full(20, i + 1.0, np.float32)[:2], name=n)
-                      for i, (h, n) in enumerate(zip(holders, names))])
+                      for i, (h, n) in enumerate(zip(holders, names, strict=True))])
     big = tf.constant(np.arange(40, dtype=np.float32), name="os")   # a module-level constant named os
     out = tf.reduce_sum(total) + tf.reduce_sum(big) + tf.reduce_sum(tf.erf(holders[0]))
     feed = {h: np.array([i, -i], np.float32) for i, h in enumerate(holders)}
@@ -232,7 +232,8 @@ def test_runtime_copies_compute_what_the_runtime_does():
     x = np.linspace(-2, 2, 12).reshape(3, 4).astype(np.float32)
     for name, args in [("sum_to", (x, (1, 4))), ("erf", (x,)), ("cumsum", (x, 1, True, True)),
                        ("cumprod", (x, 0, True, False)), ("segment_sum", (x, np.array([0, 2, 0]), 3)),
-                       ("gather_nd", (x, np.array([[0, 1], [2, 3]]))), ("scatter_nd", (np.array([[1], [1]]), x[:2], (3, 4))),
+                       ("gather_nd", (x, np.array([[0, 1], [2, 3]]))),
+                       ("scatter_nd", (np.array([[1], [1]]), x[:2], (3, 4))),
                        ("scatter_into_zeros", (x[0], (3, 4), (1,)))]:
         np.testing.assert_array_equal(getattr(rt, name)(*args), getattr(runtime, name)(*args))
     draws = [helper(np.random.default_rng(3), (50,), np.float32) for helper in (rt.truncated_normal,
@@ -340,6 +341,7 @@ def test_export_refuses_a_feed_of_the_wrong_shape(tmp_path):
     x = tf.placeholder(tf.float32, [3], name="x")
     y = x * 2.0
     with tf.Session() as sess:
-        with pytest.raises(ValueError, match=r"Cannot feed value of shape \(4,\) for Tensor x:0, which has shape \(3,\)"):
+        with pytest.raises(ValueError,
+                           match=r"Cannot feed value of shape \(4,\) for Tensor x:0, which has shape \(3,\)"):
             tf.export(y, str(tmp_path / "step.py"), {x: np.ones(4)}, session=sess)
     assert not (tmp_path / "step.py").exists()

@@ -5,7 +5,6 @@ import pytest
 import s2sgrad as tf
 from evaluate import evaluate
 
-
 # -- results are lists -----------------------------------------------------------------------------
 
 def test_result_is_a_list_for_a_single_x_and_for_a_tuple_of_xs():

@@ -6,7 +6,6 @@ import pytest
 import s2sgrad as tf
 from evaluate import evaluate
 
-
 # -- stop_gradients ----------------------------------------------------------------------------------
 
 def test_stop_gradients_docstring_example():

@@ -68,7 +68,7 @@ def test_indexed_slices_contributions_are_concatenated(method):
     assert isinstance(g, tf.IndexedSlices)
     got = evaluate(g)
     assert sorted(got.indices.tolist()) == [0, 3, 3]
-    by_index = {int(i): row for i, row in zip(got.indices[:2], got.values[:2])}
+    by_index = {int(i): row for i, row in zip(got.indices[:2], got.values[:2], strict=True)}
     np.testing.assert_array_equal(by_index[0], [1.0, 1.0, 1.0])
     dense = evaluate(tf.convert_to_tensor(g))
     np.testing.assert_array_equal(dense, [[1.0] * 3, [0.0] * 3, [0.0] * 3, [11.0] * 3])

@@ -76,7 +76,7 @@ def test_softmax_family_along_any_axis_matches_numpy(data):
     log_softmax = shifted - np.log(np.exp(shifted).sum(axis, keepdims=True))
     expected = [np.exp(log_softmax), log_softmax, -np.sum(labels * log_softmax, axis),
                 np.exp(log_softmax) - labels]      # TF's fused gradient: softmax - labels
-    for got, want in zip(outs, expected):
+    for got, want in zip(outs, expected, strict=True):
         np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)
 
 

@@ -135,7 +135,7 @@ def test_defining(fv):
 def test_reading_and_setting_values(fv):
     fv(["prog"])
     with pytest.raises(AttributeError, match="missing"):
-        fv.missing
+        _ = fv.missing
     fv.steps = 99
     assert fv.steps == 99 and fv["steps"].value == 99 and fv.flag_values_dict()["steps"] == 99
     with pytest.raises(flags.UnrecognizedFlagError, match="Unknown command line flag 'nosuch'"):

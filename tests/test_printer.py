@@ -26,7 +26,8 @@ def test_every_generated_statement_prints_as_ast_unparse():
         for static in (True, False):
             graph, holders, out = build(case, static)
             outs = out if isinstance(out, (list, tuple)) else [out]
-            specs = {h: (h.dtype, tuple(a.shape) if static else None) for h, a in zip(holders, case.arrays())}
+            specs = {h: (h.dtype, tuple(a.shape) if static else None)
+                     for h, a in zip(holders, case.arrays(), strict=True)}
             module, _, _ = build_module(needed_ops(outs, [], set(holders)), outs, specs, lambda v: None)
             for stmt in _statements(module.source):
                 assert print_statement(stmt) == ast.unparse(stmt), case.id
@@ -45,10 +46,11 @@ _CMPOPS = [ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Is, ast.IsNo
 
 
 def _compound(children):
-    binop = st.builds(lambda l, op, r: ast.BinOp(l, op(), r), children, st.sampled_from(_BINOPS), children)
+    binop = st.builds(lambda left, op, right: ast.BinOp(left, op(), right), children, st.sampled_from(_BINOPS),
+                      children)
     unary = st.builds(lambda op, v: ast.UnaryOp(op(), v), st.sampled_from([ast.USub, ast.UAdd, ast.Invert, ast.Not]),
                       children)
-    compare = st.builds(lambda l, ops, rs: ast.Compare(l, [o() for o in ops], rs[:len(ops)] or [l]),
+    compare = st.builds(lambda left, ops, rs: ast.Compare(left, [o() for o in ops], rs[:len(ops)] or [left]),
                         children, st.lists(st.sampled_from(_CMPOPS), min_size=1, max_size=2),
                         st.lists(children, min_size=2, max_size=2))
     call = st.builds(lambda f, args, kw: ast.Call(f, args, [ast.keyword("axis", kw)]), children,

@@ -59,7 +59,7 @@ def programs(draw):
             pool.append(pool[i])
         elif kind == "reduce":
             rank = len(pool[i])
-            axes = draw(st.none() | st.lists(st.integers(-rank, rank - 1), unique_by=lambda a: a % rank,
+            axes = draw(st.none() | st.lists(st.integers(-rank, rank - 1), unique_by=lambda a, rank=rank: a % rank,
                                              max_size=rank) if rank else st.none())
             keepdims = draw(st.booleans())
             steps.append(("reduce", draw(st.sampled_from(sorted(REDUCE))), (i,), (axes, keepdims)))
@@ -110,8 +110,8 @@ def test_random_program_matches_numpy(program, dtype, static_shapes, seed):
     with np.errstate(all="ignore"):
         expected = _run(steps, values, use_tf=False)
     with tf.Session(graph=graph) as sess:
-        got = sess.run(outputs, dict(zip(holders, values)))
+        got = sess.run(outputs, dict(zip(holders, values, strict=True)))
     tol = 1e-5 if dtype == np.float32 else 1e-12
-    for g, e in zip(got, expected):
+    for g, e in zip(got, expected, strict=True):
         assert np.asarray(g).dtype == e.dtype and np.shape(g) == e.shape
         np.testing.assert_allclose(g, e, rtol=tol, atol=tol, equal_nan=True)

@@ -12,7 +12,8 @@ import dataclasses
 from typing import Any
 
 import numpy as np
-from hypothesis import example, given, strategies as st
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 import s2sgrad as tf
 from s2sgrad.testing import check_gradients
@@ -77,7 +78,7 @@ def programs(draw: Any) -> Program:
             shape = np.broadcast_shapes(a, nodes[second])
         elif kind == "reduce" and a:
             axes = draw(st.none() | st.lists(st.integers(-len(a), len(a) - 1), min_size=1, max_size=len(a),
-                                             unique_by=lambda ax: ax % len(a)))
+                                             unique_by=lambda ax, a=a: ax % len(a)))
             keep = draw(st.booleans())
             step = Step(kind, (first,), (draw(st.sampled_from(sorted(REDUCE))), axes, keep))
             reduced = {ax % len(a) for ax in axes} if axes is not None else set(range(len(a)))
@@ -152,7 +153,7 @@ def connected(program: Program) -> set:
 
 def _feeds(program: Program, inputs: list, seed: int) -> dict:
     rng = np.random.default_rng(seed)
-    return {x: rng.uniform(-1.5, 1.5, shape) for x, shape in zip(inputs, program.shapes)}
+    return {x: rng.uniform(-1.5, 1.5, shape) for x, shape in zip(inputs, program.shapes, strict=True)}
 
 
 def _values(sess: tf.Session, grads: list, feeds: dict) -> list:
@@ -196,7 +197,7 @@ def test_gradient_structure_matches_the_dependency_structure(program, seed):
     with tf.Session(graph=graph) as sess:
         got_none, got_zero, got_alone = (_values(sess, gs, feeds) for gs in (none, zero, alone))
         shapes = sess.run([tf.shape(x) for x in xs], feeds) if xs else []
-    for g, z, single, shape in zip(got_none, got_zero, got_alone, shapes):
+    for g, z, single, shape in zip(got_none, got_zero, got_alone, shapes, strict=True):
         if g is None:
             np.testing.assert_array_equal(z, np.zeros(shape))
             assert z.dtype == np.float64
@@ -223,11 +224,11 @@ def test_gradients_match_finite_differences(program, seed, second_order):
     feeds = _feeds(program, inputs, seed)
     with tf.Session(graph=graph) as sess:
         # stop_gradients= acts exactly like tf.stop_gradient on those tensors
-        for a, b in zip(_values(sess, with_stops, feeds), _values(sess, wrapped, feeds)):
+        for a, b in zip(_values(sess, with_stops, feeds), _values(sess, wrapped, feeds), strict=True):
             if a is not None:
                 np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-14)
         # cut tensors are held at their values, so the differences see only differentiable paths
-        held = dict(zip(frozen, sess.run(frozen, feeds))) if frozen else {}
+        held = dict(zip(frozen, sess.run(frozen, feeds), strict=True)) if frozen else {}
     order = 2 if second_order and any(g is not None for g in wrapped) else 1
     with graph.as_default():
         check_gradients(twin[program.y], inputs, {**feeds, **held}, order=order, seed=seed)

@@ -45,7 +45,7 @@ def _snapshot(sess, model):
 
 def _assert_unchanged(before, after):
     assert len(before) == len(after)
-    for b, a in zip(before, after):
+    for b, a in zip(before, after, strict=True):
         np.testing.assert_array_equal(a, b)
 
 
@@ -83,7 +83,7 @@ def test_a_failed_training_step_changes_nothing(optimizer, failure):
         sess.run(model.train, model.feeds())  # and the next good step works
         after = _snapshot(sess, model)
         assert sess.run(model.step) == 3
-        assert any(not np.array_equal(a, b) for a, b in zip(after, before) if a.ndim)
+        assert any(not np.array_equal(a, b) for a, b in zip(after, before, strict=True) if a.ndim)
 
 
 def test_a_failing_callable_changes_nothing():

@@ -72,13 +72,13 @@ def test_the_same_program_built_twice_in_one_process_gives_the_same_text(capsys)
     for _ in range(2):
         namespace = {"__name__": "program"}
         with __import__("s2sgrad").Graph().as_default():
-            exec(compile(PROGRAM, "program.py", "exec"), namespace)  # noqa: S102 - the test program
+            exec(compile(PROGRAM, "program.py", "exec"), namespace)  # the test program
         texts.append(capsys.readouterr().out)
     assert texts[0] == texts[1], _first_difference(*texts)
 
 
 def _first_difference(a: str, b: str) -> str:
-    for i, (la, lb) in enumerate(zip(a.splitlines(), b.splitlines())):
+    for i, (la, lb) in enumerate(zip(a.splitlines(), b.splitlines(), strict=False)):
         if la != lb:
             return f"line {i + 1}:\n{la}\n{lb}"
     return "lengths differ"

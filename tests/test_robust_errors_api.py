@@ -14,8 +14,7 @@ import numpy as np
 import pytest
 
 import s2sgrad as tf
-from api_sweep import (FLAGS, METHODS, Context, bad_values, describe, is_clear, method_call, public_functions,
-                       valid_call)
+from api_sweep import FLAGS, METHODS, Context, bad_values, describe, is_clear, method_call, public_functions, valid_call
 
 FUNCTIONS = public_functions()
 
@@ -42,7 +41,7 @@ def _problems(make_call, qualname: str) -> list[str]:
                 kwargs[pname] = bad_values(c)[bname]
                 try:
                     _run(fn(*args, **kwargs))
-                except Exception as e:  # noqa: BLE001 - classified below
+                except Exception as e:  # classified below
                     if not is_clear(e):
                         found.append(f"{qualname}({pname}={bname}): {describe(e)}")
     return found

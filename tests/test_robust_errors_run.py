@@ -6,7 +6,8 @@ import os
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 import s2sgrad as tf
 

@@ -13,10 +13,10 @@ import weakref
 import numpy as np
 
 import s2sgrad as tf
+from conftest import checkout_env
 from s2sgrad.codegen.compiler import GENERATED_PREFIX
 from s2sgrad.pipeline import MAX_SHAPES_PER_PLAN
 from s2sgrad.tracing.api import MAX_PROGRAMS
-from conftest import checkout_env
 
 
 def generated_lines() -> set[str]:

@@ -16,11 +16,12 @@ import string
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 import s2sgrad as tf
-from s2sgrad.codegen import compiler
 from generated_code import problems
+from s2sgrad.codegen import compiler
 
 FIRST = string.ascii_letters + string.digits + "."
 REST = FIRST + "_\\/>-"
@@ -97,14 +98,14 @@ def test_any_valid_names_and_any_string_give_the_same_program(names, scope, text
             w_after = sess.run(w)
     w0 = np.array([0.5, -1.0, 2.0], np.float32)
     expected = _reference(data, w0)
-    for g, e in zip(got[:3], expected):
+    for g, e in zip(got[:3], expected, strict=True):
         np.testing.assert_allclose(g, e, rtol=1e-6)
     assert got[3] == text.encode("utf-8")
     np.testing.assert_allclose(w_after, w0 - 0.25 * expected[2], rtol=1e-6)
     ir = str(graph).splitlines()
     ops = graph.get_operations()
     assert len(ir) == len(ops)
-    for line, op in zip(ir, ops):
+    for line, op in zip(ir, ops, strict=True):
         assert line.startswith(f"{op.outputs[0].name} " if op.outputs else f"^{op.name} ")
 
 
@@ -157,7 +158,7 @@ def test_a_hostile_file_name_stays_inside_its_comments():
     program = "x = tf.placeholder(tf.float32, [2], name='x')\ny = tf.reduce_sum(tf.tanh(x) * 2.0)\n"
     filename = "evil\n__import__('builtins').s2sgrad_sentinel('file')\n#\r\x0b.py"
     namespace = {"tf": tf}
-    exec(compile(program, filename, "exec"), namespace)  # noqa: S102 - the user's program
+    exec(compile(program, filename, "exec"), namespace)  # the user's program
     x, y = namespace["x"], namespace["y"]
     with checked_modules() as sources:
         (g,) = tf.gradients(y, [x])
@@ -171,7 +172,7 @@ def test_a_hostile_file_name_stays_inside_its_comments():
 
 
 def test_decorated_functions_may_name_arguments_like_the_generated_module():
-    def f(np_, rt, run, _constants, g_rt, __builtins__):  # noqa: A002 - the point of the test
+    def f(np_, rt, run, _constants, g_rt, __builtins__):  # the point of the test
         return np.sum(np_ * rt) + np.sum(run ** 2) * _constants + np.sum(g_rt * __builtins__)
 
     args = (np.arange(3.0), np.ones(3), np.array([1.0, 2.0]), 3.0, np.full(2, 2.0), np.array([5.0, 7.0]))

@@ -18,12 +18,12 @@ import os
 import numpy as np
 import pytest
 
+import optable
 import s2sgrad as tf
-from s2sgrad import pipeline
-from s2sgrad.codegen import runtime
 from conftest import EXAMPLES
 from generated_code import problems
-import optable
+from s2sgrad import pipeline
+from s2sgrad.codegen import runtime
 from test_robust_atomic import OPTIMIZERS
 
 NAMESPACE = {"__name__", "__doc__", "__builtins__", "np", "rt", "_constants", "run"}
@@ -85,7 +85,7 @@ def test_the_seed_programs_compile_to_clean_modules(path):
     with open(path, encoding="utf-8") as f:
         code = compile(f.read(), path, "exec")
     with compiled_functions(), contextlib.redirect_stdout(io.StringIO()):
-        exec(code, {"__name__": "__main__"})  # noqa: S102 - the seed program
+        exec(code, {"__name__": "__main__"})  # the seed program
 
 
 @pytest.mark.parametrize("optimizer", OPTIMIZERS.values(), ids=OPTIMIZERS.keys())

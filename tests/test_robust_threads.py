@@ -43,7 +43,7 @@ def run_threads(target, n=THREADS) -> list:
         try:
             barrier.wait()
             results[i] = target(i)
-        except BaseException as e:  # noqa: BLE001 - reported to the main thread
+        except BaseException as e:  # reported to the main thread
             errors.append(e)
 
     threads = [threading.Thread(target=work, args=(i,)) for i in range(n)]

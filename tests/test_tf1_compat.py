@@ -10,11 +10,11 @@ import sys
 
 import numpy as np
 import pytest
+import s2sgrad.compat.v1 as tf_v1
 
 import s2sgrad as tf
-import s2sgrad.compat.v1 as tf_v1
-from tools import coverage_table
 from tf1_signatures import TF_SIGNATURES, normalized, signature_text
+from tools import coverage_table
 
 
 def run(*fetches, feed=None):
@@ -168,7 +168,7 @@ def test_old_spellings_compute_what_the_new_ones_do():
     x, y = np.array([[1.0, -2.0], [3.0, 4.0]]), np.array([[5.0, 6.0], [-7.0, 8.0]])
     expected = [x * y, x - y, -x, np.array([x[0], y[1]]), [1, 1], [1, 0], np.stack([x, y], 1),
                 np.concatenate([x, y], 0), np.concatenate([x, y], 1), np.concatenate([x, y], 0), [0.0, 0.5, 1.0]]
-    for got, want in zip(fetched, expected):
+    for got, want in zip(fetched, expected, strict=True):
         np.testing.assert_allclose(got, want)
     assert fetched[4].dtype == np.int64 and fetched[5].dtype == np.int32
     assert [t.shape.as_list() for t in tf.unpack(a)] == [[2], [2]]
@@ -240,7 +240,7 @@ def test_compat_text_helpers():
     assert tf.compat.as_bytes("héllo") == "héllo".encode() and tf.compat.as_bytes(bytearray(b"a")) == b"a"
     assert tf.compat.as_text(b"h\xc3\xa9") == "hé" == tf.compat.as_str("hé")
     assert tf.compat.as_str_any(3) == "3" and tf.compat.as_str_any(b"x") == "x"
-    import pathlib  # noqa: PLC0415 - only this test needs it
+    import pathlib  # only this test needs it
     assert tf.compat.path_to_str(pathlib.Path("a") / "b") == str(pathlib.Path("a/b"))
     assert tf.compat.path_to_str(7) == 7
     with pytest.raises(TypeError, match="as_bytes expects bytes or str, got int"):
@@ -329,5 +329,5 @@ def test_reductions_take_tf1s_argument_names():
     x = tf.constant([[1.0, 2.0], [3.0, 5.0]])
     got = run(tf.reduce_sum(x, reduction_indices=[1]), tf.reduce_mean(x, reduction_indices=0, keep_dims=True),
               tf.reduce_max(x, 1, keep_dims=True), tf.argmax(x, dimension=0))
-    for value, want in zip(got, [[3.0, 8.0], [[2.0, 3.5]], [[2.0], [5.0]], [1, 1]]):
+    for value, want in zip(got, [[3.0, 8.0], [[2.0, 3.5]], [[2.0], [5.0]], [1, 1]], strict=True):
         np.testing.assert_allclose(value, want)

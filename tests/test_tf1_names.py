@@ -37,7 +37,7 @@ NAMESPACES = ["tf.image", "tf.summary", "tf.keras", "tf.layers", "tf.data", "tf.
 
 def _error(expression: str) -> AttributeError:
     with pytest.raises(AttributeError) as info:
-        eval(expression, {"tf": tf})  # noqa: S307 - the test's own attribute expressions
+        eval(expression, {"tf": tf})  # the test's own attribute expressions
     return info.value
 
 
@@ -84,7 +84,7 @@ def _missing_by_module() -> list[tuple[object, str]]:
     for name in sorted(tf1_names()):
         parent, _, leaf = name.rstrip(".").rpartition(".")
         if not coverage_table.supported(name) and (not parent or coverage_table.supported(parent + ".")):
-            out.append((eval("tf." + parent if parent else "tf", {"tf": tf}), leaf))  # noqa: S307
+            out.append((eval("tf." + parent if parent else "tf", {"tf": tf}), leaf))
     return out
 
 
@@ -128,7 +128,7 @@ def test_python_itself_prints_no_guess_for_a_missing_tensorflow_name():
 def test_a_name_tensorflow_lacks_too_is_an_ordinary_attribute_error(expression, suggestion):
     e = _error(expression)
     module, _, name = expression.rpartition(".")
-    assert type(e) is AttributeError and e.name == name and e.obj is eval(module, {"tf": tf})  # noqa: S307
+    assert type(e) is AttributeError and e.name == name and e.obj is eval(module, {"tf": tf})
     assert str(e) == f"module {e.obj.__name__!r} has no attribute {name!r}"
     hint = f"Did you mean: '{suggestion}'?"
     assert (hint in _printed(e)) == (suggestion is not None) and "TensorFlow" not in _printed(e)
@@ -139,7 +139,7 @@ def test_private_and_dunder_lookups_stay_ordinary():
     assert not hasattr(tf, "__path_hook__") and not hasattr(tf.nn, "_private")
     assert type(_error("tf.__wrapped__")) is AttributeError
     with pytest.raises(ImportError):
-        exec("from s2sgrad import py_func", {})  # noqa: S102 - `from` imports turn the error into ImportError
+        exec("from s2sgrad import py_func", {})  # `from` imports turn the error into ImportError
 
 
 def test_missing_names_are_attribute_errors_for_feature_detection():

@@ -5,10 +5,10 @@ import ast
 import linecache
 
 import numpy as np
-from evaluate import exec_program
-from generated_code import problems
 
 import s2sgrad as tf
+from evaluate import exec_program
+from generated_code import problems
 
 
 def _run_body(source):
@@ -105,7 +105,7 @@ grads = h
 
 def test_without_source_op_names_are_used(tmp_path):
     ns = {"tf": tf, "np": np}
-    exec(compile(MLP, str(tmp_path / "gone.py"), "exec"), ns)  # noqa: S102 - no file, nothing in linecache
+    exec(compile(MLP, str(tmp_path / "gone.py"), "exec"), ns)  # no file, nothing in linecache
     source = tf.source(ns["grads"], [ns["x"]])
     assert "mat_mul_1 = tanh @ variable_1" in source.replace("  ", " "), source
 
@@ -117,6 +117,6 @@ def test_names_follow_the_text_seen_when_compiling():
                                               for line in MLP.splitlines()], "renamed.py")
     tf.reset_default_graph()
     ns = {"tf": tf, "np": np}
-    exec(compile(MLP, "renamed.py", "exec"), ns)  # noqa: S102 - the registered text says scores
+    exec(compile(MLP, "renamed.py", "exec"), ns)  # the registered text says scores
     second = tf.source(ns["grads"], [ns["x"]])
     assert "logits = h @ w2" in first and "scores = h @ w2" in second and "g_scores" in second

@@ -11,7 +11,7 @@ _NAME_DEFAULT = re.compile(r"\bname=[^,]*")
 def _read() -> dict[str, str]:
     with open(SIGNATURES_FILE, encoding="utf-8") as f:
         rows = [line.rstrip("\n").split("\t") for line in f if not line.startswith("#")]
-    return {name: params for name, params in rows}
+    return dict(rows)
 
 
 TF_SIGNATURES = _read()

@@ -14,8 +14,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # this checkout's s2sgrad
-import s2sgrad  # noqa: E402
-from s2sgrad.tf1_api import tf1_names  # noqa: E402
+import s2sgrad
+from s2sgrad.tf1_api import tf1_names
 
 BEGIN = "<!-- coverage table: written by tools/coverage_table.py, do not edit by hand -->"
 END = "<!-- end of coverage table -->"
@@ -52,7 +52,7 @@ def table() -> str:
     for key in sorted(rows, key=lambda k: (k != "tf", k)):
         done, total = rows[key]
         lines.append(f"| `{key}{'' if key == 'tf' else '.*'}` | {done} | {total} | {100 * done // total}% |")
-    done, total = (sum(column) for column in zip(*rows.values()))
+    done, total = (sum(column) for column in zip(*rows.values(), strict=True))
     lines.append(f"| all | {done} | {total} | {100 * done // total}% |")
     return "\n".join(lines)
 

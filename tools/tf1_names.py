@@ -63,7 +63,7 @@ def walk(module: types.ModuleType, prefix: str, stack: tuple = ()) -> dict[str, 
     found: dict[str, object] = {}
     try:
         names = sorted(dir(module))
-    except Exception as e:  # noqa: BLE001 - a Keras-based namespace that does not load with Keras 3
+    except Exception as e:  # a Keras-based namespace that does not load with Keras 3
         print(f"left out the contents of {prefix}: {type(e).__name__}: {e}", file=sys.stderr)
         return found
     for name in names:
@@ -71,7 +71,7 @@ def walk(module: types.ModuleType, prefix: str, stack: tuple = ()) -> dict[str, 
             continue
         try:
             value = getattr(module, name)
-        except Exception as e:  # noqa: BLE001 - a lazily loaded namespace that fails to load is left out
+        except Exception as e:  # a lazily loaded namespace that fails to load is left out
             print(f"left out {prefix}{name}: {type(e).__name__}: {e}", file=sys.stderr)
             continue
         if isinstance(value, types.ModuleType):
@@ -89,7 +89,7 @@ def walk(module: types.ModuleType, prefix: str, stack: tuple = ()) -> dict[str, 
 def _module_name(module: types.ModuleType) -> str:
     try:
         return module.__name__
-    except Exception:  # noqa: BLE001 - Keras 3's lazy stand-in for TF-1.x's Keras-based namespaces (tf.layers)
+    except Exception:  # Keras 3's lazy stand-in for TF-1.x's Keras-based namespaces (tf.layers)
         return "?"
 
 
@@ -114,7 +114,7 @@ def parameters(value: object) -> str | None:
 
 
 def main() -> None:
-    import tensorflow as tf  # noqa: PLC0415 - only this offline script needs TensorFlow
+    import tensorflow as tf  # only this offline script needs TensorFlow
 
     names = walk(tf.compat.v1, "")
     header = f"# TensorFlow {tf.__version__} tf.compat.v1 public names, written by tools/tf1_names.py\n"

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import enum
 from collections import deque
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..gcpause import gc_paused
-from ..ssa.graph import Operation, Tensor, user_location
 from ..ops import array_ops as a
 from ..ops import math_ops as m
 from ..ops.convert import convert_to_tensor, graph_of
 from ..ops.indexed_slices import IndexedSlices
 from ..primitives import BY_NAME
+from ..ssa.graph import Operation, Tensor, user_location
 from .rules import RULES, Needed, Rule
 
 __all__ = ["gradients", "as_tensor_list", "AggregationMethod", "UnconnectedGradients", "RegisterGradient",
@@ -62,7 +63,7 @@ class RegisterGradient:
         return f
 
 
-def NotDifferentiable(op_type: str) -> None:  # noqa: N802 - TF's public name
+def NotDifferentiable(op_type: str) -> None:  # TF's public name
     """Declare that ops of ``op_type`` have no gradient (their inputs get None)."""
     if not isinstance(op_type, str):
         raise TypeError("op_type must be a string")
@@ -160,8 +161,8 @@ def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients",
         return [_result(grads, x, unconnected) for x in xs]
 
 
-def _grad_ys(ys: list, grad_ys: list) -> list:
-    seeds = []
+def _grad_ys(ys: list[Tensor], grad_ys: list) -> list[Tensor | IndexedSlices]:
+    seeds: list[Tensor | IndexedSlices] = []
     for i, (y, g) in enumerate(zip(ys, grad_ys, strict=True)):
         if g is None:
             if y.dtype.is_complex:
@@ -217,7 +218,7 @@ class _Walk:
         grads: dict[Operation, list[list]] = {}
         for y, g in zip(self.ys, seeds, strict=True):
             _add_grad(grads, y, g)
-        queue = deque()
+        queue: deque[Operation] = deque()
         queued: set[Operation] = set()
         for y in self.ys:
             op = y.op
@@ -274,7 +275,7 @@ class _Walk:
         per_output = grads.get(op)
         if per_output is None:
             return [None] * len(op.outputs)
-        out = []
+        out: list[Tensor | IndexedSlices | None] = []
         for i, contributions in enumerate(per_output):
             if not contributions:
                 out.append(None)

@@ -11,12 +11,13 @@ from __future__ import annotations
 import functools
 import inspect
 import itertools
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from ..ssa.graph import Operation
 from ..ops.array_ops import identity_n
 from ..ops.convert import convert_to_tensor, graph_of
 from ..primitives.state import VARIABLE_V2
+from ..ssa.graph import Operation
 from .backprop import RegisterGradient
 
 __all__ = ["custom_gradient"]

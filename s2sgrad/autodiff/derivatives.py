@@ -6,13 +6,14 @@ use it.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from ..ssa.graph import Tensor
 from ..ops import array_ops as a
 from ..ops.convert import constant, convert_to_tensor, graph_of
+from ..ssa.graph import Tensor
 from .backprop import as_tensor_list, gradients
 
 __all__ = ["gradient", "jacobian", "hessian", "hessians"]
@@ -32,7 +33,7 @@ def jacobian(y: Tensor, xs: Sequence[Tensor], aggregation_method: Any = None) ->
     if y.shape.rank == 0:
         return gradient(y, xs, aggregation_method)
     dims = y.shape.as_list()
-    n = int(np.prod(dims, dtype=np.int64))
+    n = int(np.prod(y.shape.known_sizes(), dtype=np.int64))
     rows: list[list] = [[] for _ in xs]
     for i in range(n):
         seed = np.zeros(n, dtype=y.dtype.np)

@@ -1,12 +1,13 @@
 """Graph slice -> generated module: lower, optimize, lay out and emit (``pipeline`` loads it)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..gcpause import gc_paused
-from ..ssa.graph import Operation, Tensor
 from ..primitives.state import VARIABLE_V2
 from ..shapes import dims_text
+from ..ssa.graph import Operation, Tensor
 from .emit import Module, emit_module
 from .stages import lower_and_optimize
 

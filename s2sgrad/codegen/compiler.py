@@ -12,7 +12,8 @@ import linecache
 import re
 import warnings
 import weakref
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any, Protocol, cast
 
 import numpy as np
 
@@ -25,12 +26,23 @@ GENERATED_PREFIX = "<s2sgrad:"
 GENERATED_MODULE = "s2sgrad.generated"
 _counter = itertools.count()
 
+
+
+class GeneratedRun(Protocol):
+    """A compiled module's ``run`` function, carrying its source text and linecache file name."""
+
+    source: str
+    filename: str
+
+    def __call__(self, *args: Any) -> Any: ...
+
+
 # Called as ``listener(label, source, constants)`` for every module compiled.
 compile_listeners: list[Callable[[str, str, dict], None]] = []
 # Called as ``hook(run, label, constants, origin)`` with every compiled ``run`` function (its
 # ``.source`` already set; ``origin`` is the Executable being built, or None); each returns the
 # function to use as ``run``, usually ``run`` itself (``s2sgrad dump -o`` wraps it to record a call).
-compile_hooks: list[Callable[[Callable, str, dict, Any], Callable]] = []
+compile_hooks: list[Callable[[GeneratedRun, str, dict[str, Any], Any], GeneratedRun]] = []
 
 # NumPy floating-point warnings (overflow, invalid, divide) raised by generated code and the
 # runtime helpers it calls are values, not news: a warnings filter silences them there, at no
@@ -50,11 +62,11 @@ def quiet_numpy_warnings() -> None:
     except IndexError:  # no filters at all (warnings.resetwarnings())
         pass
     if not _show:
-        filters = warnings.filters
+        filters = cast("list[Any]", warnings.filters)  # a list at run time (typeshed says Sequence)
         while _QUIET in filters:
             filters.remove(_QUIET)
         filters.insert(0, _QUIET)
-        warnings._filters_mutated()  # type: ignore[attr-defined]
+        warnings._filters_mutated()  # type: ignore[attr-defined]  # CPython's own hook, absent from typeshed
 
 
 def show_numpy_warnings(enabled: bool = True) -> None:
@@ -66,12 +78,12 @@ def show_numpy_warnings(enabled: bool = True) -> None:
     global _show
     _show = bool(enabled)
     while _show and _QUIET in warnings.filters:
-        warnings.filters.remove(_QUIET)
-        warnings._filters_mutated()  # type: ignore[attr-defined]
+        cast("list[Any]", warnings.filters).remove(_QUIET)
+        warnings._filters_mutated()  # type: ignore[attr-defined]  # CPython's own hook, absent from typeshed
     quiet_numpy_warnings()
 
 
-def load_source(source: str, constants: dict[str, Any], label: str = "run", origin: Any = None) -> Callable:
+def load_source(source: str, constants: dict[str, Any], label: str = "run", origin: Any = None) -> GeneratedRun:
     """Compile ``source`` and return its ``run`` function (with ``.source`` and ``.filename``);
     ``origin`` (the Executable that owns the module, if any) is passed on to ``compile_hooks``."""
     digest = hashlib.sha1(source.encode("utf-8")).hexdigest()[:10]
@@ -84,7 +96,7 @@ def load_source(source: str, constants: dict[str, Any], label: str = "run", orig
         listener(label, source, constants)
     namespace: dict[str, Any] = {"__name__": GENERATED_MODULE, "np": np, "rt": runtime,
                                  "_constants": dict(constants)}
-    exec(code, namespace)  # noqa: S102 - our own generated code, built from ast nodes
+    exec(code, namespace)  # our own generated code, built from ast nodes
     quiet_numpy_warnings()
     fn = namespace["run"]
     fn.source = source

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, overload
 
 import numpy as np
 
@@ -26,6 +27,9 @@ from .names import INTERNAL_NAMES, Namer, value_name
 from .printer import print_lines
 from .program import Instr, Kind, Program, Value
 
+if TYPE_CHECKING:  # the type only: code generation reads the graph it is given
+    from ..ssa.graph import Operation
+
 __all__ = ["Module", "emit_module", "comment_text", "location_text", "DEL_MIN_ELEMENTS", "INLINE_CONST_ELEMENTS",
            "MAX_FUSED_OPS", "MAX_LINE", "RUNTIME_IMPORT", "CONSTANTS_NOTE"]
 
@@ -37,6 +41,7 @@ CONSTANTS_NOTE = "# _constants: the arrays too large to print, by name (s2sgrad 
 _LOAD, _STORE = ast.Load(), ast.Store()
 _REF = "\x00"                # placeholder names: never a valid identifier, replaced before printing
 _OPERATIONS = frozenset({ast.BinOp, ast.UnaryOp, ast.Call, ast.Compare, ast.Subscript})
+_Ref = tuple[ast.Name, "ast.AST | None", "str | None", "int | None"]  # a placeholder: (node, parent, field, index)
 
 
 @dataclasses.dataclass
@@ -46,11 +51,11 @@ class Module:
     source: str
     params: list[Value]
     constants: dict[str, np.ndarray]
-    line_ops: dict[int, Any]          # line number in ``source`` -> graph Operation
+    line_ops: dict[int, Operation]    # line number in ``source`` -> graph Operation
     copy_outputs: list[int]           # returned values that alias memory the caller must not share
     helpers: set[str]                 # ``rt.*`` helpers used
-    output_ranks: list                # static rank of each returned value
-    commit_ops: list                  # the variable each returned new value is written to
+    output_ranks: list[int | None]    # static rank of each returned value
+    commit_ops: list[Operation]       # the variable each returned new value is written to
 
 
 def emit_module(prog: Program, title: str) -> Module:
@@ -68,10 +73,10 @@ class _Statement:
         self.expr = expr
         self.refs, self.size, self.helpers = _scan(expr)
 
-    def absorb(self, ref: tuple, other: _Statement) -> None:
+    def absorb(self, ref: _Ref, other: _Statement) -> None:
         """Put ``other``'s expression where placeholder ``ref`` stands."""
         node, parent, field, index = ref
-        if parent is None:
+        if parent is None or field is None:  # the whole expression
             self.expr = other.expr
         elif index is None:
             setattr(parent, field, other.expr)
@@ -100,7 +105,7 @@ class _Emitter:
     # -- rendering arguments -----------------------------------------------------------------------
     def render(self, v: Value, ins: Instr | None) -> ast.expr:
         if v.kind is Kind.SHAPE:
-            raise AssertionError(f"{ins.prim.name}: emitter read a shape-only argument")
+            raise AssertionError(f"{ins.prim.name if ins else 'return'}: emitter read a shape-only argument")
         if v.const is None:
             token = f"{_REF}{id(v)}"
             self.refs[token] = v
@@ -146,7 +151,7 @@ class _Emitter:
                 out.append(stmt)
         return out
 
-    def _absorb(self, stmt: _Statement, pending: dict, out: list) -> None:
+    def _absorb(self, stmt: _Statement, pending: dict[str, _Statement], out: list[_Statement]) -> None:
         """Put pending single-use expressions into ``stmt``; those it cannot take get statements."""
         mine = [ref for ref in stmt.refs if ref[0].id in pending]
         counts: dict[str, int] = {}
@@ -157,7 +162,7 @@ class _Emitter:
             producer = pending.pop(token, None)
             if producer is None:
                 continue
-            if counts[token] == 1 and _same_site(producer.ins, stmt.ins) and \
+            if counts[token] == 1 and producer.ins and stmt.ins and _same_site(producer.ins, stmt.ins) and \
                     stmt.size + producer.size <= MAX_FUSED_OPS:
                 stmt.absorb(ref, producer)
             else:
@@ -177,8 +182,9 @@ class _Emitter:
         params = [self.name_of(p) for p in prog.params]
         stmts = self.statements()
         returned = list(prog.outputs) + [v for _, v in prog.commits]
-        ret = ast.Return(ast.Tuple([self.render(v, None) for v in returned], _LOAD))
-        final = stmts + [_Statement(None, ret.value)]
+        value = ast.Tuple([self.render(v, None) for v in returned], _LOAD)
+        ret = ast.Return(value)
+        final = stmts + [_Statement(None, value)]
         last_use: dict[str, int] = {}
         helpers: set[str] = set()
         for i, stmt in enumerate(final):
@@ -189,9 +195,9 @@ class _Emitter:
         for token, i in last_use.items():
             if self._deletable(self.refs[token]):
                 dying.setdefault(i, []).append(self.refs[token])
-        body: list[tuple[list[str], Any]] = []
+        body: list[tuple[list[str], Operation | None]] = []
         for i, stmt in enumerate(stmts):
-            body.append((self._text(stmt), stmt.ins.op))
+            body.append(self._text(stmt))
             if i in dying:
                 body.append((dels(sorted(self.name_of(v) for v in dying[i])), None))
         self._resolve(final[-1])
@@ -204,7 +210,7 @@ class _Emitter:
         if self.const_lines:
             lines += self.const_lines + [""]
         lines += signature(params)
-        line_ops = {}
+        line_ops: dict[int, Operation] = {}
         for texts, op in body:
             for text in texts:
                 if op is not None and not text.lstrip().startswith("#"):
@@ -214,8 +220,11 @@ class _Emitter:
                       self._copy_outputs(returned), helpers, [v.shape.rank for v in returned],
                       [var for var, _ in prog.commits])
 
-    def _text(self, stmt: _Statement) -> str:
+    def _text(self, stmt: _Statement) -> tuple[list[str], Operation]:
+        """An instruction's statement lines and the op they run."""
         ins = stmt.ins
+        if ins is None:
+            raise AssertionError("the return statement is printed by module()")
         self._resolve(stmt)
         if len(ins.outs) == 1:
             target: ast.expr = ast.Name(self.name_of(ins.outs[0]), _STORE)
@@ -223,7 +232,7 @@ class _Emitter:
             target = ast.Tuple([ast.Name(self.name_of(o) if id(o) in self.uses or id(o) in self.keep else "_",
                                          _STORE) for o in ins.outs], _STORE)
         code = print_lines(ast.Assign([target], stmt.expr, None, lineno=0), MAX_LINE - 4)
-        return with_comment(code, _op_comment(ins), "    ")
+        return with_comment(code, _op_comment(ins), "    "), ins.op
 
     def _resolve(self, stmt: _Statement) -> None:
         """Give placeholder names their final identifiers (in statement order, so numbering reads well)."""
@@ -248,13 +257,18 @@ class _Emitter:
                 if (id(v) in external or isinstance(v.const, np.ndarray)) and v.shape.rank != 0]
 
 
-class _LazyArgs(Sequence):
+class _LazyArgs(Sequence[ast.expr]):
     """An instruction's arguments as expressions, rendered only when the emitter reads them."""
 
     def __init__(self, emitter: _Emitter, ins: Instr) -> None:
         self._emitter, self._ins = emitter, ins
 
-    def __getitem__(self, i: Any) -> Any:
+    @overload
+    def __getitem__(self, i: int) -> ast.expr: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[ast.expr]: ...
+
+    def __getitem__(self, i: int | slice) -> ast.expr | list[ast.expr]:
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
         return self._emitter.render(self._ins.args[i], self._ins)
@@ -271,9 +285,9 @@ def _same_site(producer: Instr, consumer: Instr) -> bool:
     return p.location == c.location
 
 
-def _scan(expr: ast.AST) -> tuple[list, int, set]:
+def _scan(expr: ast.AST) -> tuple[list[_Ref], int, set[str]]:
     """Placeholder references (with their parents), operation count and ``rt`` helpers of ``expr``."""
-    refs: list = []
+    refs: list[_Ref] = []
     size = 0
     helpers: set[str] = set()
     stack: list = [(expr, None, None, None)]
@@ -326,7 +340,7 @@ def _full(v: Value) -> ast.expr:
                     [ast.keyword("dtype", literal(v.dtype))])
 
 
-def _python_scalar(x: np.generic) -> Any:
+def _python_scalar(x: np.generic) -> bool | int | float | complex | str | bytes:
     if isinstance(x, np.floating):
         return shortest_float(x)
     return x.item()

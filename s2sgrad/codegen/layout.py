@@ -38,7 +38,7 @@ def share_transposes(prog: Program) -> None:
                     continue
                 copy = copies.get(id(v))
                 if copy is None:
-                    dims = v.shape.sizes
+                    dims = v.shape.as_list()  # a matrix
                     copy = copies[id(v)] = Value(v.dtype, TensorShape([dims[1], dims[0]]), source=v)
                     rewritten.append(Instr(TRANSPOSE, [v], {"perm": (1, 0), "contiguous": True}, [copy], ins.op))
                 ins.args = [copy if i == side else a for i, a in enumerate(ins.args)]

@@ -5,12 +5,13 @@ slice's shape rules on concrete shapes and returns a Program.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from .. import errors
-from ..ssa.graph import Operation, Tensor
 from ..primitives.state import ASSIGN, CONST, NO_OP, PLACEHOLDER, PLACEHOLDER_WITH_DEFAULT
 from ..shapes import TensorShape, dims_text
+from ..ssa.graph import Operation, Tensor
 from .program import Instr, Kind, Program, Value
 
 __all__ = ["needed_ops", "lower"]
@@ -59,7 +60,8 @@ def lower(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feeds: dict
         prog.params.append(v)
     rng_params = {}
     for op in rngs:
-        v = Value(None, TensorShape([]), kind=Kind.RNG, source=op)
+        # a generator has no dtype of its own: it carries that of the values its op draws
+        v = Value(op.outputs[0].dtype, TensorShape([]), kind=Kind.RNG, source=op)
         rng_params[op] = v
         prog.params.append(v)
 
@@ -69,7 +71,7 @@ def lower(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feeds: dict
             continue  # fed (or a variable read)
         _lower_op(op, values, prog, rng_params)
     prog.outputs = [values[t] for t in fetch_tensors]
-    last = {var: value for var, value in prog.commits}  # later assignments win, in graph order
+    last = dict(prog.commits)  # later assignments win, in graph order
     prog.commits = list(last.items())
     return prog
 
@@ -136,6 +138,6 @@ def _commit(op: Operation, new: Value, prog: Program) -> None:
     static = var_op.outputs[0].shape
     if new.shape.is_fully_defined() and static.is_fully_defined() and new.shape != static:
         raise errors.InvalidArgumentError(
-            None, op, f"Assign requires shapes of both tensors to match. lhs shape= {list(static.sizes)} "
-            f"rhs shape= {list(new.shape.sizes)} [created at {op.where}]")
+            None, op, f"Assign requires shapes of both tensors to match. lhs shape= {static.as_list()} "
+            f"rhs shape= {new.shape.as_list()} [created at {op.where}]")
     prog.commits.append((var_op, new))

@@ -10,10 +10,13 @@ import builtins
 import functools
 import keyword
 import re
-from typing import Any
+from typing import TYPE_CHECKING
 
-from .program import Kind
+from .program import Kind, Value
 from .user_names import assigned_name
+
+if TYPE_CHECKING:  # the type only: code generation reads the graph it is given
+    from ..ssa.graph import Tensor
 
 __all__ = ["identifier", "op_identifier", "value_name", "Namer", "INTERNAL_NAMES"]
 
@@ -63,15 +66,16 @@ class Namer:
         return name
 
 
-def value_name(v: Any) -> str:
+def value_name(v: Value) -> str:
     """The base name of a codegen Value: ``g_<x>`` for the gradient of x, ``new_<var>`` for an
     assigned value, ``rng_<op>`` for a random generator, ``<x>_t`` for a layout copy of x (a value
     with no tensor of its own), else the user's variable or its op's name."""
-    if v.kind is Kind.RNG:
-        return "rng_" + op_identifier(v.source.name)
+    source = v.source
+    if v.kind is Kind.RNG and source is not None:
+        return "rng_" + op_identifier(source.name)
     t = v.tensor
     if t is None:
-        return value_name(v.source) + "_t" if v.source is not None else "c"
+        return value_name(source) + "_t" if isinstance(source, Value) else "c"
     primal = t.op.graph.primal_of(t)
     if primal is not None:
         return "g_" + _tensor_identifier(primal)
@@ -80,7 +84,7 @@ def value_name(v: Any) -> str:
     return _tensor_identifier(t)
 
 
-def _tensor_identifier(t: Any) -> str:
+def _tensor_identifier(t: Tensor) -> str:
     """Forward ops: the user's variable (``logits = ...``) or the last two scope components of
     the op name; gradient ops: their own last component."""
     op = t.op

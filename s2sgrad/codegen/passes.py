@@ -6,15 +6,19 @@ rewritten) and one backward sweep (dead code), so the cost is linear in the prog
 from __future__ import annotations
 
 import ast
-from typing import Any
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .compiler import GENERATED_MODULE
 from . import runtime
+from .compiler import GENERATED_MODULE
 from .emitters import EMITTERS
 from .program import Instr, Kind, Program, Value, uniform
 from .simplify import SIMPLIFY
+
+if TYPE_CHECKING:  # the type only: code generation reads the graph it is given
+    from ..ssa.graph import Tensor
 
 __all__ = ["optimize", "FOLD_LIMIT"]
 
@@ -25,8 +29,8 @@ _CONST_KEY_LIMIT = 4096
 def optimize(prog: Program) -> Program:
     """Fold, simplify, merge common subexpressions, then drop what nothing uses."""
     alias: dict[int, Value] = {}
-    consts: dict[Any, Value] = {}
-    seen: dict[Any, Instr] = {}
+    consts: dict[Hashable, Value] = {}
+    seen: dict[Hashable, Instr] = {}
 
     def resolve(v: Value) -> Value:
         while id(v) in alias:
@@ -86,7 +90,7 @@ def _merge_names(old: Value, new: Value) -> None:
         new.tensor = old.tensor
 
 
-def _rank(t: Any) -> int:
+def _rank(t: Tensor | None) -> int:
     if t is None:
         return 0
     if t.op.graph.primal_of(t) is not None:
@@ -94,7 +98,7 @@ def _rank(t: Any) -> int:
     return 1 if t.op.grad_of is not None else 2
 
 
-def _const_key(v: Value) -> Any:
+def _const_key(v: Value) -> Hashable | None:
     c = v.const
     if isinstance(c, np.ndarray):
         if c.size > _CONST_KEY_LIMIT:
@@ -103,7 +107,7 @@ def _const_key(v: Value) -> Any:
     return (v.dtype.name, (), repr(c), type(c).__name__)
 
 
-def _freeze(value: Any) -> Any:
+def _freeze(value: Any) -> Hashable:
     if isinstance(value, dict):
         return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
     if isinstance(value, (list, tuple)):
@@ -116,7 +120,7 @@ def _freeze(value: Any) -> Any:
     return value
 
 
-def _cse_key(ins: Instr) -> Any:
+def _cse_key(ins: Instr) -> Hashable | None:
     if ins.prim.assigns:
         return None
     try:
@@ -150,7 +154,7 @@ def _fold(ins: Instr) -> list[Value] | None:
         with np.errstate(all="ignore"):  # thread-safe, unlike warnings.catch_warnings
             namespace = {"__name__": GENERATED_MODULE, "np": np, "rt": runtime}  # quiet like generated code
             result = eval(code, namespace, dict(zip(names, (a.const for a in ins.args), strict=True)))
-    except Exception:  # noqa: BLE001 - leave it to run time, where the error gets its op and line
+    except Exception:  # leave it to run time, where the error gets its op and line
         return None
     results = result if len(ins.outs) > 1 else (result,)
     folded = []

@@ -10,6 +10,7 @@ op corpus and on random trees). Any other node falls back to ``ast.unparse``.
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 
 __all__ = ["print_statement", "print_lines", "Unsupported"]
 
@@ -23,6 +24,7 @@ _BINOPS = {ast.Add: ("+", _ARITH), ast.Sub: ("-", _ARITH), ast.Mult: ("*", _TERM
 _UNARY = {ast.USub: ("-", _FACTOR), ast.UAdd: ("+", _FACTOR), ast.Invert: ("~", _FACTOR), ast.Not: ("not ", _NOT)}
 _CMPOPS = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
            ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in"}
+_Item = ast.expr | ast.keyword  # one item between a call's brackets
 _INFSTR = "1e" + repr(__import__("sys").float_info.max_10_exp + 1)
 
 
@@ -132,92 +134,90 @@ def _split_binop(prefix: str, node: ast.BinOp, suffix: str, width: int) -> list[
     return lines + [current]
 
 
-def _bracketed(node: ast.expr) -> tuple[str, list, str] | None:
+def _bracketed(node: ast.expr) -> tuple[str, Sequence[_Item], str] | None:
     """(text up to the opening bracket, items, closing bracket) of a call, tuple or list to break."""
-    kind = type(node)
-    if kind is ast.Call and (node.args or node.keywords):
+    if type(node) is ast.Call and (node.args or node.keywords):
         return _expr(node.func, _ATOM) + "(", [*node.args, *node.keywords], ")"
-    if kind is ast.Tuple and len(node.elts) > 1:
+    if type(node) is ast.Tuple and len(node.elts) > 1:
         return "(", node.elts, ")"
-    if kind is ast.List and len(node.elts) > 1:
+    if type(node) is ast.List and len(node.elts) > 1:
         return "[", node.elts, "]"
     return None
 
 
-def _item(item: ast.AST) -> str:
-    if type(item) is ast.keyword:
+def _item(item: _Item) -> str:
+    if isinstance(item, ast.keyword):
         if item.arg is None:
             raise Unsupported("**kwargs")
         return f"{item.arg}={_expr(item.value, _TEST)}"
     return _expr(item, _TEST)
 
 
-def _inner(item: ast.AST) -> ast.expr:
-    return item.value if type(item) is ast.keyword else item
+def _inner(item: _Item) -> ast.expr:
+    return item.value if isinstance(item, ast.keyword) else item
 
 
-def _keyword_prefix(item: ast.AST) -> str:
-    return f"{item.arg}=" if type(item) is ast.keyword else ""
+def _keyword_prefix(item: _Item) -> str:
+    return f"{item.arg}=" if isinstance(item, ast.keyword) else ""
 
 
 def _wrap(text: str, own: int, context: int) -> str:
     return f"({text})" if context > own else text
 
 
-def _items(elts: list) -> str:
+def _items(elts: list[ast.expr]) -> str:
     if len(elts) == 1:
         return _expr(elts[0], _TEST) + ","
     return ", ".join(_expr(e, _TEST) for e in elts)
 
 
-def _expr(node: ast.AST, context: int) -> str:
-    kind = type(node)
-    if kind is ast.Name:
+def _expr(node: ast.expr, context: int) -> str:
+    if type(node) is ast.Name:
         return node.id
-    if kind is ast.Constant:
+    if type(node) is ast.Constant:
         return _constant(node)
-    if kind is ast.Attribute:
+    if type(node) is ast.Attribute:
         value = node.value
         text = _expr(value, _ATOM)
         if type(value) is ast.Constant and isinstance(value.value, int):
             text += " "
         return f"{text}.{node.attr}"
-    if kind is ast.Call:
+    if type(node) is ast.Call:
         args = [_expr(a, _TEST) for a in node.args]
         for k in node.keywords:
             if k.arg is None:
                 raise Unsupported("**kwargs")
             args.append(f"{k.arg}={_expr(k.value, _TEST)}")
         return f"{_expr(node.func, _ATOM)}({', '.join(args)})"
-    if kind is ast.BinOp:
+    if type(node) is ast.BinOp:
         symbol, own = _BINOPS[type(node.op)]
         if own == _POWER:   # right-associative
             text = f"{_expr(node.left, own + 1)} {symbol} {_expr(node.right, own)}"
         else:
             text = f"{_expr(node.left, own)} {symbol} {_expr(node.right, own + 1)}"
         return _wrap(text, own, context)
-    if kind is ast.UnaryOp:
+    if type(node) is ast.UnaryOp:
         symbol, own = _UNARY[type(node.op)]
         return _wrap(symbol + _expr(node.operand, own), own, context)
-    if kind is ast.Compare:
+    if type(node) is ast.Compare:
         parts = [_expr(node.left, _CMP + 1)]
         for op, right in zip(node.ops, node.comparators, strict=True):
             parts.append(f"{_CMPOPS[type(op)]} {_expr(right, _CMP + 1)}")
         return _wrap(" ".join(parts), _CMP, context)
-    if kind is ast.Subscript:
+    if type(node) is ast.Subscript:
         index = node.slice
         inner = _items(index.elts) if type(index) is ast.Tuple and index.elts else _expr(index, _TEST)
         return f"{_expr(node.value, _ATOM)}[{inner}]"
-    if kind is ast.Slice:
+    if type(node) is ast.Slice:
         text = (_expr(node.lower, _TEST) if node.lower else "") + ":"
         text += _expr(node.upper, _TEST) if node.upper else ""
         return text + (":" + _expr(node.step, _TEST) if node.step else "")
-    if kind is ast.Tuple:
+    if type(node) is ast.Tuple:
         text = _items(node.elts)
         return f"({text})" if not node.elts or context > _TUPLE else text
-    if kind is ast.List:
+    if type(node) is ast.List:
         return "[" + ", ".join(_expr(e, _TEST) for e in node.elts) + "]"
-    raise Unsupported(kind.__name__)
+    raise Unsupported(type(node).__name__)
 
 
 def _constant(node: ast.Constant) -> str:

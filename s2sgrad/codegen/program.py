@@ -6,12 +6,16 @@ It is built from a graph slice with concrete shapes (``lower``), rewritten by th
 from __future__ import annotations
 
 import enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .. import dtypes as _dt
 from ..shapes import TensorShape
+
+if TYPE_CHECKING:  # types only: the graph and the primitive declarations are imported by their users
+    from ..primitives.core import Primitive
+    from ..ssa.graph import Operation, Tensor
 
 __all__ = ["Kind", "Value", "Instr", "Program", "uniform"]
 
@@ -32,14 +36,14 @@ class Value:
 
     __slots__ = ("dtype", "shape", "const", "tensor", "kind", "source", "producer")
 
-    def __init__(self, dtype: _dt.DType, shape: TensorShape, const: Any = None, tensor: Any = None,
-                 kind: Kind = Kind.TEMP, source: Any = None) -> None:
+    def __init__(self, dtype: _dt.DType, shape: TensorShape, const: Any = None, tensor: Tensor | None = None,
+                 kind: Kind = Kind.TEMP, source: Tensor | Operation | Value | None = None) -> None:
         self.dtype = dtype
         self.shape = shape
         self.const = const      # NumPy value when known at compile time
         self.tensor = tensor    # the graph Tensor this value computes (for names and errors)
         self.kind = kind
-        self.source = source    # for params: the fed Tensor / variable Operation / random op
+        self.source = source    # for params: the fed Tensor / variable Operation / random op; a copy's original
         self.producer: Instr | None = None  # the instruction that computes it
 
     @property
@@ -47,7 +51,7 @@ class Value:
         return self.tensor.name if self.tensor is not None else f"<{self.kind.value}>"
 
     @property
-    def op(self) -> Any:
+    def op(self) -> Operation | None:
         return None if self.tensor is None else self.tensor.op
 
     @property
@@ -82,7 +86,8 @@ class Instr:
 
     __slots__ = ("prim", "args", "attrs", "outs", "op")
 
-    def __init__(self, prim: Any, args: list, attrs: dict, outs: list, op: Any) -> None:
+    def __init__(self, prim: Primitive, args: list[Value], attrs: dict[str, Any], outs: list[Value],
+                 op: Operation) -> None:
         self.prim = prim
         self.args = args
         self.attrs = attrs
@@ -102,12 +107,13 @@ class Program:
         self.params: list[Value] = []
         self.instrs: list[Instr] = []
         self.outputs: list[Value] = []
-        self.commits: list[tuple[Any, Value]] = []  # (variable Operation, new value), graph order
+        self.commits: list[tuple[Operation, Value]] = []  # (variable Operation, new value), graph order
 
 
 def uniform(like: Value, scalar: Any) -> Value:
     """A constant with ``like``'s (fully known) shape, every element ``scalar``: a zero-stride view,
     so its size costs nothing."""
     value = np.asarray(scalar, dtype=like.dtype.np)
-    const = value[()] if like.shape.rank == 0 else np.broadcast_to(value, like.shape.sizes)
+    sizes = like.shape.known_sizes()
+    const = value[()] if not sizes else np.broadcast_to(value, sizes)
     return Value(like.dtype, like.shape, const=const, tensor=like.tensor, kind=Kind.CONST)

@@ -73,10 +73,11 @@ def _identity_perm(ins: Instr) -> Value | None:
 def _nothing_to_flip(ins: Instr) -> Value | None:
     """Reversing no axes, or only axes of size 1, changes nothing."""
     x = ins.args[0]
-    if x.shape.rank is None:
+    sizes = x.shape.sizes
+    if sizes is None:
         return None
-    axes = normalize_axes(ins.attrs["axis"], x.shape.rank) or ()
-    return x if all(x.shape.sizes[ax] == 1 for ax in axes) else None
+    axes = normalize_axes(ins.attrs["axis"], len(sizes)) or ()
+    return x if all(sizes[ax] == 1 for ax in axes) else None
 
 
 def _noop_reduction(ins: Instr) -> Value | None:

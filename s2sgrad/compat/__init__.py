@@ -6,6 +6,7 @@ is not provided.
 from __future__ import annotations
 
 import os
+import types
 from typing import Any
 
 from ..dimension import dimension_value
@@ -45,5 +46,7 @@ def path_to_str(path: Any) -> Any:
     """A path-like object as its str (bytes paths decoded); anything else unchanged."""
     return as_str_any(os.fspath(path)) if isinstance(path, os.PathLike) else path
 
+
+v1: types.ModuleType  # s2sgrad itself, set by s2sgrad/__init__.py (tf.compat.v1 is tf)
 
 __getattr__ = _missing_names("compat", __name__)

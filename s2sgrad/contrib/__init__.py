@@ -3,8 +3,8 @@
 ``tf.contrib.layers`` and ``tf.contrib.framework`` hold them; every other contrib name (and
 ``tf.contrib.rnn``, ``slim``, ``learn``...) is an ``UnsupportedTensorFlowName``.
 """
-from . import framework, layers
 from ..tf1_api import missing_names as _missing_names
+from . import framework, layers
 
 __all__ = ["framework", "layers"]
 

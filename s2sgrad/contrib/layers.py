@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from .. import dtypes as _dt
-from ..ops.initializers import Initializer, variance_scaling_initializer as _core_variance_scaling
+from ..ops.initializers import Initializer
+from ..ops.initializers import variance_scaling_initializer as _core_variance_scaling
 from ..tf1_api import missing_names as _missing_names
 
 __all__ = ["variance_scaling_initializer", "xavier_initializer", "xavier_initializer_conv2d"]

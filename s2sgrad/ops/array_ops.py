@@ -1,24 +1,34 @@
 """``tf.reshape``, ``tf.concat``, ``tf.zeros``, indexing...: validate, convert, record."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from .. import dtypes as _dt
-from ..ssa.graph import Tensor
-from ..shapes import TensorShape, strip_dimensions
-from ..static import constant_value
-from .convert import constant, convert_operands, convert_to_tensor, graph_of, is_tensor_like, record, record1
+from ..primitives.array import (
+    EXPAND_DIMS,
+    RANK,
+    RESHAPE,
+    SCATTER_INTO_ZEROS,
+    SHAPE,
+    SIZE,
+    SQUEEZE,
+    STRIDED_SLICE,
+    TRANSPOSE,
+)
 from ..primitives.core import Primitive
-from ..primitives.array import (EXPAND_DIMS, RANK, RESHAPE, SCATTER_INTO_ZEROS, SHAPE, SIZE, SQUEEZE, STRIDED_SLICE,
-                                TRANSPOSE)
 from ..primitives.fills import FILL, ONES_LIKE, ZEROS_LIKE
 from ..primitives.indexing import GATHER_V2, UNSORTED_SEGMENT_SUM, WHERE
 from ..primitives.joining import CONCAT_V2, PACK, SPLIT, SPLIT_V, UNPACK
 from ..primitives.math import SELECT, SELECT_V2
 from ..primitives.reduce import BROADCAST_LIKE, BROADCAST_REDUCED, SUM_TO_SHAPE
 from ..primitives.state import IDENTITY, IDENTITY_N, STOP_GRADIENT
+from ..shapes import strip_dimensions
+from ..ssa.graph import Tensor
+from ..static import constant_value
+from .convert import constant, convert_operands, convert_to_tensor, graph_of, is_tensor_like, record, record1
 
 
 def static_ints(value: Any, what: str) -> list[int] | None:
@@ -288,12 +298,13 @@ def unstack(value: Any, num: int | None = None, axis: int = 0, name: str | None 
     x = convert_to_tensor(value)
     axis = static_int(axis, "axis")
     if num is None:
-        rank = x.shape.rank
-        if rank is not None and not -rank <= axis < rank:
-            raise ValueError(f"axis = {axis} not in [{-rank}, {rank}) for unstack of {x.name} with shape {x.shape}")
-        if rank is None or x.shape.sizes[axis] is None:
+        sizes = x.shape.sizes
+        if sizes is not None and not -len(sizes) <= axis < len(sizes):
+            raise ValueError(f"axis = {axis} not in [{-len(sizes)}, {len(sizes)}) for unstack of {x.name} with shape "
+                             f"{x.shape}")
+        num = None if sizes is None else sizes[axis]
+        if num is None:
             raise ValueError(f"Cannot infer argument `num` from shape {x.shape}")
-        num = x.shape.sizes[axis]
     attrs = {"num": static_int(num, "num"), "axis": axis}
     return list(record(UNPACK, [x], attrs, name or "unstack").outputs)
 
@@ -312,7 +323,7 @@ def split(value: Any, num_or_size_splits: Any, axis: int = 0, num: int | None = 
             attrs = {"num": int(num_or_size_splits), "axis": ax}
             return list(record(SPLIT, [x], attrs, name or "split").outputs)
         sizes = int_tensor(num_or_size_splits, "num_or_size_splits")
-        parts = num if num is not None else sizes.shape.sizes[0]
+        parts = num if num is not None else (sizes.shape.sizes or (None,))[0]  # unknown for an unknown rank
         if parts is None:
             raise ValueError("Cannot infer num from shape of num_or_size_splits")
         return list(record(SPLIT_V, [x, sizes], {"num": int(parts), "axis": ax}, name or "split").outputs)

@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import builtins
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
+from ..primitives.state import NO_OP
 from ..ssa.graph import Operation, get_default_graph
 from .array_ops import identity
 from .convert import convert_to_tensor
-from ..primitives.state import NO_OP
 
 __all__ = ["no_op", "group", "tuple"]
 
@@ -32,7 +33,7 @@ def group(*inputs: Any, name: str | None = None) -> Operation:
         return graph.create_op(NO_OP, [], None, name or "group_deps")
 
 
-def tuple(tensors: Sequence[Any], name: str | None = None, control_inputs: Any = None) -> list:  # noqa: A001
+def tuple(tensors: Sequence[Any], name: str | None = None, control_inputs: Any = None) -> list:
     """The same tensors, each available only after all of them (and ``control_inputs``) are."""
     values = [None if t is None else convert_to_tensor(t) for t in tensors]
     graph = get_default_graph()

@@ -1,15 +1,16 @@
 """Turning Python/NumPy values into tensors, and recording ops into the right graph."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from .. import dtypes as _dt
-from ..ssa.graph import Graph, Operation, Tensor, get_default_graph
 from ..primitives.core import Primitive
 from ..primitives.state import CONST
 from ..shapes import TensorShape, strip_dimensions
+from ..ssa.graph import Graph, Operation, Tensor, get_default_graph
 
 __all__ = ["constant", "convert_to_tensor", "convert_operands", "tensor_or_constant", "record", "record1", "graph_of",
            "is_tensor_like"]
@@ -108,7 +109,7 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: str | None 
         target = TensorShape(shape)
         if not target.is_fully_defined():
             raise ValueError(f"tf.constant needs a fully defined shape, got {target}")
-        dims = tuple(target.sizes)
+        dims = target.known_sizes()
         if arr.shape != dims:
             if verify_shape:
                 raise TypeError(f"Expected Tensor's shape: {dims}, got {arr.shape}.")

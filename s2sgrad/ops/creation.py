@@ -7,12 +7,12 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as _dt
-from ..ssa.graph import Tensor, get_default_graph
+from ..primitives.state import PLACEHOLDER, PLACEHOLDER_WITH_DEFAULT
 from ..shapes import TensorShape, strip_dimensions
+from ..ssa.graph import Tensor, get_default_graph
 from ..static import constant_value
 from .array_ops import static_int, static_ints
 from .convert import constant, convert_to_tensor, is_tensor_like, record1
-from ..primitives.state import PLACEHOLDER, PLACEHOLDER_WITH_DEFAULT
 
 __all__ = ["placeholder", "placeholder_with_default", "range", "linspace", "eye"]
 
@@ -50,7 +50,7 @@ def _static(value: Any, what: str) -> tuple[Any, _dt.DType]:
 _RANGE_DTYPES = (_dt.int32, _dt.int64, _dt.float32, _dt.float64)
 
 
-def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None,  # noqa: A001 - TF's name
+def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None,  # TF's name
           name: str = "range") -> Tensor:
     """``[start, start + delta, ...)`` up to ``limit`` (exclusive), as a constant. The dtype is
     ``dtype``, else the widest of the arguments' (int32 < int64 < float32 < float64).
@@ -59,7 +59,7 @@ def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None,  # n
     """
     if limit is None:
         start, limit = 0, start
-    (start, s), (limit, l), (delta, d) = (_static(v, "tf.range bounds") for v in (start, limit, delta))
+    (start, s), (limit, lim), (delta, d) = (_static(v, "tf.range bounds") for v in (start, limit, delta))
     if not all(np.isfinite([start, limit, delta])):
         raise ValueError(f"tf.range bounds must be finite, got start={start}, limit={limit}, delta={delta}")
     if delta == 0:
@@ -69,7 +69,7 @@ def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None,  # n
     if delta < 0 and start < limit:
         raise ValueError(f"Requires start >= limit when delta < 0: {start}/{limit}")
     if dtype is None:
-        dtype = max((s, l, d), key=lambda t: _RANGE_DTYPES.index(t) if t in _RANGE_DTYPES else 0)
+        dtype = max((s, lim, d), key=lambda t: _RANGE_DTYPES.index(t) if t in _RANGE_DTYPES else 0)
     dtype = _dt.as_dtype(dtype)
     return constant(np.arange(start, limit, delta).astype(dtype.np), dtype, name=name)
 
@@ -95,7 +95,7 @@ def eye(num_rows: int, num_columns: int | None = None, batch_shape: Any = None, 
     dtype = _dt.as_dtype(dtype)
     value = np.eye(num_rows, num_columns, dtype=dtype.np)
     if batch_shape is not None:
-        batch = static_ints(batch_shape, "batch_shape")
+        batch = static_ints(batch_shape, "batch_shape") or []  # not None here
         if any(d < 0 for d in batch):
             raise ValueError(f"batch_shape must not have negative dimensions, got {batch}")
         value = np.broadcast_to(value, tuple(batch) + value.shape)

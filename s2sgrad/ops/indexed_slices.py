@@ -4,8 +4,8 @@ from __future__ import annotations
 import collections
 from typing import Any
 
-from ..ssa.graph import Graph, Operation, Tensor
 from ..shapes import TensorShape
+from ..ssa.graph import Graph, Operation, Tensor
 from ..static import constant_value
 from .array_ops import reshape, unsorted_segment_sum
 

@@ -6,12 +6,12 @@ import math
 from typing import Any
 
 from .. import dtypes as _dt
+from ..primitives.array import SLICE
+from ..primitives.indexing import GATHER_ND, ONE_HOT, SCATTER_ND
 from ..ssa.graph import Tensor
 from . import array_ops as a
 from . import reduce_ops as r
 from .convert import constant, convert_to_tensor, graph_of, is_tensor_like, record1, tensor_or_constant
-from ..primitives.array import SLICE
-from ..primitives.indexing import GATHER_ND, ONE_HOT, SCATTER_ND
 
 __all__ = ["slice", "gather_nd", "scatter_nd", "boolean_mask", "one_hot"]
 
@@ -30,7 +30,7 @@ def _index_tensors(*values: Any, names: tuple) -> list[Tensor]:
     return out
 
 
-def slice(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tensor:  # noqa: A001 - TF's name
+def slice(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tensor:  # TF's name
     """The block of ``input_`` starting at ``begin`` with extent ``size`` (-1: to the end).
 
     >>> # tf.slice([[1, 2, 3], [4, 5, 6]], [0, 1], [2, -1])  ->  [[2, 3], [5, 6]]
@@ -84,9 +84,10 @@ def boolean_mask(tensor: Any, mask: Any, name: str = "boolean_mask", axis: Any =
             raise ValueError("mask cannot be scalar.")
         ax = a.static_int(0 if axis is None else axis, "axis")
         rank = x.shape.rank
-        if ax < 0 and rank is None:
-            raise ValueError(f"a negative axis ({ax}) needs a tensor of known rank")
-        ax = ax + rank if ax < 0 else ax
+        if ax < 0:
+            if rank is None:
+                raise ValueError(f"a negative axis ({ax}) needs a tensor of known rank")
+            ax += rank
         if ax < 0 or (rank is not None and ax + k > rank):
             raise ValueError(f"mask of rank {k} at axis {axis} does not fit a tensor of shape {x.shape}")
         if rank is not None:
@@ -101,7 +102,7 @@ def _merge_dims(x: Tensor, ax: int, k: int) -> Tensor:
     the gradient then reaches ``x`` dense rather than as IndexedSlices)."""
     dims = x.shape.sizes
     block = None if dims is None else dims[ax:ax + k]
-    merged = None if block is None or None in block else math.prod(block)
+    merged = None if block is None or None in block else math.prod(d for d in block if d is not None)
     if dims is not None and None not in dims:
         return a.reshape(x, list(dims[:ax]) + [merged] + list(dims[ax + k:]))
     s = a.shape(x)

@@ -5,8 +5,8 @@ import math
 from typing import Any
 
 from .. import dtypes as _dt
-from ..ssa.graph import Tensor
 from ..shapes import strip_dimensions
+from ..ssa.graph import Tensor
 from . import array_ops as a
 from . import random_ops as rnd
 from .convert import constant
@@ -29,7 +29,7 @@ class Initializer:
         raise NotImplementedError
 
 
-class zeros_initializer(Initializer):  # noqa: N801 - TF's public name
+class zeros_initializer(Initializer):  # TF's public name
     """Zeros.
 
     >>> # b = tf.get_variable("b", [10], initializer=tf.zeros_initializer())
@@ -39,14 +39,14 @@ class zeros_initializer(Initializer):  # noqa: N801 - TF's public name
         return a.zeros(shape, dtype)
 
 
-class ones_initializer(Initializer):  # noqa: N801
+class ones_initializer(Initializer):
     """Ones."""
 
     def make(self, shape: list, dtype: _dt.DType) -> Tensor:
         return a.ones(shape, dtype)
 
 
-class constant_initializer(Initializer):  # noqa: N801
+class constant_initializer(Initializer):
     """``value`` everywhere (a scalar), or ``value`` reshaped to the variable's shape.
 
     >>> # tf.get_variable("b", [3], initializer=tf.constant_initializer(0.1))
@@ -60,7 +60,7 @@ class constant_initializer(Initializer):  # noqa: N801
         return constant(self.value, dtype, shape=shape)
 
 
-class random_normal_initializer(Initializer):  # noqa: N801
+class random_normal_initializer(Initializer):
     """Normal samples with ``mean`` and ``stddev``.
 
     >>> # tf.get_variable("w", [784, 10], initializer=tf.random_normal_initializer(stddev=0.01))
@@ -75,14 +75,14 @@ class random_normal_initializer(Initializer):  # noqa: N801
         return rnd.random_normal(shape, self.mean, self.stddev, dtype, self.seed)
 
 
-class truncated_normal_initializer(random_normal_initializer):  # noqa: N801
+class truncated_normal_initializer(random_normal_initializer):
     """Normal samples with ``mean`` and ``stddev``, redrawn when more than two stddevs out."""
 
     def make(self, shape: list, dtype: _dt.DType) -> Tensor:
         return rnd.truncated_normal(shape, self.mean, self.stddev, dtype, self.seed)
 
 
-class random_uniform_initializer(Initializer):  # noqa: N801
+class random_uniform_initializer(Initializer):
     """Uniform samples in ``[minval, maxval)`` (``maxval`` None: 1 for floats, as TF-1.x's default ``[0, 1)``)."""
 
     def __init__(self, minval: float = 0.0, maxval: float | None = None, seed: int | None = None,
@@ -94,7 +94,7 @@ class random_uniform_initializer(Initializer):  # noqa: N801
         return rnd.random_uniform(shape, self.minval, self.maxval, dtype, self.seed)
 
 
-class variance_scaling_initializer(Initializer):  # noqa: N801
+class variance_scaling_initializer(Initializer):
     """Samples scaled by ``scale / fan`` (fan_in, fan_out or their mean), as TF's."""
 
     def __init__(self, scale: float = 1.0, mode: str = "fan_in", distribution: str = "truncated_normal",

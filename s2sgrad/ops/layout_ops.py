@@ -5,18 +5,18 @@ from typing import Any
 
 import numpy as np
 
+from ..primitives.fills import BROADCAST_TO, MIRROR_PAD, MIRROR_PAD_GRAD, PAD, PAD_V2
+from ..primitives.joining import REVERSE_V2, TILE
 from ..ssa.graph import Tensor
 from .array_ops import int_tensor, static_ints
 from .convert import convert_to_tensor, graph_of, is_tensor_like, record1
-from ..primitives.fills import BROADCAST_TO, MIRROR_PAD, MIRROR_PAD_GRAD, PAD, PAD_V2
-from ..primitives.joining import REVERSE_V2, TILE
 
 __all__ = ["tile", "pad", "reverse", "reverse_v2", "broadcast_to"]
 
 _MODES = ("CONSTANT", "REFLECT", "SYMMETRIC")
 
 
-def tile(input: Any, multiples: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
+def tile(input: Any, multiples: Any, name: str | None = None) -> Tensor:  # TF's name
     """``input`` repeated ``multiples[i]`` times along axis i.
 
     >>> # tf.tile([[1, 2]], [2, 1])  ->  [[1, 2], [1, 2]]
@@ -67,7 +67,7 @@ def reverse(tensor: Any, axis: Any, name: str | None = None) -> Tensor:
 reverse_v2 = reverse
 
 
-def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's name
+def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Tensor:  # TF's name
     """``input`` broadcast (NumPy rules) to ``shape``; the gradient sums over the copies.
 
     >>> # tf.broadcast_to([1, 2], [2, 2])  ->  [[1, 2], [1, 2]]

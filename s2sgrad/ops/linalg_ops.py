@@ -6,10 +6,10 @@ from typing import Any
 import numpy as np
 
 from .. import einsum_equation as eqn
+from ..primitives.linalg import EINSUM
 from ..ssa.graph import Tensor
 from .array_ops import static_ints
 from .convert import convert_operands, is_tensor_like, record1
-from ..primitives.linalg import EINSUM
 
 __all__ = ["einsum", "tensordot", "einsum_broadcasting"]
 
@@ -53,7 +53,7 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
     letters = iter(eqn.LETTERS)
     sa = [next(letters) for _ in range(ra)]
     sb = [""] * rb
-    for i, j in zip(a_axes, b_axes):
+    for i, j in zip(a_axes, b_axes, strict=True):
         sb[j] = sa[i]
     sb = [s or next(letters) for s in sb]
     out = [s for i, s in enumerate(sa) if i not in a_axes] + [s for j, s in enumerate(sb) if j not in b_axes]
@@ -62,7 +62,7 @@ def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
 
 def _contraction_axes(axes: Any, ra: int, rb: int) -> tuple[list[int], list[int]]:
     if is_tensor_like(axes):
-        value = static_ints(axes, "axes")
+        value = static_ints(axes, "axes") or []  # a tensor: never None
         if len(value) != 1 and len(value) % 2:
             raise ValueError(f"'axes' must be an integer or two lists of axes, got {value}.")
         axes = value[0] if len(value) == 1 else np.reshape(value, (2, -1)).tolist()
@@ -79,6 +79,8 @@ def _contraction_axes(axes: Any, ra: int, rb: int) -> tuple[list[int], list[int]
     pair = []
     for side, rank in zip(axes, (ra, rb), strict=True):
         items = [side] if isinstance(side, (int, np.integer)) else static_ints(side, "axes")
+        if items is None:
+            raise TypeError(f"'axes' must be an integer or two lists of axes, got {axes!r}.")
         for ax in items:
             if not -rank <= ax < rank:
                 raise ValueError(f"axis {ax} in 'axes' is out of range for a tensor of rank {rank}")

@@ -11,17 +11,30 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as _dt
-from ..ssa.graph import Tensor
+from ..primitives.core import Primitive
+from ..primitives.nn import (
+    BIAS_ADD,
+    ELU,
+    L2_LOSS,
+    LEAKY_RELU,
+    LOG_SOFTMAX,
+    RELU,
+    RELU6,
+    SELU,
+    SIGMOID_CROSS_ENTROPY_WITH_LOGITS,
+    SOFTMAX,
+    SOFTMAX_CROSS_ENTROPY_WITH_LOGITS,
+    SOFTPLUS,
+    SOFTSIGN,
+    SPARSE_SOFTMAX_CROSS_ENTROPY_WITH_LOGITS,
+)
 from ..shapes import TensorShape
+from ..ssa.graph import Tensor
 from . import array_ops as a
 from . import math_ops as m
 from . import random_ops
 from . import reduce_ops as r
 from .convert import convert_to_tensor, graph_of, is_tensor_like, record1, tensor_or_constant
-from ..primitives.core import Primitive
-from ..primitives.nn import (BIAS_ADD, ELU, L2_LOSS, LEAKY_RELU, LOG_SOFTMAX, RELU, RELU6, SELU,
-                             SIGMOID_CROSS_ENTROPY_WITH_LOGITS, SOFTMAX, SOFTMAX_CROSS_ENTROPY_WITH_LOGITS, SOFTPLUS,
-                             SOFTSIGN, SPARSE_SOFTMAX_CROSS_ENTROPY_WITH_LOGITS)
 
 __all__ = ["relu", "relu6", "elu", "selu", "leaky_relu", "softplus", "softsign", "softmax", "log_softmax",
            "bias_add", "xw_plus_b", "l2_loss", "l2_normalize", "moments", "dropout", "embedding_lookup",
@@ -171,10 +184,10 @@ def dropout(x: Any, keep_prob: Any = None, noise_shape: Any = None, seed: int | 
     if keep_prob is None and rate is None:
         raise ValueError("You must provide a `rate` (or `keep_prob`) to dropout.")
     if keep_prob is not None:
-        if isinstance(keep_prob, numbers.Real) and not 0 < keep_prob <= 1:
+        if isinstance(keep_prob, numbers.Real) and not 0 < float(keep_prob) <= 1:
             raise ValueError(f"keep_prob must be a scalar tensor or a float in the range (0, 1], got {keep_prob}")
         rate = 1.0 - keep_prob
-    if isinstance(rate, numbers.Real) and not 0 <= rate < 1:
+    if isinstance(rate, numbers.Real) and not 0 <= float(rate) < 1:
         raise ValueError(f"`rate` must be a scalar tensor or a float in the range [0, 1). Received: rate={rate}")
     x = convert_to_tensor(x)
     if not x.dtype.is_floating:
@@ -185,7 +198,7 @@ def dropout(x: Any, keep_prob: Any = None, noise_shape: Any = None, seed: int | 
         if isinstance(rate, numbers.Real):
             if rate == 0:
                 return x
-            scaled = m.multiply(x, 1.0 / (1.0 - rate))
+            scaled = m.multiply(x, 1.0 / (1.0 - float(rate)))
         else:
             rate = convert_to_tensor(rate)
             if rate.shape.rank not in (None, 0):
@@ -206,8 +219,9 @@ def _noise_shape(x: Tensor, noise_shape: Any) -> Any:
     if is_tensor_like(noise_shape):
         return noise_shape
     dims = TensorShape(noise_shape).sizes
-    if dims is not None and x.shape.rank == len(dims):
-        dims = [x.shape.sizes[i] if d is None else d for i, d in enumerate(dims)]
+    own = x.shape.sizes
+    if dims is not None and own is not None and len(own) == len(dims):
+        dims = tuple(own[i] if d is None else d for i, d in enumerate(dims))
     if dims is None or None in dims:
         raise ValueError(f"noise_shape {noise_shape} has unknown dimensions that x ({x.shape}) cannot fill")
     return dims

@@ -5,13 +5,14 @@ scalars adopt the tensor's dtype, and ``/`` is true division.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
+from ..index_spec import TensorIndex
 from ..ssa.default_session import session_for
 from ..ssa.graph import Tensor
-from ..index_spec import TensorIndex
 from . import array_ops as a
 from . import math_ops as m
 from .convert import convert_to_tensor, graph_of, is_tensor_like
@@ -29,7 +30,7 @@ def _binary(func: Callable, name: str) -> tuple[Callable, Callable]:
     return forward, reverse
 
 
-_OPERATORS = {
+_OPERATORS: dict[str, tuple[Callable[..., Tensor], str]] = {
     "add": (m.add, "add"), "sub": (m.subtract, "sub"), "mul": (m.multiply, "mul"),
     "truediv": (m.truediv, "truediv"), "floordiv": (m.floordiv, "floordiv"), "mod": (m.mod, "mod"),
     "pow": (m.pow, "pow"), "matmul": (m.matmul, "MatMul"),
@@ -82,16 +83,20 @@ def install(cls: type, as_tensor: Callable[[Any], Any] = lambda t: t) -> None:
         forward, reverse = _binary(func, op_name)
         setattr(cls, f"__{name}__", forward)
         setattr(cls, f"__r{name}__", reverse)
-    cls.__neg__ = lambda self: m.negative(self, name="Neg")
-    cls.__pos__ = lambda self: self
-    cls.__abs__ = lambda self: m.abs(self, name="Abs")
-    cls.__invert__ = lambda self: m.logical_not(self, name="LogicalNot")
-    cls.__lt__ = lambda self, other: m.less(self, other, name="Less")
-    cls.__le__ = lambda self, other: m.less_equal(self, other, name="LessEqual")
-    cls.__gt__ = lambda self, other: m.greater(self, other, name="Greater")
-    cls.__ge__ = lambda self, other: m.greater_equal(self, other, name="GreaterEqual")
-    cls.__getitem__ = lambda self, key: getitem(as_tensor(self), key)
-    cls.eval = _eval
+    methods: dict[str, Callable] = {
+        "__neg__": lambda self: m.negative(self, name="Neg"),
+        "__pos__": lambda self: self,
+        "__abs__": lambda self: m.abs(self, name="Abs"),
+        "__invert__": lambda self: m.logical_not(self, name="LogicalNot"),
+        "__lt__": lambda self, other: m.less(self, other, name="Less"),
+        "__le__": lambda self, other: m.less_equal(self, other, name="LessEqual"),
+        "__gt__": lambda self, other: m.greater(self, other, name="Greater"),
+        "__ge__": lambda self, other: m.greater_equal(self, other, name="GreaterEqual"),
+        "__getitem__": lambda self, key: getitem(as_tensor(self), key),
+        "eval": _eval,
+    }
+    for name, method in methods.items():
+        setattr(cls, name, method)
 
 
 install(Tensor)

@@ -8,11 +8,11 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as _dt
+from ..primitives.core import Primitive
+from ..primitives.state import RANDOM_STANDARD_NORMAL, RANDOM_UNIFORM, RANDOM_UNIFORM_INT, TRUNCATED_NORMAL
 from ..ssa.graph import Tensor, get_default_graph
 from . import array_ops as a
 from .convert import convert_operands, record1
-from ..primitives.core import Primitive
-from ..primitives.state import RANDOM_STANDARD_NORMAL, RANDOM_UNIFORM, RANDOM_UNIFORM_INT, TRUNCATED_NORMAL
 
 __all__ = ["set_random_seed", "random_normal", "random_uniform", "truncated_normal", "get_seed"]
 

@@ -6,12 +6,12 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as _dt
+from ..primitives.core import Primitive
+from ..primitives.reduce import ALL, ANY, ARG_MAX, ARG_MIN, CUMPROD, CUMSUM, MAX, MEAN, MIN, PROD, SUM
 from ..ssa.graph import Tensor
 from . import array_ops as a
 from . import math_ops as m
 from .convert import convert_to_tensor, graph_of, record1
-from ..primitives.core import Primitive
-from ..primitives.reduce import ALL, ANY, ARG_MAX, ARG_MIN, CUMPROD, CUMSUM, MAX, MEAN, MIN, PROD, SUM
 
 
 def _axes(axis: Any, reduction_indices: Any) -> tuple | None:
@@ -62,7 +62,7 @@ def reduce_logsumexp(input_tensor: Any, axis: Any = None, keepdims: Any = None, 
 
 def count_nonzero(input_tensor: Any = None, axis: Any = None, keepdims: Any = None, dtype: Any = _dt.int64,
                   name: str | None = None, reduction_indices: Any = None, keep_dims: Any = None,
-                  input: Any = None) -> Tensor:  # noqa: A002 - TF's alias
+                  input: Any = None) -> Tensor:  # TF's alias
     """The number of non-zero (non-False) elements along ``axis``, as ``dtype`` (int64).
 
     >>> # tf.count_nonzero([[0, 1], [2, 0]], axis=1)  ->  [1, 1]

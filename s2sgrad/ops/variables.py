@@ -8,18 +8,20 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from .. import dtypes as _dt
+from ..primitives.core import Primitive
+from ..primitives.state import ASSIGN, ASSIGN_ADD, ASSIGN_SUB, IDENTITY, VARIABLE_V2
+from ..shapes import TensorShape
 from ..ssa.default_session import session_for
 from ..ssa.graph import Graph, GraphElement, Operation, Tensor, get_default_graph
-from ..shapes import TensorShape
+from ..ssa.nodes import TensorOperators
 from . import control_flow as cf
 from . import initializers
 from .convert import convert_to_tensor, graph_of, record1
 from .overloads import install
-from ..primitives.core import Primitive
-from ..primitives.state import ASSIGN, ASSIGN_ADD, ASSIGN_SUB, IDENTITY, VARIABLE_V2
 
 __all__ = ["Variable", "global_variables", "trainable_variables", "local_variables",
            "variables_initializer", "global_variables_initializer", "assign", "assign_add", "assign_sub",
@@ -30,7 +32,7 @@ TRAINABLE_VARIABLES = "trainable_variables"
 AUTO_REUSE = "AUTO_REUSE"
 
 
-class Variable(GraphElement):
+class Variable(GraphElement, TensorOperators):
     """A mutable tensor kept across runs by each Session.
 
     >>> w = Variable(2.0, name="weight")
@@ -275,7 +277,7 @@ def variable_scope(name_or_scope: Any = None, default_name: str | None = None, v
         reuse = name_or_scope.reuse if reuse is None else reuse
         scope_initializer = name_or_scope.initializer
     else:
-        op_scope = name_or_scope or default_name
+        op_scope = name_or_scope or default_name or ""
         if not op_scope:
             raise ValueError("variable_scope needs a name or a default_name")
         full = f"{outer.name}/{op_scope}" if outer.name else op_scope

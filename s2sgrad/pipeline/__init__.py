@@ -10,22 +10,23 @@ signature (the newest ``MAX_SHAPES_PER_PLAN``). ``Session.run``, ``tf.source`` a
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from .. import errors
 from ..codegen.build import build_module
+from ..codegen.compiler import GENERATED_PREFIX, load_source
 from ..codegen.emit import Module
 from ..codegen.lower import needed_ops
 from ..codegen.program import Kind
-from ..codegen.compiler import GENERATED_PREFIX, load_source
 from ..dtypes import DType
+from ..ops.convert import graph_of, is_tensor_like
+from ..ssa.graph import Graph, Operation, Tensor, get_default_graph
 from .fastpath import make_call
 from .feeds import check_feed_shape, feed_target
 from .fetches import FetchStructure
-from ..ssa.graph import Graph, Operation, Tensor, get_default_graph
-from ..ops.convert import graph_of, is_tensor_like
 
 __all__ = ["Plan", "plan", "compile", "generate", "graph_of_fetches", "Executable", "static_variable_spec",
            "translate_error", "MAX_SHAPES_PER_PLAN"]
@@ -109,7 +110,7 @@ def generate(plan: Plan, feed_specs: FeedSpecs, variable_spec: VariableSpec, lab
     return module
 
 
-def compile(plan: Plan, feed_specs: FeedSpecs, variable_spec: VariableSpec,  # noqa: A001 - the pipeline's verb
+def compile(plan: Plan, feed_specs: FeedSpecs, variable_spec: VariableSpec,  # the pipeline's verb (shadows the builtin)
             label: str = "run") -> Executable:
     """``plan`` compiled for these specs; ``label`` names the module (its filename and the
     ``s2sgrad dump`` header)."""
@@ -133,7 +134,7 @@ class Executable:
         self.source = module.source
         self.label = label
         self.ops = ops  # the graph slice it computes
-        positions = {t: i for i, t in enumerate(fed)}
+        positions: dict[object, int] = {t: i for i, t in enumerate(fed)}  # looked up by each feed's source
         params = module.params
         self.feed_positions = [positions[p.source] for p in params if p.kind is Kind.FEED]
         live = {id(p.source) for p in params}

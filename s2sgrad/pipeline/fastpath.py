@@ -15,7 +15,8 @@ touches is bound in its namespace, so no user string ever reaches it.
 from __future__ import annotations
 
 import operator
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -27,7 +28,7 @@ __all__ = ["make_dispatcher", "make_step", "make_call"]
 
 def _function(name: str, params: Sequence[str], body: list[str], namespace: dict) -> Callable:
     text = f"def {name}({', '.join(params)}):\n" + "".join(f"    {line}\n" for line in body)
-    exec(compile(text, f"<s2sgrad-{name}>", "exec"), namespace)  # noqa: S102 - internal identifiers only
+    exec(compile(text, f"<s2sgrad-{name}>", "exec"), namespace)  # internal identifiers only
     return namespace[name]
 
 
@@ -107,7 +108,7 @@ def _call_lines(exe: Any, args: str, returned: list[str], translate: Callable, n
     return body
 
 
-def _inline_result(slots: list, outs: list[str]) -> str:
+def _inline_result(slots: Sequence[Any], outs: list[str]) -> str:
     kind, items = slots
     values = ", ".join("None" if s < 0 else outs[s] for s in items)
     if kind is list:

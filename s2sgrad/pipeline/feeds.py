@@ -28,7 +28,7 @@ def feed_target(graph: Graph, key: Any) -> Tensor:
 
 
 # The dtype kind of Python floats and NumPy scalars, by type (cheaper than reading .dtype.kind).
-_KINDS = {float: "f", **{t: np.dtype(t).kind for t in (
+_KINDS: dict[type, str] = {float: "f", **{t: np.dtype(t).kind for t in (
     np.float16, np.float32, np.float64, np.longdouble, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
     np.uint32, np.uint64, np.bool_, np.complex64, np.complex128, np.clongdouble)}}
 

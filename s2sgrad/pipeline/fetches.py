@@ -1,10 +1,11 @@
 """Fetch structures: flatten ``sess.run``'s nested fetches to graph elements and rebuild results."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from ..ssa.graph import Graph, Operation, Tensor
 from ..ops.indexed_slices import IndexedSlices, IndexedSlicesValue
+from ..ssa.graph import Graph, Operation, Tensor
 
 __all__ = ["FetchStructure", "fetch_key"]
 
@@ -71,10 +72,10 @@ class FetchStructure:
             return lambda vals: kind(zip(keys, (b(vals) for b in builders), strict=True))
         if isinstance(fetch, (list, tuple)):
             builders = [self._build(graph, f) for f in fetch]
-            kind = type(fetch)
+            sequence = type(fetch)
             if hasattr(fetch, "_fields"):  # namedtuple
-                return lambda vals: kind(*(b(vals) for b in builders))
-            return lambda vals: kind(b(vals) for b in builders)
+                return lambda vals: sequence(*(b(vals) for b in builders))
+            return lambda vals: sequence(b(vals) for b in builders)
         index = self._add(_element(graph, fetch))
         return (lambda vals: vals[index]) if index >= 0 else (lambda vals: None)
 

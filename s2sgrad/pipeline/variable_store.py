@@ -7,14 +7,15 @@ variable unchanged. ``Session.run``'s fast path does the same two steps inline, 
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
 from .. import errors
 from ..dtypes import DType
-from .feeds import convert_feed
 from ..ssa.graph import Operation
+from .feeds import convert_feed
 
 __all__ = ["VariableStore"]
 
@@ -34,7 +35,7 @@ class VariableStore:
         defined, else the shape of its stored value (the static dims when it has none yet)."""
         t = var_op.outputs[0]
         if t.shape.is_fully_defined():
-            return t.dtype, tuple(t.shape.sizes)
+            return t.dtype, tuple(t.shape.as_list())
         value = self.values.get(var_op)
         return t.dtype, (np.shape(value) if value is not None else t.shape.sizes)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator
-from typing import Any, Union
+from typing import Any
 
 __all__ = ["DeviceSpec", "Placement"]
 
@@ -70,7 +70,7 @@ class DeviceSpec:
     def make_merged_spec(self, dev: DeviceSpec) -> DeviceSpec:
         """This spec with every part that ``dev`` sets replaced by ``dev``'s."""
         return DeviceSpec(*[theirs if theirs is not None else mine
-                            for mine, theirs in zip(self._parts(), dev._parts())])
+                            for mine, theirs in zip(self._parts(), dev._parts(), strict=True)])
 
     def _parts(self) -> tuple:
         return (self.job, self.replica, self.task, self.device_type, self.device_index)
@@ -96,7 +96,7 @@ def _index(text: str, spec: str | None) -> int | None:
 
 
 DeviceFunction = Callable[[Any], str]
-DeviceScope = Union[DeviceSpec, DeviceFunction, None]   # None: a scope that ignores the outer ones
+DeviceScope = DeviceSpec | DeviceFunction | None   # None: a scope that ignores the outer ones
 
 
 class Placement:

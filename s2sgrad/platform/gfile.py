@@ -36,10 +36,11 @@ __all__ = [
 ]
 
 _MODES = ("r", "w", "a", "r+", "w+", "a+")
-_ERRORS = {errno.ENOENT: errors.NotFoundError, errno.EEXIST: errors.AlreadyExistsError,
-           errno.EACCES: errors.PermissionDeniedError, errno.EPERM: errors.PermissionDeniedError,
-           errno.EISDIR: errors.FailedPreconditionError, errno.ENOTDIR: errors.FailedPreconditionError,
-           errno.ENOTEMPTY: errors.FailedPreconditionError}
+_ERRORS: dict[int | None, type[errors.OpError]] = {  # by OSError.errno (None for an OSError without one)
+    errno.ENOENT: errors.NotFoundError, errno.EEXIST: errors.AlreadyExistsError,
+    errno.EACCES: errors.PermissionDeniedError, errno.EPERM: errors.PermissionDeniedError,
+    errno.EISDIR: errors.FailedPreconditionError, errno.ENOTDIR: errors.FailedPreconditionError,
+    errno.ENOTEMPTY: errors.FailedPreconditionError}
 
 
 def _path(path: Any) -> str:

@@ -21,9 +21,15 @@ class Field:
         self.message = message      # the class of a message field
         self.labels = labels or {}  # enum label -> number
 
+    def message_class(self) -> type:
+        """The class of a message field."""
+        if self.message is None:
+            raise TypeError(f"a {self.kind} field has no message class")
+        return self.message
+
     def default(self) -> Any:
         if self.kind == "message":
-            return self.message()   # type: ignore[misc]
+            return self.message_class()()
         return {"bool": False, "double": 0.0, "string": "", "map": None, "repeated": None}.get(self.kind, 0)
 
     def check(self, owner: str, name: str, value: Any) -> Any:
@@ -88,11 +94,11 @@ class Message:
 
     def _init_message(self, name: str, field: Field, value: Any) -> None:
         if isinstance(value, dict):
-            value = field.message(**value)  # type: ignore[misc]
-        expected = field.message
+            value = field.message_class()(**value)
+        expected = field.message_class()
         if type(value) is not expected:
             raise TypeError("Parameter to initialize message field must be dict or instance of same class: "
-                            f"expected {expected.__name__} got {type(value).__name__}.")  # type: ignore[union-attr]
+                            f"expected {expected.__name__} got {type(value).__name__}.")
         getattr(self, name).CopyFrom(value)
 
     def _map_key(self, name: str, key: Any) -> str:
@@ -185,7 +191,9 @@ class Message:
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and str(other) == str(self)
 
-    __hash__ = None  # type: ignore[assignment] - mutable, as protobuf messages are
+    # mutable, as protobuf messages are: unhashable. Python's way to say so; mypy reads it as replacing
+    # object.__hash__ with a non-callable (typeshed's own list/dict ignore the same error)
+    __hash__ = None  # type: ignore[assignment]
 
 
 class _Counts(dict):

@@ -28,7 +28,8 @@ def normalize_axes(axis: Any, rank: int | None, what: str = "reduction") -> tupl
 
 def normalize_axis(axis: int, rank: int | None, what: str = "reduction") -> int:
     """One ``axis`` made non-negative (unchanged when the rank is unknown); ValueError when out of range."""
-    return normalize_axes((axis,), rank, what)[0]
+    axes = normalize_axes((axis,), rank, what)
+    return axis if axes is None else axes[0]
 
 
 def like_input(inputs: Sequence[Any], attrs: dict) -> list:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .. import dtypes as _dt
-from ..static import broadcast_shape, constant_value
+from ..static import broadcast_shape, constant_value  # re-exported for rules
 
 __all__ = ["Primitive", "define", "constant_value", "broadcast_shape", "same_dtype", "EXPR_ARGS"]
 

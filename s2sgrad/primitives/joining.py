@@ -56,7 +56,7 @@ def _stack_infer(inputs: Sequence[Any], attrs: dict) -> list:
     if shape.rank is None:
         return [(dtype, TensorShape(None))]
     axis = normalize_axis(attrs["axis"], shape.rank + 1, "stack")
-    dims = list(shape.sizes)
+    dims = shape.as_list()
     dims.insert(axis, len(inputs))
     return [(dtype, TensorShape(dims))]
 

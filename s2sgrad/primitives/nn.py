@@ -119,7 +119,7 @@ def _sparse_xent_infer(inputs: Sequence[Any], attrs: dict) -> list:
 
 
 def _drop_last(shape: TensorShape) -> TensorShape:
-    return TensorShape(None) if shape.rank is None else TensorShape(shape.sizes[:-1])
+    return TensorShape(None) if shape.sizes is None else TensorShape(shape.sizes[:-1])
 
 
 SOFTMAX_CROSS_ENTROPY_WITH_LOGITS = define("SoftmaxCrossEntropyWithLogits", _xent_infer,

@@ -10,7 +10,8 @@ from __future__ import annotations
 import abc
 import contextlib
 import threading
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 __all__ = ["SessionBase", "get_default_session", "session_for"]
 

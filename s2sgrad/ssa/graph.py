@@ -9,12 +9,13 @@ import contextlib
 import functools
 import re
 import threading
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
-from .printer import format_ops
-from .nodes import GraphElement, Operation, Tensor, user_location  # noqa: F401 - re-exported
 from ..platform.devices import Placement
 from ..shapes import dims_text
+from .nodes import GraphElement, Operation, Tensor, user_location  # re-exported
+from .printer import format_ops
 
 if TYPE_CHECKING:  # the type only: primitive declarations sit above the IR
     from ..primitives.core import Primitive
@@ -90,7 +91,7 @@ class Graph(GraphElement):
             override = self._gradient_override_map.get(op_type)
             if override is not None:
                 attrs = {**attrs, "_gradient_op_type": override}
-            control = self._local.control
+            control: Sequence[Operation] = self._local.control
             if control:
                 control = tuple(op for op in control if all(op is not t.op for t in inputs))
             op = Operation(self, full_name, prim, inputs, attrs, specs, control,

@@ -4,24 +4,26 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Any, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from types import FrameType
+from typing import TYPE_CHECKING, Any
 
 from .. import dtypes as _dt
-from .default_session import session_for
 from ..shapes import TensorShape, as_shape
+from .default_session import session_for
 
 if TYPE_CHECKING:
-    from .graph import Graph
     from ..primitives.core import Primitive
+    from .graph import Graph
 
-__all__ = ["GraphElement", "Operation", "Tensor", "user_location"]
+__all__ = ["GraphElement", "Operation", "Tensor", "TensorOperators", "user_location"]
 
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # s2sgrad/
 
 
 def user_location() -> tuple[str, int]:
     """(filename, line) of the innermost frame outside the s2sgrad package."""
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None and frame.f_code.co_filename.startswith(_PKG_DIR):
         frame = frame.f_back
     if frame is None:
@@ -47,13 +49,56 @@ class GraphElement:
                         "Session.run returns")
 
 
-class Tensor(GraphElement):
+class TensorOperators:
+    """The operators of tensors and variables (``+ - * / // % ** @ & | ^``, ``-x``, ``abs``, ``~``,
+    ``< <= > >=``, ``[...]``), declared for type checkers: ``s2sgrad.ops.overloads``
+    attaches them at import, since the ops they record sit above the IR. ``==`` stays identity."""
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:
+        def __add__(self, other: object) -> Tensor: ...
+        def __radd__(self, other: object) -> Tensor: ...
+        def __sub__(self, other: object) -> Tensor: ...
+        def __rsub__(self, other: object) -> Tensor: ...
+        def __mul__(self, other: object) -> Tensor: ...
+        def __rmul__(self, other: object) -> Tensor: ...
+        def __truediv__(self, other: object) -> Tensor: ...
+        def __rtruediv__(self, other: object) -> Tensor: ...
+        def __floordiv__(self, other: object) -> Tensor: ...
+        def __rfloordiv__(self, other: object) -> Tensor: ...
+        def __mod__(self, other: object) -> Tensor: ...
+        def __rmod__(self, other: object) -> Tensor: ...
+        def __pow__(self, other: object) -> Tensor: ...
+        def __rpow__(self, other: object) -> Tensor: ...
+        def __matmul__(self, other: object) -> Tensor: ...
+        def __rmatmul__(self, other: object) -> Tensor: ...
+        def __and__(self, other: object) -> Tensor: ...
+        def __rand__(self, other: object) -> Tensor: ...
+        def __or__(self, other: object) -> Tensor: ...
+        def __ror__(self, other: object) -> Tensor: ...
+        def __xor__(self, other: object) -> Tensor: ...
+        def __rxor__(self, other: object) -> Tensor: ...
+        def __neg__(self) -> Tensor: ...
+        def __pos__(self) -> Tensor: ...
+        def __abs__(self) -> Tensor: ...
+        def __invert__(self) -> Tensor: ...
+        def __lt__(self, other: object) -> Tensor: ...
+        def __le__(self, other: object) -> Tensor: ...
+        def __gt__(self, other: object) -> Tensor: ...
+        def __ge__(self, other: object) -> Tensor: ...
+        def __getitem__(self, key: object) -> Tensor: ...
+
+
+class Tensor(GraphElement, TensorOperators):
     """One output of an Operation: ``<op name>:<index>``, with a dtype and a static shape."""
 
     __slots__ = ("op", "value_index", "dtype", "_shape", "_consumers", "__weakref__")
 
-    # Operator overloads, indexing and ``eval`` are attached by ``s2sgrad.ops.overloads``.
     __array_priority__ = 100
+
+    if TYPE_CHECKING:  # attached by ``s2sgrad.ops.overloads``, as the operators are
+        def eval(self, feed_dict: Any = None, session: Any = None) -> Any: ...
 
     def __init__(self, op: Operation, value_index: int, dtype: _dt.DType, shape: TensorShape) -> None:
         self.op = op
@@ -132,7 +177,7 @@ class Operation(GraphElement):
                  "location", "id", "grad_of", "_device", "_colocation", "__weakref__")
 
     def __init__(self, graph: Graph, name: str, prim: Primitive, inputs: tuple, attrs: dict,
-                 specs: Sequence[tuple], control_inputs: tuple, location: tuple, grad_of: Any) -> None:
+                 specs: Sequence[tuple], control_inputs: Sequence[Operation], location: tuple, grad_of: Any) -> None:
         self.graph = graph
         self.name = name
         self.prim = prim
@@ -145,6 +190,7 @@ class Operation(GraphElement):
         self.id = -1
         self._device = ""                         # recorded only: see s2sgrad.platform.devices
         self._colocation: tuple | None = None     # b"loc:@<op>" groups from tf.colocate_with
+        self.outputs: tuple[Tensor, ...]
         if len(specs) == 1:
             self.outputs = (Tensor(self, 0, specs[0][0], specs[0][1]),)
         else:

@@ -9,9 +9,13 @@ so the check of recorded specs stays optional and the imports point down.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
 
-from .nodes import Operation, Tensor
 from ..shapes import TensorShape
+from .nodes import Operation, Tensor
+
+if TYPE_CHECKING:  # the type only: graph.py calls this module
+    from .graph import Graph
 
 __all__ = ["VerifyError", "check_specs", "verify_graph"]
 
@@ -22,13 +26,13 @@ class VerifyError(AssertionError):
     """An IR invariant does not hold (a compiler bug, not a user error)."""
 
 
-def verify_graph(graph: object, ops: Iterable[Operation] | None = None, infer: Infer | None = None) -> None:
+def verify_graph(graph: Graph, ops: Iterable[Operation] | None = None, infer: Infer | None = None) -> None:
     """Check ``ops`` (default: all of ``graph``'s): each is the graph's op at its ``id``, its inputs
     and control inputs are outputs/ops of the same graph created before it (so every tensor is
     defined before use, once: by the op whose ``outputs`` hold it), its outputs point back to it,
     and, with ``infer``, its outputs' recorded dtypes equal the rule's and their shapes agree
     with the rule's, at least as specific (``set_shape`` may only refine)."""
-    table = graph._ops  # type: ignore[attr-defined]
+    table = graph._ops
     for op in table if ops is None else ops:
         if op.graph is not graph or not 0 <= op.id < len(table) or table[op.id] is not op:
             raise VerifyError(f"{_what(op)} is not the op at its position {op.id} of this graph")
@@ -62,7 +66,7 @@ def _check_defined(op: Operation, t: Tensor, which: str) -> None:
     producer = t.op
     if producer.graph is not op.graph:
         raise VerifyError(f"{_what(op)}: {which} {t.name} belongs to another graph")
-    table = op.graph._ops  # type: ignore[attr-defined]
+    table = op.graph._ops
     if not 0 <= producer.id < len(table) or table[producer.id] is not producer:
         raise VerifyError(f"{_what(op)}: {which} {t.name} comes from an op that is not in the graph (dangling)")
     if producer.id >= op.id:

@@ -11,19 +11,20 @@ from __future__ import annotations
 import functools
 import inspect
 import threading
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from .. import pipeline
+from ..autodiff import derivatives
 from ..autodiff.backprop import UnconnectedGradients, as_unconnected_gradients
 from ..codegen.compiler import quiet_numpy_warnings
 from ..explain import analyze
-from ..ssa.graph import Tensor, user_location
-from ..ssa.printer import format_ops
 from ..ops import array_ops as a
 from ..ops.creation import placeholder
-from ..autodiff import derivatives
+from ..ssa.graph import Tensor, user_location
+from ..ssa.printer import format_ops
 from .arguments import Argument, Binder, call_with, rebuild, signature_key
 from .convert import as_tensor, graph_dtype
 from .traced import Trace, Traced, current_trace
@@ -66,8 +67,13 @@ class _Recording:
         self.results = fn._derivatives(self)
 
     def leaf_inputs(self, index: int) -> list[Tensor]:
+        """The placeholders of a differentiated argument's leaves (such an argument has no static leaf)."""
         start = sum(len(arg.leaves) for arg in self.arguments[:index])
-        return self.inputs[start:start + len(self.arguments[index].leaves)]
+        inputs = self.inputs[start:start + len(self.arguments[index].leaves)]
+        tensors = [t for t in inputs if t is not None]
+        if len(tensors) != len(inputs):
+            raise AssertionError(f"argument {self.arguments[index].name!r} has a static leaf")
+        return tensors
 
 
 def _definition(f: Callable) -> tuple[str, int]:
@@ -86,14 +92,22 @@ class _Program:
             self.recording = _Recording(fn, arguments, inline=False)
         self.has_value = fn._wants_value()
         fetches: list[Tensor] = [self.recording.y] if self.has_value else []
-        positions = _map_results(self.recording.results, lambda t: fetches.append(t) or len(fetches) - 1)
+
+        def fetch_position(t: Tensor) -> int:
+            fetches.append(t)
+            return len(fetches) - 1
+
+        positions = _map_results(self.recording.results, fetch_position)
         placeholders = [t for t in self.recording.inputs if t is not None]
         graph_slice = pipeline.plan(self.trace.graph, fetches, placeholders)
-        _, index = graph_slice.structure.flat  # fetches position -> index among the computed values
+        flat = graph_slice.structure.flat  # a flat list of fetches: (kind, index among the computed values)
+        if flat is None:
+            raise AssertionError("a flat list of fetches has a flat structure")
+        _, index = flat
         self.value_index = index[0] if self.has_value else None
         self.slots = _map_results(positions, lambda i: index[i])
         self.ops = graph_slice.ops
-        specs = {t: (t.dtype, tuple(t.shape.sizes)) for t in placeholders}
+        specs = {t: (t.dtype, t.shape.known_sizes()) for t in placeholders}
         self.executable = pipeline.compile(graph_slice, specs, _no_variables, label=fn.label)
         self.dtypes = [t.dtype.np for t in placeholders]
 
@@ -248,7 +262,7 @@ class GradientFunction:
                             f"floating-point result")
         if self.mode != "jacobian" and y.shape.rank != 0:
             raise TypeError(f"{self.label}: the function must return a scalar, got an array of shape "
-                            f"{tuple(y.shape.sizes)} (use s2sgrad.jacobian for array results, or reduce it, e.g. "
+                            f"{tuple(y.shape.as_list())} (use s2sgrad.jacobian for array results, or reduce it, e.g. "
                             f"with .sum())")
         return y
 
@@ -312,7 +326,7 @@ def _check_differentiable(arg: Argument, label: str) -> None:
         if leaf.kind == "static":
             raise TypeError(f"{label}: cannot differentiate with respect to argument {arg.name!r} = "
                             f"{leaf.value!r} ({type(leaf.value).__name__}): pass a float or a floating-point array")
-        if leaf.dtype.kind != "f":
+        if leaf.dtype is None or leaf.dtype.kind != "f":  # (only static leaves have no dtype)
             raise TypeError(f"{label}: cannot differentiate with respect to argument {arg.name!r} of dtype "
                             f"{leaf.dtype}: gradients need floating-point arrays (use .astype(np.float64))")
 
@@ -343,8 +357,8 @@ def grad(f: Callable | None = None, wrt: Any = 0, *, stop_gradients: Any = (),
     >>> s2sgrad.grad(lambda x: np.sum(x ** 2))(np.array([1.0, 2.0]))
     array([2., 4.])
     """
-    return _front("grad", f, wrt, dict(stop_gradients=stop_gradients, unconnected_gradients=unconnected_gradients,
-                                       preserve_result=preserve_result))
+    return _front("grad", f, wrt, {"stop_gradients": stop_gradients, "unconnected_gradients": unconnected_gradients,
+                                   "preserve_result": preserve_result})
 
 
 def value_and_grad(f: Callable | None = None, wrt: Any = 0, *, stop_gradients: Any = (),
@@ -355,9 +369,9 @@ def value_and_grad(f: Callable | None = None, wrt: Any = 0, *, stop_gradients: A
     >>> s2sgrad.value_and_grad(lambda x: np.sum(x ** 2))(np.array([1.0, 2.0]))
     (np.float64(5.0), array([2., 4.]))
     """
-    return _front("value_and_grad", f, wrt, dict(stop_gradients=stop_gradients,
-                                                 unconnected_gradients=unconnected_gradients,
-                                                 preserve_result=preserve_result))
+    return _front("value_and_grad", f, wrt, {"stop_gradients": stop_gradients,
+                                             "unconnected_gradients": unconnected_gradients,
+                                             "preserve_result": preserve_result})
 
 
 def jacobian(f: Callable | None = None, wrt: Any = 0, *, stop_gradients: Any = (),
@@ -369,9 +383,9 @@ def jacobian(f: Callable | None = None, wrt: Any = 0, *, stop_gradients: Any = (
     array([[2., 0.],
            [0., 4.]])
     """
-    return _front("jacobian", f, wrt, dict(stop_gradients=stop_gradients,
-                                           unconnected_gradients=unconnected_gradients,
-                                           preserve_result=preserve_result))
+    return _front("jacobian", f, wrt, {"stop_gradients": stop_gradients,
+                                       "unconnected_gradients": unconnected_gradients,
+                                       "preserve_result": preserve_result})
 
 
 def hessian(f: Callable | None = None, wrt: Any = 0, *, stop_gradients: Any = (),
@@ -384,6 +398,6 @@ def hessian(f: Callable | None = None, wrt: Any = 0, *, stop_gradients: Any = ()
     array([[ 6.,  0.],
            [ 0., 12.]])
     """
-    return _front("hessian", f, wrt, dict(stop_gradients=stop_gradients,
-                                          unconnected_gradients=unconnected_gradients,
-                                          preserve_result=preserve_result))
+    return _front("hessian", f, wrt, {"stop_gradients": stop_gradients,
+                                      "unconnected_gradients": unconnected_gradients,
+                                      "preserve_result": preserve_result})

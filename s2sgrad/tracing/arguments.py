@@ -15,7 +15,8 @@ import dataclasses
 import functools
 import inspect
 import re
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -43,7 +44,7 @@ class Leaf:
                 raise TypeError(f"argument {self.name!r} is a {type(self.value).__name__}, which is neither an "
                                 f"array nor hashable: s2sgrad keys compiled code on non-array arguments") from None
             return ("static", type(self.value), self.value)
-        return (self.kind, self.dtype.str, self.shape)
+        return (self.kind, None if self.dtype is None else self.dtype.str, self.shape)
 
 
 @dataclasses.dataclass

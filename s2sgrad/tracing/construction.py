@@ -2,7 +2,8 @@
 linspace, and the shape queries (``np.shape``, ``np.ndim``, ``np.size``)."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -66,7 +67,7 @@ implements(np.size)(lambda a_, axis=None: as_traced(a_).size if axis is None els
 
 @implements(np.clip)
 def _clip(a_: Any, a_min: Any = np._NoValue, a_max: Any = np._NoValue, out: Any = None, *,
-          min: Any = np._NoValue, max: Any = np._NoValue, **kwargs: Any) -> Traced:  # noqa: A002
+          min: Any = np._NoValue, max: Any = np._NoValue, **kwargs: Any) -> Traced:
     lo = a_min if a_min is not np._NoValue else (None if min is np._NoValue else min)
     hi = a_max if a_max is not np._NoValue else (None if max is np._NoValue else max)
     if out is not None:

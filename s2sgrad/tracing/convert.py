@@ -7,15 +7,16 @@ that came from them) are *weak*: ``x32 * 2.0`` stays float32, as in NumPy 2.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from .. import dtypes as _dt
-from ..ssa.graph import Tensor
 from ..ops import array_ops as a
 from ..ops import math_ops as m
 from ..ops.convert import constant
+from ..ssa.graph import Tensor
 from .registry import user_line
 from .traced import Traced, current_trace
 

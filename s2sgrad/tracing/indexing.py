@@ -65,7 +65,7 @@ def _advanced(v: Any) -> bool:
 def _expand(x: Traced, key: Any) -> list:
     """The key as a list of items, each indexing one axis of ``x`` (or a ``None``): boolean masks
     become one index array per masked axis, the ellipsis and missing trailing axes ``:``."""
-    items = []
+    items: list[Any] = []
     for v in (key if isinstance(key, tuple) else (key,)):
         v = _item(v)
         if isinstance(v, np.ndarray) and v.dtype == np.bool_:
@@ -103,7 +103,7 @@ def _checked(index: np.ndarray, size: int, axis: int) -> np.ndarray:
 
 
 def _basic(x: Traced, items: list) -> Traced:
-    for v, axis in zip(items, _axes_of(items)):
+    for v, axis in zip(items, _axes_of(items), strict=True):
         if _is_int(v) and not -x.shape[axis] <= v < x.shape[axis]:
             raise IndexError(f"index {v} is out of bounds for axis {axis} with size {x.shape[axis]}")
     key = tuple(v.tensor if isinstance(v, Traced) else v for v in items)
@@ -234,13 +234,13 @@ def _take(a_: Any, indices: Any, axis: Any = None, out: Any = None, mode: str = 
     if out is not None:
         raise unsupported("numpy.take(..., out=...)")
     if axis is None:
-        x, axis = np.ravel(x), 0
+        x, axis = np.ravel(x), 0  # type: ignore[assignment]  # NumPy's stubs say ndarray; on a Traced it dispatches to __array_function__
     (ax,) = normalize_axes(axis, x.ndim)
     if isinstance(indices, Traced):
         if mode != "raise":
             raise unsupported(f"numpy.take(..., mode={mode!r}) with traced indices")
         return Traced(a.gather(x.tensor, indices.tensor, axis=ax))
-    index = np.take(np.arange(x.shape[ax]), indices, mode=mode)
+    index = np.take(np.arange(x.shape[ax]), indices, mode=mode)  # type: ignore[call-overload]  # mode: NumPy checks it
     return Traced(a.gather(x.tensor, constant(index.astype(np.int64)), axis=ax))
 
 
@@ -250,7 +250,7 @@ def _take_along_axis(arr: Any, indices: Any, axis: Any = -1) -> Traced:
     traced indices, such as an argmax)."""
     x = as_traced(arr)
     if axis is None:
-        x, axis = np.ravel(x), 0
+        x, axis = np.ravel(x), 0  # type: ignore[assignment]  # NumPy's stubs say ndarray; on a Traced it dispatches to __array_function__
     (ax,) = normalize_axes(axis, x.ndim)
     positions = np.arange(x.size, dtype=np.int64).reshape(x.shape)
     flat = a.reshape(x.tensor, [-1])

@@ -8,7 +8,8 @@ are promoted to matrices and the added axis is removed again.
 from __future__ import annotations
 
 import string
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -127,7 +128,9 @@ def _cross(a_: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1, a
         raise unsupported("numpy.cross except for 3-vectors along the last axis")
     u = [x[..., i] for i in range(3)]
     v = [y[..., i] for i in range(3)]
-    return np.stack([u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]], axis=-1)
+    # np.stack of Traced values dispatches to __array_function__ (NumPy's stubs say ndarray)
+    return np.stack([u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]],  # type: ignore[return-value]
+                    axis=-1)
 
 
 @implements(np.outer)
@@ -146,7 +149,7 @@ def _parse_einsum(subscripts: str, ranks: Sequence[int]) -> tuple[list[str], str
         raise ValueError(f"einsum: {len(terms)} operand subscripts for {len(ranks)} operands")
     spare = iter(c for c in string.ascii_letters[::-1] if c not in subscripts)
     ellipsis = "".join(next(spare) for _ in range(max([r - len(t.replace("...", "")) for t, r in
-                                                       zip(terms, ranks) if "..." in t] or [0])))
+                                                       zip(terms, ranks, strict=True) if "..." in t] or [0])))
     expanded = []
     for term, rank in zip(terms, ranks, strict=True):
         if "..." in term:
@@ -187,7 +190,7 @@ def _contract(x: Any, lx: str, y: Any, ly: str, keep: set) -> tuple[Any, str]:
     summed = [c for c in lx if c in ly and c not in keep]
     free_x = [c for c in lx if c not in ly]
     free_y = [c for c in ly if c not in lx]
-    size = dict(zip(lx, _dims(x))) | dict(zip(ly, _dims(y)))
+    size = dict(zip(lx, _dims(x), strict=True)) | dict(zip(ly, _dims(y), strict=True))
     lead = [len(batch)] if batch else []
     lhs = _merge(x, [lx.index(c) for c in batch + free_x + summed], lead + [len(free_x), len(summed)])
     rhs = _merge(y, [ly.index(c) for c in batch + summed + free_y], lead + [len(summed), len(free_y)])
@@ -283,7 +286,7 @@ implements(np.tril)(_triangle(np.tril))
 
 # -- norms ----------------------------------------------------------------------------------------------
 
-def _vector_norm(x: Traced, ord: Any, axis: Any, keepdims: bool) -> Traced:  # noqa: A002
+def _vector_norm(x: Traced, ord: Any, axis: Any, keepdims: bool) -> Traced:
     if ord is None or ord == 2:
         return np.sqrt(np.sum(np.square(x), axis=axis, keepdims=keepdims))
     if isinstance(ord, str):
@@ -300,7 +303,7 @@ def _vector_norm(x: Traced, ord: Any, axis: Any, keepdims: bool) -> Traced:  # n
     return np.sum(magnitude ** ord, axis=axis, keepdims=keepdims) ** (1.0 / ord)
 
 
-def _matrix_norm(x: Traced, ord: Any, axes: tuple, keepdims: bool) -> Traced:  # noqa: A002
+def _matrix_norm(x: Traced, ord: Any, axes: tuple, keepdims: bool) -> Traced:
     row, col = axes
     if ord in (None, "fro"):
         result = np.sqrt(np.sum(np.square(x), axis=axes))
@@ -317,14 +320,15 @@ def _matrix_norm(x: Traced, ord: Any, axes: tuple, keepdims: bool) -> Traced:  #
 
 
 @implements(np.linalg.norm)
-def _norm(x_: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> Traced:  # noqa: A002
+def _norm(x_: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> Traced:
     x = as_traced(x_)
     if x.dtype.kind not in "fc":
         x = x.astype(np.float64)
     if axis is None:
         if ord is None:
             result = np.sqrt(np.sum(np.square(x)))
-            return np.reshape(result, (1,) * x.ndim) if keepdims else result
+            # np.reshape of a Traced dispatches to __array_function__ (NumPy's stubs say ndarray)
+            return np.reshape(result, (1,) * x.ndim) if keepdims else result  # type: ignore[return-value]
         if x.ndim not in (1, 2):
             raise ValueError("Improper number of dimensions to norm.")
         axis = tuple(range(x.ndim))

@@ -30,7 +30,6 @@ def _astype(self: Traced, dtype: Any, order: str = "K", casting: str = "unsafe",
 
 def install() -> None:
     """Set NumPy's ufunc protocol, indexing and ``astype`` on ``Traced``."""
-    Traced.__array_ufunc__ = _array_ufunc  # type: ignore[method-assign]
-    Traced.__getitem__ = getitem  # type: ignore[method-assign]
-    Traced.__setitem__ = setitem  # type: ignore[method-assign]
-    Traced.astype = _astype  # type: ignore[method-assign]
+    methods = {"__array_ufunc__": _array_ufunc, "__getitem__": getitem, "__setitem__": setitem, "astype": _astype}
+    for name, method in methods.items():
+        setattr(Traced, name, method)

@@ -3,7 +3,8 @@ cumsum/cumprod, average, ptp. Result dtypes are NumPy's (``np.sum`` of int32 is 
 from __future__ import annotations
 
 import warnings
-from typing import Any, Callable
+from collections.abc import Callable, Sequence
+from typing import Any, SupportsIndex, overload
 
 import numpy as np
 
@@ -18,6 +19,12 @@ from .traced import Traced
 __all__ = ["normalize_axes"]
 
 _AxisError = getattr(np, "exceptions", np).AxisError
+
+
+@overload
+def normalize_axes(axis: None, ndim: int) -> None: ...
+@overload
+def normalize_axes(axis: SupportsIndex | Sequence[SupportsIndex], ndim: int) -> tuple[int, ...]: ...
 
 
 def normalize_axes(axis: Any, ndim: int) -> tuple[int, ...] | None:
@@ -199,7 +206,8 @@ def _average(a_: Any, axis: Any = None, weights: Any = None, returned: bool = Fa
         if axis is None or w.ndim != 1:
             raise TypeError("Axis must be specified when shapes of a and weights differ.")
         (ax,) = normalize_axes(axis, x.ndim)
-        w = np.reshape(w, [w.shape[0] if i == ax else 1 for i in range(x.ndim)])
+        # np.reshape of a Traced dispatches to __array_function__ (NumPy's stubs say ndarray)
+        w = np.reshape(w, [w.shape[0] if i == ax else 1 for i in range(x.ndim)])  # type: ignore[assignment]
     total = np.sum(w * np.ones_like(x), axis=axis, keepdims=keepdims)
     avg = np.sum(x * w, axis=axis, keepdims=keepdims) / total
     return (avg, total) if returned else avg

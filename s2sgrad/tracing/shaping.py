@@ -7,7 +7,8 @@ and the graph gets plain reshapes, slices and gathers.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -26,7 +27,7 @@ def view(x: Traced, tensor: Any) -> Traced:
     return Traced(tensor, base=x.base if x.base is not None else x)
 
 
-def broadcast_tensor(t: Any, shape: Sequence[int]) -> Any:
+def broadcast_tensor(t: Any, shape: Sequence[int] | np.ndarray) -> Any:
     """``np.broadcast_to(t, shape)`` as a graph op (nothing when the shape already matches)."""
     shape = tuple(int(d) for d in shape)
     if tuple(t.shape.sizes) == shape:
@@ -246,7 +247,7 @@ def _array_split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list:
 # -- index maps: tile, repeat, roll, pad, flip ----------------------------------------------------------
 
 @implements(np.tile)
-def _tile(A: Any, reps: Any) -> Traced:  # noqa: N803 - NumPy's parameter name
+def _tile(A: Any, reps: Any) -> Traced:  # NumPy's parameter name
     x = as_traced(A)
     reps = [int(r) for r in np.atleast_1d(reps)]
     if len(reps) > x.ndim:
@@ -262,7 +263,7 @@ def _tile(A: Any, reps: Any) -> Traced:  # noqa: N803 - NumPy's parameter name
 def _repeat(a_: Any, repeats: Any, axis: Any = None) -> Traced:
     x = as_traced(a_)
     t, ax = (a.reshape(x.tensor, [-1]), 0) if axis is None else (x.tensor, normalize_axes(axis, x.ndim)[0])
-    n = t.shape.sizes[ax]
+    n = t.shape.known_sizes()[ax]
     return Traced(gather_axis(t, np.repeat(np.arange(n), repeats), ax))
 
 
@@ -289,7 +290,7 @@ def _pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> T
         if kwargs or np.ndim(value) != 0:
             raise unsupported("numpy.pad with per-axis constant_values or extra options")
         for ax, (before, after) in enumerate(widths):
-            dims = list(t.shape.sizes)
+            dims = list(t.shape.known_sizes())
             blocks = []
             for width in (before, after):
                 dims[ax] = width
@@ -298,7 +299,8 @@ def _pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> T
             t = a.concat(parts, ax) if len(parts) > 1 else t
         return Traced(t)
     for ax, (before, after) in enumerate(widths):
-        t = gather_axis(t, np.pad(np.arange(x.shape[ax]), (before, after), mode=mode, **kwargs), ax)
+        # mode and kwargs are the user's, checked by NumPy (its stubs want a literal mode)
+        t = gather_axis(t, np.pad(np.arange(x.shape[ax]), (before, after), mode=mode, **kwargs), ax)  # type: ignore[call-overload]
     return Traced(t)
 
 
@@ -322,7 +324,8 @@ def _diff(a_: Any, n: int = 1, axis: int = -1, prepend: Any = np._NoValue, appen
     if len(parts) > 1:
         shape = list(x.shape)
         shape[ax] = 1
-        x = np.concatenate([np.broadcast_to(p, shape) if np.ndim(p) == 0 else p for p in parts], axis=ax)
+        x = np.concatenate([np.broadcast_to(p, shape) if np.ndim(p) == 0 else p for p in parts],  # type: ignore[assignment]
+                           axis=ax)  # NumPy's stubs say ndarray; on a Traced it dispatches to __array_function__
     lead = (slice(None),) * ax
     for _ in range(n):
         x = x[lead + (slice(1, None),)] - x[lead + (slice(None, -1),)]

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -49,10 +50,10 @@ def call(ufunc: np.ufunc, inputs: tuple, kwargs: dict, operator: bool = False) -
     keys = tuple(promotion_key(v) for v in inputs)
     options = {} if dtype is None else {"signature": (None,) * ufunc.nin + (np.dtype(dtype),)}
     try:
-        loop = ufunc.resolve_dtypes(keys + (None,), **options)
+        loop = ufunc.resolve_dtypes(keys + (None,), **options)  # type: ignore[arg-type]  # **options: signature= only
     except TypeError as e:
         raise TypeError(f"numpy.{ufunc.__name__} at {user_line()}: {e}") from None
-    tensors = [as_tensor(v, dt) for v, dt in zip(inputs, loop)]
+    tensors = [as_tensor(v, dt) for v, dt in zip(inputs, loop, strict=False)]  # loop ends with the output's
     result = cast(rule(*tensors), loop[-1])
     return Traced(result, weak=operator and all(is_weak(v) for v in inputs))
 
@@ -188,9 +189,9 @@ UFUNCS[np.logaddexp] = _logaddexp(m.exp, m.log)
 UFUNCS[np.logaddexp2] = _logaddexp(_exp2, _log_base(2.0))
 
 
-_REDUCTIONS = {np.add: np.sum, np.multiply: np.prod, np.maximum: np.max, np.minimum: np.min,
-               np.logical_and: np.all, np.logical_or: np.any}
-_SCANS = {np.add: np.cumsum, np.multiply: np.cumprod}
+_REDUCTIONS: dict[np.ufunc, Callable[..., Any]] = {np.add: np.sum, np.multiply: np.prod, np.maximum: np.max,
+                                                  np.minimum: np.min, np.logical_and: np.all, np.logical_or: np.any}
+_SCANS: dict[np.ufunc, Callable[..., Any]] = {np.add: np.cumsum, np.multiply: np.cumprod}
 
 
 # -- Python operators ------------------------------------------------------------------------------
@@ -230,7 +231,5 @@ for _name, _u in _OPERATORS.items():
     setattr(Traced, f"__i{_name}__", _inplace(_u))
 for _name, _u in _COMPARISONS.items():
     setattr(Traced, f"__{_name}__", _binary(_u))
-Traced.__neg__ = _unary(np.negative)
-Traced.__pos__ = _unary(np.positive)
-Traced.__abs__ = _unary(np.absolute)
-Traced.__invert__ = _unary(np.invert)
+for _name, _u in {"neg": np.negative, "pos": np.positive, "abs": np.absolute, "invert": np.invert}.items():
+    setattr(Traced, f"__{_name}__", _unary(_u))

@@ -1,11 +1,11 @@
 """``tf.train``: optimizers and the global step."""
+from ..tf1_api import missing_names as _missing_names
 from .adagrad import AdagradOptimizer
 from .adam import AdamOptimizer
 from .gradient_descent import GradientDescentOptimizer
 from .momentum import MomentumOptimizer
 from .optimizer import Optimizer, get_global_step, get_or_create_global_step, global_step
 from .rmsprop import RMSPropOptimizer
-from ..tf1_api import missing_names as _missing_names
 
 __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer", "AdagradOptimizer",
            "RMSPropOptimizer", "get_global_step", "get_or_create_global_step", "global_step"]

@@ -10,6 +10,7 @@ from typing import Any
 from ..ops import control_flow as cf
 from ..ops import math_ops as m
 from ..ops import variables as v
+from ..ssa.graph import Operation, Tensor
 from .optimizer import Optimizer
 
 
@@ -19,6 +20,8 @@ class AdagradOptimizer(Optimizer):
 
     >>> # tf.train.AdagradOptimizer(0.1).minimize(loss)
     """
+
+    _initial_accumulator_value: float
 
     def __init__(self, learning_rate: Any, initial_accumulator_value: float = 0.1, use_locking: bool = False,
                  name: str = "Adagrad") -> None:
@@ -32,7 +35,7 @@ class AdagradOptimizer(Optimizer):
         for var in var_list:
             self._slot_with_init(var, "accumulator", self._name, self._initial_accumulator_value)
 
-    def _apply_dense(self, grad: Any, var: v.Variable) -> Any:
+    def _apply_dense(self, grad: Tensor, var: v.Variable) -> Operation:
         accum_t = v.assign_add(self.get_slot(var, "accumulator"), m.square(grad))
         step = grad * self._hyper("learning_rate", var) * m.rsqrt(accum_t)
         return cf.group(v.assign_sub(var, step), accum_t)

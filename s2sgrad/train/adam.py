@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..ssa.graph import get_default_graph
 from ..ops import control_flow as cf
 from ..ops import math_ops as m
 from ..ops import variables as v
+from ..ssa.graph import Operation, Tensor, get_default_graph
 from .optimizer import Optimizer
 
 
@@ -42,7 +42,7 @@ class AdamOptimizer(Optimizer):
         graph = get_default_graph()
         return self._non_slots[("beta1_power", graph)], self._non_slots[("beta2_power", graph)]
 
-    def _apply_dense(self, grad: Any, var: v.Variable) -> Any:
+    def _apply_dense(self, grad: Tensor, var: v.Variable) -> Operation:
         beta1_power, beta2_power = (m.cast(p, var.dtype) for p in self._get_beta_accumulators())
         lr, beta1, beta2, epsilon = (self._hyper(name, var) for name in ("learning_rate", "beta1", "beta2", "epsilon"))
         lr_t = lr * m.sqrt(1.0 - beta2_power) / (1.0 - beta1_power)
@@ -52,7 +52,7 @@ class AdamOptimizer(Optimizer):
         var_update = v.assign_sub(var, m_t * lr_t / (m.sqrt(v_t) + epsilon))
         return cf.group(var_update, m_t, v_t)
 
-    def _finish(self, update_ops: list, name: str) -> Any:
+    def _finish(self, update_ops: list[Operation], name: str) -> Operation:
         """After the updates, multiply ``beta1_power`` and ``beta2_power`` by their betas."""
         powers = self._get_beta_accumulators()
         with powers[0].graph.control_dependencies(update_ops):

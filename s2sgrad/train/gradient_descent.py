@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..ops import variables as v
+from ..ssa.graph import Operation, Tensor
 from .optimizer import Optimizer
 
 
@@ -17,5 +18,5 @@ class GradientDescentOptimizer(Optimizer):
         super().__init__(use_locking, name)
         self._set_hyper("learning_rate", learning_rate)
 
-    def _apply_dense(self, grad: Any, var: v.Variable) -> Any:
+    def _apply_dense(self, grad: Tensor, var: v.Variable) -> Operation:
         return v.assign_sub(var, grad * self._hyper("learning_rate", var)).op

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..ops import control_flow as cf
 from ..ops import variables as v
+from ..ssa.graph import Operation, Tensor
 from .optimizer import Optimizer
 
 
@@ -29,14 +30,14 @@ class MomentumOptimizer(Optimizer):
         for var in var_list:
             self._zeros_slot(var, "momentum", self._name)
 
-    def _apply_dense(self, grad: Any, var: v.Variable) -> Any:
+    def _apply_dense(self, grad: Tensor, var: v.Variable) -> Operation:
         return self._apply_rows(grad, None, var)
 
-    def _apply_sparse(self, grad: Any, rows: Any, var: v.Variable) -> Any:
+    def _apply_sparse(self, grad: Tensor, rows: Tensor, var: v.Variable) -> Operation:
         """TF's SparseApplyMomentum: rows the gradient does not touch keep their value and accumulator."""
         return self._apply_rows(grad, rows, var)
 
-    def _apply_rows(self, grad: Any, rows: Any, var: v.Variable) -> Any:
+    def _apply_rows(self, grad: Tensor, rows: Tensor | None, var: v.Variable) -> Operation:
         lr, mu = self._hyper("learning_rate", var), self._hyper("momentum", var)
         accum = self.get_slot(var, "momentum")
         accum_t = v.assign(accum, self._in_rows(rows, accum * mu + grad, accum))

@@ -10,17 +10,18 @@ as in TF) and are cast to each variable's dtype.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .. import dtypes as _dt
 from ..autodiff.backprop import gradients
-from ..ssa.graph import Graph, Operation, Tensor, get_default_graph
 from ..ops import array_ops as a
 from ..ops import control_flow as cf
 from ..ops import math_ops as m
 from ..ops import variables as v
 from ..ops.convert import convert_to_tensor, is_tensor_like
 from ..ops.indexed_slices import IndexedSlices
+from ..ssa.graph import Graph, Operation, Tensor, get_default_graph
 
 __all__ = ["Optimizer", "get_or_create_global_step", "get_global_step", "global_step"]
 
@@ -63,7 +64,7 @@ class Optimizer:
 
     def compute_gradients(self, loss: Any, var_list: Sequence[Any] | None = None, gate_gradients: int = GATE_OP,
                           aggregation_method: Any = None, colocate_gradients_with_ops: bool = False,
-                          grad_loss: Any = None) -> list[tuple[Any, v.Variable]]:
+                          grad_loss: Any = None) -> list[tuple[Tensor | IndexedSlices | None, v.Variable]]:
         """``[(gradient or None, variable), ...]`` of ``loss`` for each variable."""
         if callable(loss):
             raise NotImplementedError("A callable loss is for eager execution; pass the loss tensor.")
@@ -192,10 +193,10 @@ class Optimizer:
     def _create_slots(self, var_list: list) -> None:
         """Create slot variables for ``var_list`` (none by default)."""
 
-    def _apply_dense(self, grad: Tensor, var: v.Variable) -> Any:
+    def _apply_dense(self, grad: Tensor, var: v.Variable) -> Operation:
         raise NotImplementedError
 
-    def _apply_sparse(self, grad: Tensor, rows: Tensor, var: v.Variable) -> Any:
+    def _apply_sparse(self, grad: Tensor, rows: Tensor, var: v.Variable) -> Operation:
         """Apply an IndexedSlices gradient, given dense as ``grad``; ``rows`` (bool, broadcasting against
         ``var``) marks the rows it touches. TF's sparse kernels leave the other rows' values and slots
         alone; where a zero gradient does the same (SGD, Adagrad, Adam), that is the dense update."""
@@ -213,7 +214,7 @@ class Optimizer:
 def _touched_rows(grad: IndexedSlices, var: v.Variable) -> Tensor:
     """Which rows of ``var`` the IndexedSlices ``grad`` touches: bool, shaped ``[rows, 1, ...]``."""
     hits = a.unsorted_segment_sum(a.ones_like(grad.indices, dtype=_dt.int32), grad.indices, a.shape(var)[0])
-    return a.reshape(m.greater(hits, 0), [-1] + [1] * (var.shape.rank - 1))
+    return a.reshape(m.greater(hits, 0), [-1] + [1] * (len(var.shape) - 1))
 
 
 def _check_float(values: Sequence[Any]) -> None:

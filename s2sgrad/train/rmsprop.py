@@ -10,6 +10,7 @@ from typing import Any
 from ..ops import control_flow as cf
 from ..ops import math_ops as m
 from ..ops import variables as v
+from ..ssa.graph import Operation, Tensor
 from .optimizer import Optimizer
 
 
@@ -36,14 +37,14 @@ class RMSPropOptimizer(Optimizer):
                 self._zeros_slot(var, "mg", self._name)
             self._zeros_slot(var, "momentum", self._name)
 
-    def _apply_dense(self, grad: Any, var: v.Variable) -> Any:
+    def _apply_dense(self, grad: Tensor, var: v.Variable) -> Operation:
         return self._apply_rows(grad, None, var)
 
-    def _apply_sparse(self, grad: Any, rows: Any, var: v.Variable) -> Any:
+    def _apply_sparse(self, grad: Tensor, rows: Tensor, var: v.Variable) -> Operation:
         """TF's SparseApply(Centered)RMSProp: rows the gradient does not touch keep their value and slots."""
         return self._apply_rows(grad, rows, var)
 
-    def _apply_rows(self, grad: Any, rows: Any, var: v.Variable) -> Any:
+    def _apply_rows(self, grad: Tensor, rows: Tensor | None, var: v.Variable) -> Operation:
         lr, decay, momentum, epsilon = (self._hyper(name, var)
                                         for name in ("learning_rate", "decay", "momentum", "epsilon"))
         rms, mom = self.get_slot(var, "rms"), self.get_slot(var, "momentum")

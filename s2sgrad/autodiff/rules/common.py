@@ -1,21 +1,25 @@
 """What the rule families share: the rule signature, ``only_needed`` and ``unbroadcast``."""
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from collections.abc import Callable, Sequence
 
-from ...ssa.nodes import Tensor
 from ...ops import array_ops as a
+from ...ops.indexed_slices import IndexedSlices
+from ...ssa.nodes import Tensor
 
-__all__ = ["Needed", "Rule", "only_needed", "unbroadcast"]
+__all__ = ["Grads", "Needed", "Rule", "only_needed", "unbroadcast"]
 
 Needed = tuple[bool, ...]
 """Per input of the op: is its gradient used by the walk that calls the rule?"""
 
-Rule = Callable[..., list]
+Grads = Sequence["Tensor | IndexedSlices | None"]
+"""What a rule returns: per input of the op, its gradient, or None (not needed, or not differentiable)."""
+
+Rule = Callable[..., Grads]
 """``rule(op, needed, *out_grads) -> [in_grad | None per input]``: emits the adjoint as ordinary ops."""
 
 
-def only_needed(needed: Needed, *makers: Callable[[], Any]) -> list[Optional[Tensor]]:
+def only_needed(needed: Needed, *makers: Callable[[], Tensor | IndexedSlices | None]) -> Grads:
     """A rule's input gradients, built only where ``needed`` says the walk uses them (the others
     are None, as they would be discarded anyway).
 

@@ -1,17 +1,17 @@
 """Gradient rules of the fills primitives."""
 from __future__ import annotations
 
-from ...ssa.nodes import Operation, Tensor
 from ...ops import array_ops as a
-from ...ops import reduce_ops as r
-from ...ops import layout_ops as lo
 from ...ops import indexing_ops as ix
+from ...ops import layout_ops as lo
+from ...ops import reduce_ops as r
 from ...primitives import fills as P
 from ...primitives.core import Primitive
-from .common import Needed, Rule, unbroadcast
+from ...ssa.nodes import Operation, Tensor
+from .common import Grads, Needed, Rule, unbroadcast
 
 
-def _pad_grad(op: Operation, needed: Needed, g: Tensor) -> list:
+def _pad_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     """The gradient is the unpadded block; TF gives constant_values no gradient."""
     x, paddings = op.inputs[:2]
     block = ix.slice(g, paddings[:, 0], a.shape(x, out_type=paddings.dtype))

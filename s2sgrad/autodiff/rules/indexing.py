@@ -1,17 +1,17 @@
 """Gradient rules of the indexing primitives."""
 from __future__ import annotations
 
-from ...ssa.nodes import Operation, Tensor
 from ...ops import array_ops as a
 from ...ops import indexing_ops as ix
 from ...ops.indexed_slices import IndexedSlices
 from ...primitives import indexing as P
 from ...primitives.core import Primitive
 from ...shapes import TensorShape
-from .common import Needed, Rule
+from ...ssa.nodes import Operation, Tensor
+from .common import Grads, Needed, Rule
 
 
-def _gather_grad(op: Operation, needed: Needed, g: Tensor) -> list:
+def _gather_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     params, indices = op.inputs
     axis = op.attrs["axis"]
     if axis == 0:

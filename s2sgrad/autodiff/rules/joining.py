@@ -1,34 +1,32 @@
 """Gradient rules of the joining primitives."""
 from __future__ import annotations
 
-from typing import Any
-
-from ...ssa.nodes import Operation, Tensor
 from ...ops import array_ops as a
-from ...ops import reduce_ops as r
 from ...ops import layout_ops as lo
+from ...ops import reduce_ops as r
 from ...primitives import joining as P
 from ...primitives.core import Primitive
-from .common import Needed, Rule
+from ...ssa.nodes import Operation, Tensor
+from .common import Grads, Needed, Rule
 
 
-def _concat_grad(op: Operation, needed: Needed, g: Tensor) -> list:
+def _concat_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     if len(op.inputs) == 1:
         return [g]
     axis = op.attrs["axis"]
     return a.split(g, a.stack([a.shape(t)[axis] for t in op.inputs]), axis=axis)
 
 
-def _unstack_grad(op: Operation, needed: Needed, *grads: Any) -> list:
+def _unstack_grad(op: Operation, needed: Needed, *grads: Tensor | None) -> Grads:
     return [a.stack(list(grads), axis=op.attrs["axis"])]
 
 
-def _split_grad(op: Operation, needed: Needed, *grads: Any) -> list:
+def _split_grad(op: Operation, needed: Needed, *grads: Tensor | None) -> Grads:
     parts = [g if g is not None else a.zeros_like(t) for g, t in zip(grads, op.outputs, strict=True)]
     return [a.concat(parts, axis=op.attrs["axis"])] + [None] * (len(op.inputs) - 1)
 
 
-def _tile_grad(op: Operation, needed: Needed, g: Tensor) -> list:
+def _tile_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     """View the gradient as [m0, d0, m1, d1, ...] and sum over the copies (the m axes)."""
     x, multiples = op.inputs
     rank = x.shape.rank

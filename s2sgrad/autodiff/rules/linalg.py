@@ -2,23 +2,24 @@
 from __future__ import annotations
 
 import functools
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ... import dtypes as _dt
 from ... import einsum_equation as eqn
-from ...ssa.nodes import Operation, Tensor
 from ...ops import array_ops as a
+from ...ops import creation as c
+from ...ops import indexing_ops as ix
+from ...ops import linalg_ops as la
 from ...ops import math_ops as m
 from ...ops import reduce_ops as r
-from ...ops import indexing_ops as ix
-from ...ops import creation as c
-from ...ops import linalg_ops as la
 from ...primitives import linalg as P
 from ...primitives.core import Primitive
-from .common import Needed, Rule, only_needed, unbroadcast
+from ...ssa.nodes import Operation, Tensor
+from .common import Grads, Needed, Rule, only_needed, unbroadcast
 
 
-def _matmul_grad(op: Operation, needed: Needed, g: Tensor) -> list:
+def _matmul_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     """TF's four cases: with ``a`` transposed its gradient is ``b @ g.T`` (transposed as ``b`` is used),
     else ``g @ b.T``; likewise for ``b``."""
     x, y = op.inputs
@@ -33,7 +34,7 @@ def _matmul_grad(op: Operation, needed: Needed, g: Tensor) -> list:
     return only_needed(needed, lambda: unbroadcast(gx(), x), lambda: unbroadcast(gy(), y))
 
 
-def _einsum_grad(op: Operation, needed: Needed, g: Tensor) -> list:
+def _einsum_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     ranks = [t.shape.rank for t in op.inputs]
     if None in ranks:
         raise ValueError(f"the gradient of einsum needs the ranks of its operands ({op.name})")
@@ -72,7 +73,7 @@ def _operand_grad(eq: eqn.Equation, broadcast: str, i: int, inputs: Sequence[Any
 
 
 def _dim(x: Tensor, pos: int) -> Any:
-    d = x.shape.sizes[pos]
+    d = x.shape.as_list()[pos]
     return d if d is not None else a.shape(x)[pos]
 
 

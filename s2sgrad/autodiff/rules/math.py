@@ -4,12 +4,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ...ssa.nodes import Operation, Tensor
 from ...ops import array_ops as a
 from ...ops import math_ops as m
 from ...primitives import math as P
 from ...primitives.core import Primitive
-from .common import Needed, Rule, only_needed, unbroadcast
+from ...ssa.nodes import Operation, Tensor
+from .common import Grads, Needed, Rule, only_needed, unbroadcast
 
 
 def _x(op: Operation) -> Tensor:
@@ -20,43 +20,43 @@ def _y(op: Operation) -> Tensor:
     return op.outputs[0]
 
 
-def _abs_grad(op: Operation, needed: Needed, g: Tensor) -> list:
+def _abs_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     x = _x(op)
     return [(m.cast(g, x.dtype) if x.dtype.is_complex else g) * m.sign(x)]
 
 
-def _add_grad(op: Operation, needed: Needed, g: Tensor) -> list:
+def _add_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     x, y = op.inputs
     return only_needed(needed, lambda: unbroadcast(g, x), lambda: unbroadcast(g, y))
 
 
-def _sub_grad(op: Operation, needed: Needed, g: Tensor) -> list:
+def _sub_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     x, y = op.inputs
     return only_needed(needed, lambda: unbroadcast(g, x), lambda: unbroadcast(-g, y))
 
 
-def _mul_grad(op: Operation, needed: Needed, g: Tensor) -> list:
+def _mul_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     x, y = op.inputs
     return only_needed(needed, lambda: unbroadcast(m.multiply(g, y), x), lambda: unbroadcast(m.multiply(g, x), y))
 
 
-def _div_grad(op: Operation, needed: Needed, g: Tensor) -> list:
+def _div_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     x, y = op.inputs
     return only_needed(needed, lambda: unbroadcast(g / y, x), lambda: unbroadcast(g * (-x / y / y), y))
 
 
-def _div_no_nan_grad(op: Operation, needed: Needed, g: Tensor) -> list:
+def _div_no_nan_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     x, y = op.inputs
     return only_needed(needed, lambda: unbroadcast(m.divide_no_nan(g, y), x),
                        lambda: unbroadcast(g * m.divide_no_nan(m.divide_no_nan(-x, y), y), y))
 
 
-def _floormod_grad(op: Operation, needed: Needed, g: Tensor) -> list:
+def _floormod_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     x, y = op.inputs
     return only_needed(needed, lambda: unbroadcast(g, x), lambda: unbroadcast(g * -m.floordiv(x, y), y))
 
 
-def _pow_grad(op: Operation, needed: Needed, g: Tensor) -> list:
+def _pow_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     x, y = op.inputs
     z = op.outputs[0]
 
@@ -68,7 +68,7 @@ def _pow_grad(op: Operation, needed: Needed, g: Tensor) -> list:
 
 
 def _min_max_grad(select: Any) -> Any:
-    def grad(op: Operation, needed: Needed, g: Tensor) -> list:
+    def grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
         x, y = op.inputs
         x_wins = select(x, y)
         zeros = a.zeros_like(g)
@@ -77,20 +77,20 @@ def _min_max_grad(select: Any) -> Any:
     return grad
 
 
-def _squared_difference_grad(op: Operation, needed: Needed, g: Tensor) -> list:
+def _squared_difference_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     x, y = op.inputs
     gx = (2.0 * g) * (x - y)
     return only_needed(needed, lambda: unbroadcast(gx, x), lambda: unbroadcast(-gx, y))
 
 
-def _atan2_grad(op: Operation, needed: Needed, g: Tensor) -> list:
+def _atan2_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     x, y = op.inputs
     scale = g * m.reciprocal(m.square(x) + m.square(y))
     return only_needed(needed, lambda: unbroadcast(scale * y, x), lambda: unbroadcast(-scale * x, y))
 
 
 def _select_grad(where: Any) -> Any:
-    def grad(op: Operation, needed: Needed, g: Tensor) -> list:
+    def grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
         c, x, y = op.inputs
         zeros = a.zeros_like(g)
         return only_needed(needed, lambda: None, lambda: unbroadcast(where(c, g, zeros), x),
@@ -98,39 +98,39 @@ def _select_grad(where: Any) -> Any:
     return grad
 
 
-def _cast_grad(op: Operation, needed: Needed, g: Tensor) -> list:
+def _cast_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     src = op.inputs[0].dtype
     if src.is_differentiable and op.outputs[0].dtype.is_differentiable:
         return [m.cast(g, src)]
     return [None]
 
 
-def _tanh_grad_grad(op: Operation, needed: Needed, gg: Tensor) -> list:
+def _tanh_grad_grad(op: Operation, needed: Needed, gg: Tensor) -> Grads:
     y, g = op.inputs
     return only_needed(needed, lambda: gg * -2.0 * g * y, lambda: m.tanh_grad(y, gg))
 
 
-def _sigmoid_grad_grad(op: Operation, needed: Needed, gg: Tensor) -> list:
+def _sigmoid_grad_grad(op: Operation, needed: Needed, gg: Tensor) -> Grads:
     y, g = op.inputs
     return only_needed(needed, lambda: gg * g - 2.0 * (gg * g) * y, lambda: m.sigmoid_grad(y, gg))
 
 
-def _sqrt_grad_grad(op: Operation, needed: Needed, gg: Tensor) -> list:
+def _sqrt_grad_grad(op: Operation, needed: Needed, gg: Tensor) -> Grads:
     y, g = op.inputs
     return only_needed(needed, lambda: -gg * op.outputs[0] / y, lambda: m.sqrt_grad(y, gg))
 
 
-def _rsqrt_grad_grad(op: Operation, needed: Needed, gg: Tensor) -> list:
+def _rsqrt_grad_grad(op: Operation, needed: Needed, gg: Tensor) -> Grads:
     y, g = op.inputs
     return only_needed(needed, lambda: -1.5 * gg * g * y * y, lambda: m.rsqrt_grad(y, gg))
 
 
-def _reciprocal_grad_grad(op: Operation, needed: Needed, gg: Tensor) -> list:
+def _reciprocal_grad_grad(op: Operation, needed: Needed, gg: Tensor) -> Grads:
     y, g = op.inputs
     return only_needed(needed, lambda: -2.0 * gg * g * y, lambda: m.reciprocal_grad(y, gg))
 
 
-def _xlogy_grad(op: Operation, needed: Needed, g: Tensor) -> list:
+def _xlogy_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     """As TF: ``xlogy(x != 0, y)`` for x and ``x / y`` (0 where x is 0) for y."""
     x, y = op.inputs
     x_is_zero = m.equal(x, 0.0)

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...ssa.nodes import Operation, Tensor
 from ...ops import array_ops as a
 from ...ops import math_ops as m
 from ...ops import reduce_ops as r
@@ -11,14 +10,15 @@ from ...ops.convert import record1
 from ...primitives import fills
 from ...primitives import nn as P
 from ...primitives.core import Primitive
+from ...ssa.nodes import Operation, Tensor
 from ...static import constant_value
-from .common import Needed, Rule, only_needed, unbroadcast
+from .common import Grads, Needed, Rule, only_needed, unbroadcast
 
 
 def _activation(grad_prim: Primitive, reads: str) -> Rule:
     """``F``'s rule: its gradient op ``FGrad(g, features)``, the features being F's output
     (``reads="y"``) or input (``"x"``)."""
-    def rule(op: Operation, needed: Needed, g: Tensor) -> list:
+    def rule(op: Operation, needed: Needed, g: Tensor) -> Grads:
         return [_grad_op(grad_prim, g, op.outputs[0] if reads == "y" else op.inputs[0], op)]
     return rule
 
@@ -29,24 +29,24 @@ def _grad_op(prim: Primitive, g: Tensor, features: Tensor, like: Operation) -> T
     return record1(prim, [g, features], attrs, prim.name)
 
 
-def _masked_grad_grad(op: Operation, needed: Needed, gg: Tensor) -> list:
+def _masked_grad_grad(op: Operation, needed: Needed, gg: Tensor) -> Grads:
     """``g * mask(features)`` is linear in ``g`` and flat in the features."""
     features = op.inputs[1]
     return only_needed(needed, lambda: _grad_op(op.prim, gg, features, op), lambda: a.zeros_like(features))
 
 
-def _select_grad_grad(op: Operation, needed: Needed, gg: Tensor) -> list:
+def _select_grad_grad(op: Operation, needed: Needed, gg: Tensor) -> Grads:
     """Elu/Selu gradients are linear in ``g``; their derivative in ``y`` is ``g`` where ``y < 0``."""
     g, y = op.inputs
     return only_needed(needed, lambda: _grad_op(op.prim, gg, y, op), lambda: a.where(y < 0.0, gg * g, a.zeros_like(y)))
 
 
-def _softplus_grad_grad(op: Operation, needed: Needed, gg: Tensor) -> list:
+def _softplus_grad_grad(op: Operation, needed: Needed, gg: Tensor) -> Grads:
     g, x = op.inputs
     return only_needed(needed, lambda: _grad_op(op.prim, gg, x, op), lambda: gg * g / (m.exp(-x) + 2.0 + m.exp(x)))
 
 
-def _softsign_grad_grad(op: Operation, needed: Needed, gg: Tensor) -> list:
+def _softsign_grad_grad(op: Operation, needed: Needed, gg: Tensor) -> Grads:
     g, x = op.inputs
 
     def grad_x() -> Tensor:
@@ -56,12 +56,12 @@ def _softsign_grad_grad(op: Operation, needed: Needed, gg: Tensor) -> list:
     return only_needed(needed, lambda: _grad_op(op.prim, gg, x, op), grad_x)
 
 
-def _softmax_grad(op: Operation, needed: Needed, g: Tensor) -> list:
+def _softmax_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     y, axis = op.outputs[0], op.attrs["axis"]
     return [(g - r.reduce_sum(g * y, axis, keepdims=True)) * y]
 
 
-def _log_softmax_grad(op: Operation, needed: Needed, g: Tensor) -> list:
+def _log_softmax_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     axis = op.attrs["axis"]
     return [g - r.reduce_sum(g, axis, keepdims=True) * m.exp(op.outputs[0])]
 
@@ -86,7 +86,7 @@ def _xent_logits_grad(op: Operation, g_loss: Tensor, g_backprop: Tensor, axis: i
     return grad
 
 
-def _xent_grad(op: Operation, needed: Needed, g_loss: Tensor, g_backprop: Tensor) -> list:
+def _xent_grad(op: Operation, needed: Needed, g_loss: Tensor, g_backprop: Tensor) -> Grads:
     """As TF, plus ``-g_backprop`` for the labels (``backprop = softmax - labels``), a term TF's
     rule omits, so mixed second derivatives in logits and labels are right."""
     axis = op.attrs["axis"]
@@ -98,13 +98,13 @@ def _xent_grad(op: Operation, needed: Needed, g_loss: Tensor, g_backprop: Tensor
     return only_needed(needed, lambda: _xent_logits_grad(op, g_loss, g_backprop, axis), labels_grad)
 
 
-def _sigmoid_xent_grad(op: Operation, needed: Needed, g: Tensor) -> list:
+def _sigmoid_xent_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     """TF's formula selects on ``x >= 0``; its derivative is ``sigmoid(x) - z`` everywhere, even at 0."""
     x, z = op.inputs
     return only_needed(needed, lambda: g * (m.sigmoid(x) - z), lambda: -g * x)
 
 
-def _bias_add_grad(op: Operation, needed: Needed, g: Tensor) -> list:
+def _bias_add_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     value, bias = op.inputs
     if op.attrs["data_format"] == "NHWC":
         return only_needed(needed, lambda: g, lambda: unbroadcast(g, bias))

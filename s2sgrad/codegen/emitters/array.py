@@ -54,13 +54,13 @@ def _emit_squeeze(ins: Instr, args: Sequence[ast.expr]) -> ast.expr:
     x = ins.args[0]
     axes = normalize_axes(ins.attrs["axis"], x.shape.rank)
     if axes is None and x.shape.is_fully_defined():
-        axes = tuple(i for i, d in enumerate(x.shape.sizes) if d == 1)
+        axes = tuple(i for i, d in enumerate(x.shape.known_sizes()) if d == 1)
     keywords = [] if axes is None else [ast.keyword("axis", axes_literal(axes))]
     return ast.Call(np_attr("squeeze"), [args[0]], keywords)
 
 
 def permutation(ins: Instr) -> tuple:
-    rank = ins.args[0].shape.rank
+    rank = len(ins.args[0].shape)  # emitted ops have a known rank
     perm = ins.attrs["perm"]
     return tuple(reversed(range(rank))) if perm is None else tuple(p % rank for p in perm)
 
@@ -126,7 +126,7 @@ def _emit_slice(ins: Instr, args: Sequence[ast.expr]) -> ast.expr:
         return ast.Subscript(args[0], index, LOAD)
     items: list[ast.Slice] = []
     for i, (start, n) in enumerate(zip(b, s, strict=True)):
-        d = x.shape.sizes[i] if x.shape.rank is not None else None
+        d = x.shape.sizes[i] if x.shape.sizes is not None else None
         stop = None if n == -1 or (d is not None and start + n == d) else start + n
         items.append(ast.Slice(literal(start) if start else None, None if stop is None else literal(stop), None))
     while items and items[-1].lower is None and items[-1].upper is None:

@@ -18,14 +18,15 @@ def _emit_gather(ins: Instr, args: Sequence[ast.expr]) -> ast.expr:
 
 
 def _emit_segment(ins: Instr, args: Sequence[ast.expr]) -> ast.expr:
-    n = ins.outs[0].shape.sizes[0] if ins.outs[0].shape.rank else None
+    sizes = ins.outs[0].shape.sizes
+    n = sizes[0] if sizes else None
     return rt_call("segment_sum", [args[0], args[1], literal(n) if n is not None else args[2]])
 
 
 def _emit_gather_nd(ins: Instr, args: Sequence[ast.expr]) -> ast.expr:
     """``params[indices[..., 0], indices[..., 1]]`` when the index depth is known."""
     indices = ins.args[1]
-    k = indices.shape.sizes[-1] if indices.shape.rank else None
+    k = indices.shape.sizes[-1] if indices.shape.sizes else None
     if k is None:
         return rt_call("gather_nd", [args[0], args[1]])
     columns: list[ast.expr] = [

@@ -52,8 +52,9 @@ def _emit_split_v(ins: Instr, args: Sequence[ast.expr]) -> ast.expr:
     if sizes is None:
         cuts = _cuts_at_run_time(ins, args)  # np.shape(x)[axis] takes the axis as given
     else:
-        if -1 in sizes and rank is not None and ins.outs[sizes.index(-1)].shape.sizes[axis] is not None:
-            sizes[sizes.index(-1)] = ins.outs[sizes.index(-1)].shape.sizes[axis]
+        known = ins.outs[sizes.index(-1)].shape.sizes if -1 in sizes else None
+        if known is not None and known[axis] is not None:
+            sizes[sizes.index(-1)] = known[axis]
         k = sizes.index(-1) if -1 in sizes else len(sizes)
         extent = ast.Subscript(ast.Call(np_attr("shape"), [args[0]], []), literal(axis), LOAD)
         cuts = ast.List([literal(sum(sizes[:i + 1])) if i < k else

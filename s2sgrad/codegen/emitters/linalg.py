@@ -31,8 +31,9 @@ def _emit_einsum(ins: Instr, args: Sequence[ast.expr]) -> ast.expr:
     will not sum ``...`` dims away, so then the ``...`` are spelled out as letters."""
     eq = eqn.parse(ins.attrs["equation"], len(ins.args))
     ranks = [v.shape.rank for v in ins.args]
-    if eqn.ELLIPSIS not in eq.output and any(eqn.ELLIPSIS in t for t in eq.inputs) and None not in ranks:
-        eq = eqn.explicit(eq, ranks)[0]
+    known = [r for r in ranks if r is not None]
+    if eqn.ELLIPSIS not in eq.output and any(eqn.ELLIPSIS in t for t in eq.inputs) and len(known) == len(ranks):
+        eq = eqn.explicit(eq, known)[0]
     keywords = [ast.keyword("optimize", ast.Constant(True))] if len(args) > 1 else []
     return ast.Call(np_attr("einsum"), [literal(str(eq)), *args], keywords)
 

@@ -62,7 +62,7 @@ def _emit_sum_to(ins: Instr, args: Sequence[ast.expr]) -> ast.expr:
     g, like = ins.args
     if not (g.shape.is_fully_defined() and like.shape.is_fully_defined()):
         return rt_call("sum_to", [args[0], shape_or(like.shape, args, 1)])
-    gd, xd = g.shape.sizes, like.shape.sizes
+    gd, xd = g.shape.known_sizes(), like.shape.known_sizes()
     lead = len(gd) - len(xd)
     stretched = tuple(lead + i for i, d in enumerate(xd) if d == 1 and gd[lead + i] != 1)
     axes = tuple(range(lead)) + stretched
