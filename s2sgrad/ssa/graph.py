@@ -194,26 +194,25 @@ class Graph(GraphElement):
         finally:
             self._gradient_override_map = saved
 
-    @contextlib.contextmanager
-    def _gradient_context(self, forward_op: Operation) -> Iterator[None]:
+    def _gradient_context(self, forward_op: Operation) -> contextlib.AbstractContextManager[None]:
         """Ops created inside belong to ``forward_op``'s gradient (for names and comments)."""
-        local = self._local
-        old, local.grad_of = local.grad_of, forward_op
-        try:
-            yield
-        finally:
-            local.grad_of = old
+        return self._recording("grad_of", forward_op)
 
-    @contextlib.contextmanager
-    def _at_location(self, location: tuple) -> Iterator[None]:
+    def _at_location(self, location: tuple) -> contextlib.AbstractContextManager[None]:
         """Ops created inside record ``location`` as the user code that made them (``tf.gradients``
         makes thousands of ops for one user line: no need to find it on the stack each time)."""
+        return self._recording("location", location)
+
+    @contextlib.contextmanager
+    def _recording(self, field: str, value: object) -> Iterator[None]:
+        """This thread's ``field`` of what new ops record is ``value`` inside the block."""
         local = self._local
-        old, local.location = local.location, location
+        old = getattr(local, field)
+        setattr(local, field, value)
         try:
             yield
         finally:
-            local.location = old
+            setattr(local, field, old)
 
     @contextlib.contextmanager
     def as_default(self) -> Iterator[Graph]:
