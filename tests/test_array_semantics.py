@@ -163,3 +163,10 @@ def test_tile_gradient_with_unknown_rank_is_a_clear_error_and_known_rank_works()
     g = tf.gradients(tf.reduce_sum(tf.tile(x2, multiples)), x2)[0]
     with tf.Session() as sess:
         np.testing.assert_array_equal(sess.run(g, {x2: np.ones((2, 3)), multiples: [2, 1]}), np.full((2, 3), 2.0))
+
+
+def test_a_tensor_as_a_python_bool_names_it_and_points_at_what_exists():
+    t = tf.placeholder(tf.bool, [], name="flag")
+    with pytest.raises(TypeError, match=r"tf.Tensor \(flag:0\) as a Python bool.*tf\.where.*sess\.run") as info:
+        bool(t)
+    assert "tf.cond" not in str(info.value)   # not in s2sgrad yet (issue 13): no advice that cannot be followed

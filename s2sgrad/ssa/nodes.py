@@ -151,7 +151,7 @@ class Tensor(GraphElement, TensorOperators):
     def __bool__(self) -> bool:
         raise TypeError(
             f"Using a symbolic tf.Tensor ({self.name}) as a Python bool is not allowed: its value is only "
-            "known when the graph runs. Use tf.where / tf.cond-style ops, or fetch it with sess.run first.")
+            "known when the graph runs. Select elementwise with tf.where, or fetch the value with sess.run first.")
 
     def __iter__(self) -> Iterator:
         raise TypeError(f"Tensor {self.name} is not iterable in graph mode; use tf.unstack or indexing.")
