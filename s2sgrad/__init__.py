@@ -117,3 +117,9 @@ __all__ = ["AUTO_REUSE", "AggregationMethod", "ConfigProto", "DType", "DeviceSpe
 
 
 __getattr__ = _missing_names("", __name__)
+
+
+def __dir__() -> list[str]:
+    """What ``dir(tf)`` and tab completion list: TF's names and s2sgrad's documented additions, not
+    the package's internal modules (which stay importable)."""
+    return sorted(__all__)

@@ -194,3 +194,14 @@ def test_the_coverage_table_counts_per_namespace():
     assert table.splitlines()[2].startswith("| `tf` | ") and table.splitlines()[-1].startswith("| all | ")
     with pytest.raises(ValueError, match="has no coverage section"):
         coverage_table.with_table("no markers", "x.md")
+
+
+def test_dir_lists_the_public_names_and_no_internal_module():
+    listed = dir(tf)
+    assert listed == sorted(tf.__all__)
+    assert all(hasattr(tf, name) for name in listed)
+    for internal in ("ssa", "codegen", "pipeline", "autodiff", "primitives", "gcpause", "tracing"):
+        assert internal not in listed
+        assert hasattr(tf, internal)   # hidden from the listing, still importable for those who need it
+    for public in ("nn", "train", "compat", "Session", "gradients", "source", "grad", "explain"):
+        assert public in listed
