@@ -81,6 +81,10 @@ def _module_key(source: str, constants: dict) -> str:
     return h.hexdigest()
 
 
+_DUMP_USAGE = "s2sgrad dump [-h] [--ir] [--dot FILE] [-o DIR] [--color {auto,always,never}] SCRIPT [ARGS ...]"
+_STDIN = "-"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``s2sgrad`` command and its ``dump`` subcommand."""
     parser = argparse.ArgumentParser(
@@ -89,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"s2sgrad {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     dump = commands.add_parser(
-        "dump", help="run a script and print the code s2sgrad compiled for it",
+        "dump", usage=_DUMP_USAGE, help="run a script and print the code s2sgrad compiled for it",
         description="Run SCRIPT as __main__ (sys.argv = [SCRIPT, *ARGS]) and print, for every distinct module "
                     "it made s2sgrad compile, a header and the generated source (or the IR). The script's "
                     "own standard output goes to standard error. Exit status: the script's (1 if it raised).",
@@ -102,20 +106,72 @@ def build_parser() -> argparse.ArgumentParser:
     dump.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                       help="colour the headers: auto (default) when standard output is a terminal and "
                            "NO_COLOR is unset")
-    dump.add_argument("script", metavar="SCRIPT", help="the Python script to run")
+    dump.add_argument("script", metavar="SCRIPT", nargs="?",
+                      help="the Python script to run; '-' reads it from standard input")
     dump.add_argument("args", metavar="ARGS", nargs=argparse.REMAINDER, help="arguments for the script")
     dump.set_defaults(parser=dump)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``s2sgrad`` console script and ``python -m s2sgrad``."""
-    ns = build_parser().parse_args(argv)
-    if not os.path.isfile(ns.script):
-        ns.parser.error(f"can't open file {ns.script!r}: no such file")
-    if ns.output is not None and os.path.exists(ns.output) and not os.path.isdir(ns.output):
-        ns.parser.error(f"-o {ns.output!r} exists and is not a directory")
+    """Entry point of the ``s2sgrad`` console script and ``python -m s2sgrad``.
+
+    Usage errors (bad options, unusable paths) exit with status 2 and the subcommand's own
+    usage before the script runs; a closed standard output (``s2sgrad dump x.py | head``)
+    ends the dump quietly with status 141, as a Unix tool killed by SIGPIPE does."""
+    parser = build_parser()
+    ns, extras = parser.parse_known_args(argv)
+    if extras:
+        ns.parser.error(f"unrecognized arguments: {' '.join(extras)}")
+    if ns.script is None:
+        ns.parser.error("the following arguments are required: SCRIPT")
+    problem = _path_problem(ns)
+    if problem:
+        ns.parser.error(problem)
     return dump(ns)
+
+
+def _path_problem(ns: argparse.Namespace) -> str | None:
+    """Why a path argument of ``dump`` cannot be used, or None: checked before the script runs."""
+    script = ns.script
+    if script != _STDIN:
+        if os.path.isdir(script):
+            return f"can't open file {script!r}: is a directory"
+        if not os.path.exists(script):
+            return f"can't open file {script!r}: no such file"
+        if not os.access(script, os.R_OK):
+            return f"can't open file {script!r}: permission denied"
+    if ns.dot is not None:
+        problem = _output_problem(ns.dot, is_dir=False)
+        if problem:
+            return f"--dot {ns.dot!r}: {problem}"
+    if ns.output is not None:
+        problem = _output_problem(ns.output, is_dir=True)
+        if problem:
+            return f"-o {ns.output!r}: {problem}"
+    return None
+
+
+def _output_problem(path: str, is_dir: bool) -> str | None:
+    """Why ``path`` cannot be written (a file, or with ``is_dir`` a directory made with its parents)."""
+    if not path:
+        return "empty path"
+    if os.path.exists(path):
+        if os.path.isdir(path) != is_dir:
+            return "exists and is not a directory" if is_dir else "is a directory"
+        if not os.access(path, os.W_OK):
+            return "permission denied"
+        return None
+    parent = os.path.dirname(os.path.abspath(path))
+    if not is_dir and not os.path.isdir(parent):
+        return f"no such directory {os.path.dirname(path)!r}"
+    while not os.path.exists(parent):   # -o makes missing parents: the nearest existing one must do
+        parent = os.path.dirname(parent)
+    if not os.path.isdir(parent):
+        return f"{parent!r} is not a directory"
+    if not os.access(parent, os.W_OK):
+        return f"permission denied in {parent!r}"
+    return None
 
 
 def dump(ns: argparse.Namespace) -> int:
@@ -133,17 +189,33 @@ def dump(ns: argparse.Namespace) -> int:
     elif not modules:
         print(f"s2sgrad dump: {ns.script} made s2sgrad compile nothing", file=sys.stderr)
     color = ns.color == "always" or (ns.color == "auto" and sys.stdout.isatty() and "NO_COLOR" not in os.environ)
-    paths = _write_modules(modules, ns.output, os.path.basename(ns.script)) if ns.output else {}
-    for index, m in enumerate(modules, start=1):
-        header = m.header(index) + (f" -> {paths[index]}" if index in paths else "")
-        print(f"{_HEADER_COLOR}{header}{_RESET}" if color else header)
-        print(_ir_text(m) if ns.ir else m.source, end="" if ns.ir else "\n")
-    if ns.dot:
+    paths = _write_modules(modules, ns.output, _script_name(ns.script)) if ns.output else {}
+    if ns.dot:   # files first: they are written even if standard output is closed early
         sections = [(f"module {i}: {m.label}", m.exe.ops) for i, m in enumerate(modules, start=1) if m.exe]
         with open(ns.dot, "w", encoding="utf-8") as f:
             f.write(to_dot(sections))
-    sys.stdout.flush()
+    try:
+        for index, m in enumerate(modules, start=1):
+            header = m.header(index) + (f" -> {paths[index]}" if index in paths else "")
+            print(f"{_HEADER_COLOR}{header}{_RESET}" if color else header)
+            print(_ir_text(m) if ns.ir else m.source, end="" if ns.ir else "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (``| head``): say nothing, and point stdout at devnull so the
+        # interpreter's final flush does not fail again. 141 = 128 + SIGPIPE, the shell's status
+        # for a tool killed by a broken pipe.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return _BROKEN_PIPE
     return status
+
+
+_BROKEN_PIPE = 141
+
+
+def _script_name(script: str) -> str:
+    return "<stdin>" if script == _STDIN else os.path.basename(script)
 
 
 def _ir_text(m: _Compiled) -> str:
@@ -169,17 +241,24 @@ def _write_modules(modules: list[_Compiled], directory: str, script: str) -> dic
 
 
 def _run_script(path: str, args: Sequence[str]) -> int:
-    """Run ``path`` as ``__main__`` like ``python path args...``; returns its exit status."""
+    """Run ``path`` as ``__main__`` like ``python path args...`` (``-``: the source read from
+    standard input, like ``python -``); returns its exit status."""
     saved_argv, saved_path = sys.argv, list(sys.path)
     sys.argv = [path, *args]
-    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+    sys.path.insert(0, "" if path == _STDIN else os.path.dirname(os.path.abspath(path)))
     try:
+        if path == _STDIN:
+            source = sys.stdin.read()
         with contextlib.redirect_stdout(sys.stderr):
-            runpy.run_path(path, run_name="__main__")
+            if path == _STDIN:
+                code = compile(source, _script_name(path), "exec")
+                exec(code, {"__name__": "__main__", "__builtins__": __builtins__})
+            else:
+                runpy.run_path(path, run_name="__main__")
     except SystemExit as e:
         return _exit_status(e.code)
     except BaseException as e:  # the script's error is reported like Python reports it
-        _print_script_traceback(e, path)
+        _print_script_traceback(e, _script_name(path) if path == _STDIN else path)
         return 130 if isinstance(e, KeyboardInterrupt) else 1
     finally:
         sys.argv, sys.path[:] = saved_argv, saved_path
