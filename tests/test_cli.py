@@ -219,18 +219,85 @@ def test_dump_of_a_script_that_compiles_nothing(tmp_path):
     assert "hi" in result.stderr and "compile nothing" in result.stderr
 
 
+SLOW_TO_FAIL = "import pathlib\npathlib.Path('ran').write_text('yes')\n"
+
+
 @pytest.mark.parametrize("args, message", [
-    (["dump", "missing.py"], "can't open file 'missing.py'"),
-    (["dump"], "the following arguments are required: SCRIPT"),
+    (["dump", "missing.py"], "can't open file 'missing.py': no such file"),
+    (["dump", "adir"], "can't open file 'adir': is a directory"),
+    (["dump"], "the following arguments are required: SCRIPT\n"),
     ([], "the following arguments are required: COMMAND"),
     (["frobnicate"], "invalid choice: 'frobnicate'"),
     (["dump", "--color", "sometimes", "s.py"], "invalid choice: 'sometimes'"),
-    (["dump", "--bogus", "s.py"], "unrecognized arguments"),
-    (["dump", "-o", "s.py", "s.py"], "-o 's.py' exists and is not a directory"),
+    (["dump", "--bogus", "s.py"], "unrecognized arguments: --bogus"),
+    (["dump", "-o", "s.py", "s.py"], "-o 's.py': exists and is not a directory"),
+    (["dump", "-o", "s.py/sub", "s.py"], "is not a directory"),
+    (["dump", "--dot", "/nonexistent/dir/g.dot", "s.py"], "--dot '/nonexistent/dir/g.dot': no such directory"),
+    (["dump", "--dot", "adir", "s.py"], "--dot 'adir': is a directory"),
+    (["dump", "--dot", "s.py/g.dot", "s.py"], "--dot 's.py/g.dot': no such directory 's.py'"),
+    (["dump", "--dot", "", "s.py"], "--dot '': empty path"),
 ])
-def test_bad_arguments_exit_2_with_a_message(args, message, tmp_path):
-    (tmp_path / "s.py").write_text("")
+def test_bad_arguments_exit_2_with_a_message_before_the_script_runs(args, message, tmp_path):
+    (tmp_path / "s.py").write_text(SLOW_TO_FAIL)
+    (tmp_path / "adir").mkdir()
     result = run_cli(*args, cwd=tmp_path)
     assert result.returncode == 2
     assert result.stdout == ""
-    assert message in result.stderr and "usage: s2sgrad" in result.stderr
+    assert message in result.stderr
+    usage = "usage: s2sgrad dump " if args[:1] == ["dump"] else "usage: s2sgrad [-h]"
+    assert result.stderr.startswith(usage)        # the subcommand's own usage
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "ran").exists()        # checked before the script runs
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="needs POSIX permissions, not as root")
+@pytest.mark.parametrize("option", ["--dot", "-o"])
+def test_unwritable_output_paths_are_usage_errors(option, tmp_path):
+    (tmp_path / "s.py").write_text(SLOW_TO_FAIL)
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        result = run_cli("dump", option, "locked/out", "s.py", cwd=tmp_path)
+    finally:
+        locked.chmod(0o700)
+    assert result.returncode == 2 and "permission denied" in result.stderr
+    assert not (tmp_path / "ran").exists()
+
+
+def test_the_usage_says_args_are_optional(tmp_path):
+    result = run_cli("dump", "--help", cwd=tmp_path)
+    assert "SCRIPT [ARGS ...]" in result.stdout.replace("\n", " ")
+
+
+MANY = textwrap.dedent('''
+    import s2sgrad as tf
+    with tf.Session() as sess:
+        for i in range(400):      # 400 distinct modules: far more output than a pipe holds
+            sess.run(tf.constant(float(i), name=f"c{i}") * 2.0)
+''')
+
+
+def test_dump_into_a_closed_pipe_ends_quietly(tmp_path):
+    (tmp_path / "many.py").write_text(MANY)
+    with subprocess.Popen([sys.executable, "-m", "s2sgrad", "dump", "--dot", "g.dot", "many.py"],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=checkout_env(), cwd=tmp_path) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        first = proc.stdout.readline()
+        proc.stdout.close()                      # what `| head -1` does
+        stderr = proc.stderr.read().decode()
+        status = proc.wait(timeout=120)
+    assert first.startswith(b"#### s2sgrad module 1")
+    assert stderr == "" and status == 141
+    assert (tmp_path / "g.dot").read_text().count("subgraph cluster_") == 400   # files are written first
+
+
+def test_dump_reads_the_script_from_stdin(tmp_path):
+    source = ("import sys\nimport s2sgrad as tf\nprint('argv', sys.argv)\n"
+              "print(tf.Session().run(tf.constant(2.0) * 3.0))\nraise ValueError('boom')\n")
+    result = run_cli("dump", "-", "a", "--ir", cwd=tmp_path, input=source)
+    assert result.returncode == 1
+    assert len(HEADER.findall(result.stdout)) == 1 and "def run(" in result.stdout
+    assert "argv ['-', 'a', '--ir']" in result.stderr and "6.0" in result.stderr
+    assert 'File "<stdin>", line 5, in <module>' in result.stderr and "ValueError: boom" in result.stderr
+    assert "cli.py" not in result.stderr
