@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import hashlib
+import importlib.util
 import os
 import runpy
 import sys
@@ -81,7 +82,9 @@ def _module_key(source: str, constants: dict) -> str:
     return h.hexdigest()
 
 
-_DUMP_USAGE = "s2sgrad dump [-h] [--ir] [--dot FILE] [-o DIR] [--color {auto,always,never}] SCRIPT [ARGS ...]"
+_DUMP_USAGE = ("s2sgrad dump [-h] [--ir] [--dot FILE] [-o DIR] [--color {auto,always,never}]\n"
+               "                    (SCRIPT | -m MODULE | -) [ARGS ...]")
+_VALUE_OPTIONS = ("--dot", "--output", "--color")   # dump's options that take a value (besides -o)
 _STDIN = "-"
 
 
@@ -106,6 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
     dump.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                       help="colour the headers: auto (default) when standard output is a terminal and "
                            "NO_COLOR is unset")
+    dump.add_argument("-m", dest="module", metavar="MODULE",
+                      help="run library module MODULE as a script, like python -m (ends dump's options)")
     dump.add_argument("script", metavar="SCRIPT", nargs="?",
                       help="the Python script to run; '-' reads it from standard input")
     dump.add_argument("args", metavar="ARGS", nargs=argparse.REMAINDER, help="arguments for the script")
@@ -120,21 +125,52 @@ def main(argv: Sequence[str] | None = None) -> int:
     usage before the script runs; a closed standard output (``s2sgrad dump x.py | head``)
     ends the dump quietly with status 141, as a Unix tool killed by SIGPIPE does."""
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    argv, module_args = _split_module_args(argv)
     ns, extras = parser.parse_known_args(argv)
     if extras:
         ns.parser.error(f"unrecognized arguments: {' '.join(extras)}")
-    if ns.script is None:
-        ns.parser.error("the following arguments are required: SCRIPT")
+    if ns.module is not None:
+        if module_args is None or ns.script is not None:   # -m given twice, or after SCRIPT
+            ns.parser.error("-m MODULE must be the last of dump's options")
+        ns.args = module_args
+    elif ns.script is None:
+        ns.parser.error("the following arguments are required: SCRIPT (or -m MODULE, or - for standard input)")
     problem = _path_problem(ns)
     if problem:
         ns.parser.error(problem)
     return dump(ns)
 
 
+def _split_module_args(argv: list[str]) -> tuple[list[str], list[str] | None]:
+    """``dump [options] -m MODULE ARGS...``: like ``python -m``, everything after MODULE is the
+    module's, even options. Returns (argv up to and including MODULE, the module's ARGS), or
+    (argv, None) when dump's options hold no ``-m``."""
+    if not argv or argv[0] != "dump":
+        return argv, None
+    i = 1
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "-m":
+            return argv[:i + 2], argv[i + 2:]
+        if arg.startswith("-m") and not arg.startswith("--"):
+            return argv[:i + 1], argv[i + 1:]
+        if arg == "--" or arg == _STDIN or not arg.startswith("-"):
+            break                   # SCRIPT: the rest is the script's
+        takes_value = arg == "-o" or ("=" not in arg and len(arg) > 2
+                                      and any(o.startswith(arg) for o in _VALUE_OPTIONS))
+        i += 2 if takes_value else 1
+    return argv, None
+
+
 def _path_problem(ns: argparse.Namespace) -> str | None:
     """Why a path argument of ``dump`` cannot be used, or None: checked before the script runs."""
     script = ns.script
-    if script != _STDIN:
+    if ns.module is not None:
+        problem = _module_problem(ns.module)
+        if problem:
+            return problem
+    elif script != _STDIN:
         if os.path.isdir(script):
             return f"can't open file {script!r}: is a directory"
         if not os.path.exists(script):
@@ -150,6 +186,23 @@ def _path_problem(ns: argparse.Namespace) -> str | None:
         if problem:
             return f"-o {ns.output!r}: {problem}"
     return None
+
+
+def _module_problem(name: str) -> str | None:
+    """Why ``-m name`` cannot run, found as ``python -m`` finds it (the current directory first)."""
+    saved_path = list(sys.path)
+    sys.path.insert(0, os.getcwd())
+    try:
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.submodule_search_locations is not None:   # a package: its __main__
+            spec = importlib.util.find_spec(name + ".__main__")
+            if spec is None:
+                return f"-m {name!r}: a package with no __main__ module"
+    except (ImportError, ValueError) as e:
+        return f"-m {name!r}: {e}"
+    finally:
+        sys.path[:] = saved_path
+    return None if spec is not None else f"-m {name!r}: no module named {name!r}"
 
 
 def _output_problem(path: str, is_dir: bool) -> str | None:
@@ -179,17 +232,17 @@ def dump(ns: argparse.Namespace) -> int:
     collector = _Collector(record=ns.output is not None)
     compiler.compile_hooks.append(collector)
     try:
-        status = _run_script(ns.script, ns.args)
+        status = _run_script(ns.script, ns.args, ns.module)
     finally:
         compiler.compile_hooks.remove(collector)
     modules = list(collector.modules.values())
     if status != 0:
-        print(f"s2sgrad dump: {ns.script} exited with status {status}; showing the {len(modules)} module(s) "
+        print(f"s2sgrad dump: {_target(ns)} exited with status {status}; showing the {len(modules)} module(s) "
               f"compiled before that", file=sys.stderr)
     elif not modules:
-        print(f"s2sgrad dump: {ns.script} made s2sgrad compile nothing", file=sys.stderr)
+        print(f"s2sgrad dump: {_target(ns)} made s2sgrad compile nothing", file=sys.stderr)
     color = ns.color == "always" or (ns.color == "auto" and sys.stdout.isatty() and "NO_COLOR" not in os.environ)
-    paths = _write_modules(modules, ns.output, _script_name(ns.script)) if ns.output else {}
+    paths = _write_modules(modules, ns.output, _target(ns)) if ns.output else {}
     if ns.dot:   # files first: they are written even if standard output is closed early
         sections = [(f"module {i}: {m.label}", m.exe.ops) for i, m in enumerate(modules, start=1) if m.exe]
         with open(ns.dot, "w", encoding="utf-8") as f:
@@ -214,8 +267,11 @@ def dump(ns: argparse.Namespace) -> int:
 _BROKEN_PIPE = 141
 
 
-def _script_name(script: str) -> str:
-    return "<stdin>" if script == _STDIN else os.path.basename(script)
+def _target(ns: argparse.Namespace) -> str:
+    """What dump ran, for messages: ``train.py``, ``-m pkg.train`` or ``<stdin>``."""
+    if ns.module is not None:
+        return f"-m {ns.module}"
+    return "<stdin>" if ns.script == _STDIN else os.path.basename(ns.script)
 
 
 def _ir_text(m: _Compiled) -> str:
@@ -240,25 +296,29 @@ def _write_modules(modules: list[_Compiled], directory: str, script: str) -> dic
     return paths
 
 
-def _run_script(path: str, args: Sequence[str]) -> int:
+def _run_script(path: str | None, args: Sequence[str], module: str | None = None) -> int:
     """Run ``path`` as ``__main__`` like ``python path args...`` (``-``: the source read from
-    standard input, like ``python -``); returns its exit status."""
+    standard input, like ``python -``; ``module``: like ``python -m module args...``); returns
+    its exit status."""
     saved_argv, saved_path = sys.argv, list(sys.path)
-    sys.argv = [path, *args]
-    sys.path.insert(0, "" if path == _STDIN else os.path.dirname(os.path.abspath(path)))
+    sys.argv = [path or "-m", *args]
+    if module is not None:
+        sys.path.insert(0, os.getcwd())
+    else:
+        sys.path.insert(0, "" if path == _STDIN else os.path.dirname(os.path.abspath(path or "")))
     try:
-        if path == _STDIN:
-            source = sys.stdin.read()
+        source = sys.stdin.read() if path == _STDIN and module is None else None
         with contextlib.redirect_stdout(sys.stderr):
-            if path == _STDIN:
-                code = compile(source, _script_name(path), "exec")
-                exec(code, {"__name__": "__main__", "__builtins__": __builtins__})
+            if module is not None:
+                runpy.run_module(module, run_name="__main__", alter_sys=True)
+            elif source is not None:
+                exec(compile(source, "<stdin>", "exec"), {"__name__": "__main__", "__builtins__": __builtins__})
             else:
-                runpy.run_path(path, run_name="__main__")
+                runpy.run_path(str(path), run_name="__main__")
     except SystemExit as e:
         return _exit_status(e.code)
     except BaseException as e:  # the script's error is reported like Python reports it
-        _print_script_traceback(e, _script_name(path) if path == _STDIN else path)
+        _print_script_traceback(e)
         return 130 if isinstance(e, KeyboardInterrupt) else 1
     finally:
         sys.argv, sys.path[:] = saved_argv, saved_path
@@ -275,11 +335,14 @@ def _exit_status(code: Any) -> int:
     return 1
 
 
-def _print_script_traceback(e: BaseException, path: str) -> None:
-    """The traceback from the script's first frame on (dump's own frames are left out; a
-    syntax error in the script has no such frame and is printed as Python prints it)."""
-    script = os.path.abspath(path)
+_LAUNCHERS = (os.path.abspath(__file__), os.path.abspath(runpy.__file__), "<frozen runpy>")
+
+
+def _print_script_traceback(e: BaseException) -> None:
+    """The traceback from the script's first frame on (dump's own frames and runpy's are left
+    out; a syntax error in the script has no such frame and is printed as Python prints it)."""
     tb = e.__traceback__
-    while tb is not None and os.path.abspath(tb.tb_frame.f_code.co_filename) != script:
+    while tb is not None and (tb.tb_frame.f_code.co_filename in _LAUNCHERS
+                              or os.path.abspath(tb.tb_frame.f_code.co_filename) in _LAUNCHERS):
         tb = tb.tb_next
     traceback.print_exception(type(e), e, tb, file=sys.stderr)

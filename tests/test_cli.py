@@ -225,7 +225,12 @@ SLOW_TO_FAIL = "import pathlib\npathlib.Path('ran').write_text('yes')\n"
 @pytest.mark.parametrize("args, message", [
     (["dump", "missing.py"], "can't open file 'missing.py': no such file"),
     (["dump", "adir"], "can't open file 'adir': is a directory"),
-    (["dump"], "the following arguments are required: SCRIPT\n"),
+    (["dump"], "the following arguments are required: SCRIPT (or -m MODULE, or - for standard input)\n"),
+    (["dump", "-m"], "argument -m: expected one argument"),
+    (["dump", "-m", "no_such_module_here"], "-m 'no_such_module_here': no module named 'no_such_module_here'"),
+    (["dump", "-m", "adir.sub"], "-m 'adir.sub': no module named 'adir.sub'"),
+    (["dump", "-m", "pkg"], "-m 'pkg': a package with no __main__ module"),
+    (["dump", "-o", "x", "-m", "s", "-m", "s"], None),   # the second -m is the module's argument: runs
     ([], "the following arguments are required: COMMAND"),
     (["frobnicate"], "invalid choice: 'frobnicate'"),
     (["dump", "--color", "sometimes", "s.py"], "invalid choice: 'sometimes'"),
@@ -240,7 +245,12 @@ SLOW_TO_FAIL = "import pathlib\npathlib.Path('ran').write_text('yes')\n"
 def test_bad_arguments_exit_2_with_a_message_before_the_script_runs(args, message, tmp_path):
     (tmp_path / "s.py").write_text(SLOW_TO_FAIL)
     (tmp_path / "adir").mkdir()
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
     result = run_cli(*args, cwd=tmp_path)
+    if message is None:
+        assert result.returncode == 0 and (tmp_path / "ran").exists(), result.stderr
+        return
     assert result.returncode == 2
     assert result.stdout == ""
     assert message in result.stderr
@@ -267,7 +277,7 @@ def test_unwritable_output_paths_are_usage_errors(option, tmp_path):
 
 def test_the_usage_says_args_are_optional(tmp_path):
     result = run_cli("dump", "--help", cwd=tmp_path)
-    assert "SCRIPT [ARGS ...]" in result.stdout.replace("\n", " ")
+    assert "(SCRIPT | -m MODULE | -) [ARGS ...]" in result.stdout
 
 
 MANY = textwrap.dedent('''
@@ -301,3 +311,34 @@ def test_dump_reads_the_script_from_stdin(tmp_path):
     assert "argv ['-', 'a', '--ir']" in result.stderr and "6.0" in result.stderr
     assert 'File "<stdin>", line 5, in <module>' in result.stderr and "ValueError: boom" in result.stderr
     assert "cli.py" not in result.stderr
+
+
+MODULE_MAIN = textwrap.dedent('''
+    import sys
+    import s2sgrad as tf
+    print("argv", sys.argv[1:], "main", __name__, "file", __file__.endswith("train.py"))
+    print(tf.Session().run(tf.constant(2.0) * 3.0))
+    if sys.argv[1:] == ["fail"]:
+        raise ValueError("boom")
+''')
+
+
+@pytest.mark.parametrize("module", ["app.train", "app"])
+def test_dump_runs_a_module_like_python_m(module, tmp_path):
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "__init__.py").write_text("")
+    (tmp_path / "app" / "train.py").write_text(MODULE_MAIN)
+    (tmp_path / "app" / "__main__.py").write_text("from app import train  # noqa\n")
+    result = run_cli("dump", "--ir", "-m", module, "-o", "x", "--ir", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert len(HEADER.findall(result.stdout)) == 1 and "def run(" not in result.stdout   # dump's --ir
+    assert "argv ['-o', 'x', '--ir']" in result.stderr    # after MODULE: the module's arguments
+    assert not (tmp_path / "x").exists()
+    if module == "app.train":
+        assert "main __main__ file True" in result.stderr
+        failed = run_cli("dump", "-mapp.train", "fail", cwd=tmp_path)
+        assert failed.returncode == 1 and len(HEADER.findall(failed.stdout)) == 1
+        assert failed.stderr.count("Traceback") == 1 and "ValueError: boom" in failed.stderr
+        assert "runpy" not in failed.stderr and "cli.py" not in failed.stderr
+        assert "train.py\", line 7, in <module>" in failed.stderr
+        assert "-m app.train exited with status 1" in failed.stderr
