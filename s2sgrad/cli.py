@@ -100,7 +100,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run SCRIPT as __main__ (sys.argv = [SCRIPT, *ARGS]) and print, for every distinct module "
                     "it made s2sgrad compile, a header and the generated source (or the IR). The script's "
                     "own standard output goes to standard error. Exit status: the script's (1 if it raised).",
-        epilog="Options go before SCRIPT; everything after SCRIPT is passed to the script.")
+        epilog="Options go before SCRIPT; everything after SCRIPT (or -m MODULE) is passed to the script. "
+               "'-m MODULE' runs a module and '-' reads the script from standard input, as with python. "
+               "Usage errors, including unusable paths, exit 2 before the script runs; a closed standard "
+               "output (| head) exits 141 quietly.")
     dump.add_argument("--ir", action="store_true", help="print the IR of each module's graph slice instead "
                                                         "of the generated source")
     dump.add_argument("--dot", metavar="FILE", help="also write the graph slices as Graphviz DOT to FILE")
