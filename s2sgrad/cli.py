@@ -131,8 +131,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     argv, module_args = _split_module_args(argv)
     ns, extras = parser.parse_known_args(argv)
-    if extras:
-        ns.parser.error(f"unrecognized arguments: {' '.join(extras)}")
+    if extras:   # the usage of the command the unknown option was given to
+        before_command = argv.index(extras[0]) < argv.index(ns.command)
+        (parser if before_command else ns.parser).error(f"unrecognized arguments: {' '.join(extras)}")
     if ns.module is not None:
         if module_args is None or ns.script is not None:   # -m given twice, or after SCRIPT
             ns.parser.error("-m MODULE must be the last of dump's options")

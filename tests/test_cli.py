@@ -235,6 +235,7 @@ SLOW_TO_FAIL = "import pathlib\npathlib.Path('ran').write_text('yes')\n"
     (["frobnicate"], "invalid choice: 'frobnicate'"),
     (["dump", "--color", "sometimes", "s.py"], "invalid choice: 'sometimes'"),
     (["dump", "--bogus", "s.py"], "unrecognized arguments: --bogus"),
+    (["--bogus", "dump", "s.py"], "s2sgrad: error: unrecognized arguments: --bogus"),
     (["dump", "-o", "s.py", "s.py"], "-o 's.py': exists and is not a directory"),
     (["dump", "-o", "s.py/sub", "s.py"], "is not a directory"),
     (["dump", "--dot", "/nonexistent/dir/g.dot", "s.py"], "--dot '/nonexistent/dir/g.dot': no such directory"),
