@@ -7,14 +7,22 @@ from .adam import AdamOptimizer
 from .ftrl import FtrlOptimizer
 from .gradient_descent import GradientDescentOptimizer
 from .momentum import MomentumOptimizer
-from .optimizer import Optimizer, get_global_step, get_or_create_global_step, global_step
+from .global_step import (assert_global_step, create_global_step, get_global_step, get_or_create_global_step,
+                          global_step)
+from .learning_rate_decay import (cosine_decay, cosine_decay_restarts, exponential_decay, inverse_time_decay,
+                                  linear_cosine_decay, natural_exp_decay, noisy_linear_cosine_decay,
+                                  piecewise_constant, piecewise_constant_decay, polynomial_decay)
+from .optimizer import Optimizer
 from .proximal import ProximalAdagradOptimizer, ProximalGradientDescentOptimizer
 from .rmsprop import RMSPropOptimizer
 
 __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer", "AdagradOptimizer",
            "RMSPropOptimizer", "get_global_step", "get_or_create_global_step", "global_step",
            "AdadeltaOptimizer", "AdagradDAOptimizer", "FtrlOptimizer", "ProximalAdagradOptimizer",
-           "ProximalGradientDescentOptimizer"]
+           "ProximalGradientDescentOptimizer", "assert_global_step", "create_global_step",
+           "exponential_decay", "piecewise_constant", "piecewise_constant_decay", "polynomial_decay",
+           "natural_exp_decay", "inverse_time_decay", "cosine_decay", "cosine_decay_restarts",
+           "linear_cosine_decay", "noisy_linear_cosine_decay"]
 
 
 __getattr__ = _missing_names("train", __name__)

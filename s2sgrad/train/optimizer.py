@@ -23,7 +23,7 @@ from ..ops.convert import convert_to_tensor, is_tensor_like
 from ..ops.indexed_slices import IndexedSlices
 from ..ssa.graph import Graph, Operation, Tensor, get_default_graph
 
-__all__ = ["Optimizer", "get_or_create_global_step", "get_global_step", "global_step"]
+__all__ = ["Optimizer"]
 
 _FLOAT_TYPES = (_dt.float16, _dt.float32, _dt.float64)
 
@@ -222,34 +222,3 @@ def _check_float(values: Sequence[Any]) -> None:
         if t.dtype not in _FLOAT_TYPES:
             raise ValueError(f"Invalid type {t.dtype.name} for {t.name}, expected: "
                              f"{[d.name for d in _FLOAT_TYPES]}.")
-
-
-def get_or_create_global_step(graph: Any = None) -> v.Variable:
-    """The graph's ``global_step`` variable (int64, not trainable), created on first use."""
-    graph = _graph(graph)
-    step = get_global_step(graph)
-    if step is None:
-        with graph.as_default(), graph.name_scope(None):
-            step = v.Variable(a.zeros([], "int64"), trainable=False, name="global_step",
-                              collections=[v.GLOBAL_VARIABLES, "global_step"])
-    return step
-
-
-def get_global_step(graph: Any = None) -> v.Variable | None:
-    """The graph's ``global_step`` variable, or None when there is none yet."""
-    found = _graph(graph).get_collection("global_step")
-    return found[0] if found else None
-
-
-def global_step(sess: Any, global_step_tensor: Any) -> int:
-    """The value of ``global_step_tensor`` in ``sess``, as a Python int."""
-    return int(sess.run(global_step_tensor))
-
-
-def _graph(graph: Any) -> Graph:
-    if graph is None:
-        return get_default_graph()
-    if not isinstance(graph, Graph):
-        raise TypeError(f"graph must be a tf.Graph or None, got {graph!r}")
-    return graph
-
