@@ -28,7 +28,8 @@ from .ops.initializers import (constant_initializer, glorot_normal_initializer, 
 from .ops.indexing_ops import boolean_mask, gather_nd, one_hot, scatter_nd, slice
 from .ops.layout_ops import broadcast_to, pad, reverse, reverse_v2, tile
 from .ops.linalg_ops import einsum, tensordot
-from .ops.math_ops import (abs, acos, add, add_n, asin, asinh, atan, atan2, cast, ceil, clip_by_value, cos, cosh, div,
+from .ops.clip_ops import clip_by_average_norm, clip_by_global_norm, clip_by_norm, clip_by_value, global_norm
+from .ops.math_ops import (abs, acos, add, add_n, asin, asinh, atan, atan2, cast, ceil, cos, cosh, div,
                            div_no_nan, divide, equal, erf, exp, expm1, floor, floor_div, floordiv, floormod,
                            greater, greater_equal, is_finite,
                            is_inf, is_nan, less, less_equal, log, log1p, logical_and, logical_not, logical_or,
@@ -85,7 +86,9 @@ __all__ = ["AUTO_REUSE", "AggregationMethod", "ConfigProto", "DType", "DeviceSpe
            "RunOptions", "Session", "Tensor", "TensorShape", "UnconnectedGradients", "Variable", "abs", "acos", "add",
            "add_n", "add_to_collection", "add_to_collections", "all_variables", "app", "arg_max", "arg_min", "argmax",
            "argmin", "as_dtype", "asin", "asinh", "assign", "assign_add", "assign_sub", "atan", "atan2", "bool",
-           "boolean_mask", "broadcast_to", "cast", "ceil", "clip_by_value", "colocate_with", "compat", "complex128",
+           "boolean_mask", "broadcast_to", "cast", "ceil",
+           "clip_by_average_norm", "clip_by_global_norm", "clip_by_norm", "clip_by_value", "global_norm",
+           "colocate_with", "compat", "complex128",
            "complex64", "concat", "concat_v2", "constant", "constant_initializer", "contrib", "control_dependencies",
            "convert_to_tensor", "cos", "cosh", "count_nonzero", "cumprod", "cumsum", "custom_gradient", "debugging",
            "device", "dimension_at_index", "dimension_value", "disable_eager_execution", "disable_tensor_equality",
