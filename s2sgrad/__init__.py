@@ -28,6 +28,7 @@ from .ops.initializers import (constant_initializer, glorot_normal_initializer, 
 from .ops.indexing_ops import boolean_mask, gather_nd, one_hot, scatter_nd, slice
 from .ops.layout_ops import broadcast_to, pad, reverse, reverse_v2, tile
 from .ops.linalg_ops import einsum, tensordot
+from .train.moving_averages import moving_average_variables
 from .ops.clip_ops import clip_by_average_norm, clip_by_global_norm, clip_by_norm, clip_by_value, global_norm
 from .ops.math_ops import (abs, acos, add, add_n, asin, asinh, atan, atan2, cast, ceil, cos, cosh, div,
                            div_no_nan, divide, equal, erf, exp, expm1, floor, floor_div, floordiv, floormod,
@@ -88,6 +89,7 @@ __all__ = ["AUTO_REUSE", "AggregationMethod", "ConfigProto", "DType", "DeviceSpe
            "argmin", "as_dtype", "asin", "asinh", "assign", "assign_add", "assign_sub", "atan", "atan2", "bool",
            "boolean_mask", "broadcast_to", "cast", "ceil",
            "clip_by_average_norm", "clip_by_global_norm", "clip_by_norm", "clip_by_value", "global_norm",
+           "moving_average_variables",
            "colocate_with", "compat", "complex128",
            "complex64", "concat", "concat_v2", "constant", "constant_initializer", "contrib", "control_dependencies",
            "convert_to_tensor", "cos", "cosh", "count_nonzero", "cumprod", "cumsum", "custom_gradient", "debugging",

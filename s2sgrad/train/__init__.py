@@ -12,6 +12,7 @@ from .global_step import (assert_global_step, create_global_step, get_global_ste
 from .learning_rate_decay import (cosine_decay, cosine_decay_restarts, exponential_decay, inverse_time_decay,
                                   linear_cosine_decay, natural_exp_decay, noisy_linear_cosine_decay,
                                   piecewise_constant, piecewise_constant_decay, polynomial_decay)
+from .moving_averages import ExponentialMovingAverage
 from .optimizer import Optimizer
 from .proximal import ProximalAdagradOptimizer, ProximalGradientDescentOptimizer
 from .rmsprop import RMSPropOptimizer
@@ -22,7 +23,8 @@ __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOp
            "ProximalGradientDescentOptimizer", "assert_global_step", "create_global_step",
            "exponential_decay", "piecewise_constant", "piecewise_constant_decay", "polynomial_decay",
            "natural_exp_decay", "inverse_time_decay", "cosine_decay", "cosine_decay_restarts",
-           "linear_cosine_decay", "noisy_linear_cosine_decay"]
+           "linear_cosine_decay", "noisy_linear_cosine_decay",
+           "ExponentialMovingAverage"]
 
 
 __getattr__ = _missing_names("train", __name__)

@@ -2,12 +2,14 @@
 
     /tmp/tfvenv/bin/python tests/data/train_tf/record.py
 
-writes optimizers.json, schedules.json, averages.json, losses.json and metrics.json next to this file.
+writes optimizers.json, schedules.json, averages.json, losses.json and metrics.json next to this file
+(only the named ones with arguments, e.g. ``record.py averages``).
 """
 from __future__ import annotations
 
 import json
 import os
+import sys
 
 import numpy as np
 import tensorflow as tf
@@ -147,13 +149,13 @@ def record_averages() -> dict:
             ema = tf1.train.ExponentialMovingAverage(**kw)
             opt = tf1.train.GradientDescentOptimizer(0.1)
             train = opt.minimize(tf1.reduce_sum(w * w) + b * t, global_step=step)
-            with tf1.control_dependencies([train]):
-                averages = ema.apply([w, b])
+            averages = ema.apply([w, b])
             with tf1.Session() as sess:
                 sess.run(tf1.global_variables_initializer())
                 history = []
                 for i in range(5):
-                    sess.run(averages, {t: float(i) - 1.5})
+                    sess.run(train, {t: float(i) - 1.5})
+                    sess.run(averages)
                     history.append([floats(sess.run(ema.average(w))), float(sess.run(ema.average(b)))])
                 restore = sorted(ema.variables_to_restore())
             out[case] = {"kwargs": kwargs, "history": history, "names": [ema.average(w).name, ema.average(b).name],
@@ -289,8 +291,11 @@ def record_metrics() -> dict:
 
 
 def main() -> None:
+    only = sys.argv[1:]
     for name, fn in [("optimizers", record_optimizers), ("schedules", record_schedules),
                      ("averages", record_averages), ("losses", record_losses), ("metrics", record_metrics)]:
+        if only and name not in only:
+            continue
         with open(os.path.join(HERE, name + ".json"), "w", encoding="utf-8") as f:
             json.dump(fn(), f, indent=1, sort_keys=True, allow_nan=True)
             f.write("\n")
