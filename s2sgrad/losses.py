@@ -18,7 +18,8 @@ from .ops.convert import convert_to_tensor, graph_of
 from .ssa.graph import Tensor, get_default_graph
 from .tf1_api import missing_names as _missing_names
 
-__all__ = ["Reduction", "compute_weighted_loss", "mean_squared_error", "absolute_difference",
+__all__ = ["Reduction", "compute_weighted_loss", "mean_squared_error", "absolute_difference", "huber_loss",
+           "log_loss", "hinge_loss", "cosine_distance", "mean_pairwise_squared_error",
            "softmax_cross_entropy", "sparse_softmax_cross_entropy", "sigmoid_cross_entropy", "add_loss",
            "get_losses", "get_regularization_losses", "get_total_loss"]
 
@@ -121,33 +122,119 @@ def _pair(labels: Any, predictions: Any) -> tuple[Tensor, Tensor]:
     return labels, predictions
 
 
-def _pointwise_loss(default_scope: str, elementwise: Callable[[Tensor, Tensor], Tensor],
-                    doc: str) -> Callable[..., Tensor]:
-    """A ``(labels, predictions, weights, ...)`` loss from ``elementwise(predictions, labels)``."""
-    def loss(labels: Any, predictions: Any, weights: Any = 1.0, scope: str | None = None,
-             loss_collection: str | None = LOSSES, reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
-        graph = graph_of([labels, predictions, weights])
-        with graph.as_default(), graph.name_scope(scope or default_scope) as name:
-            labels, predictions = _pair(labels, predictions)
-            losses = elementwise(predictions, labels)
-            return compute_weighted_loss(losses, weights, name, loss_collection, reduction)
-    loss.__name__ = default_scope
-    loss.__doc__ = doc
-    return loss
+def _elementwise_loss(default_scope: str, labels: Any, predictions: Any, weights: Any, scope: str | None,
+                      loss_collection: str | None, reduction: str,
+                      elementwise: Callable[[Tensor, Tensor], Tensor]) -> Tensor:
+    """``elementwise(predictions, labels)`` (both float32) weighted and reduced in scope ``scope or default_scope``."""
+    graph = graph_of([labels, predictions, weights])
+    with graph.as_default(), graph.name_scope(scope or default_scope) as name:
+        labels, predictions = _pair(labels, predictions)
+        return compute_weighted_loss(elementwise(predictions, labels), weights, name, loss_collection, reduction)
 
 
-mean_squared_error = _pointwise_loss(
-    "mean_squared_error", m.squared_difference,
+def mean_squared_error(labels: Any, predictions: Any, weights: Any = 1.0, scope: str | None = None,
+                       loss_collection: str | None = LOSSES,
+                       reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
     """Weighted ``(predictions - labels) ** 2``, by default averaged over the nonzero weights.
 
     >>> # loss = tf.losses.mean_squared_error(labels=y, predictions=y_hat)
-    """)
-absolute_difference = _pointwise_loss(
-    "absolute_difference", lambda p, y: m.abs(m.subtract(p, y)),
+    """
+    return _elementwise_loss("mean_squared_error", labels, predictions, weights, scope, loss_collection, reduction,
+                             m.squared_difference)
+
+
+def absolute_difference(labels: Any, predictions: Any, weights: Any = 1.0, scope: str | None = None,
+                        loss_collection: str | None = LOSSES,
+                        reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
     """Weighted ``|predictions - labels|``, by default averaged over the nonzero weights.
 
     >>> # loss = tf.losses.absolute_difference(labels=y, predictions=y_hat)
-    """)
+    """
+    return _elementwise_loss("absolute_difference", labels, predictions, weights, scope, loss_collection, reduction,
+                             lambda p, y: m.abs(m.subtract(p, y)))
+
+
+def huber_loss(labels: Any, predictions: Any, weights: Any = 1.0, delta: float = 1.0, scope: str | None = None,
+               loss_collection: str | None = LOSSES, reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
+    """Weighted Huber loss: ``0.5 * e ** 2`` where ``|e| <= delta``, ``delta * (|e| - 0.5 * delta)`` beyond,
+    for ``e = predictions - labels``.
+
+    >>> # loss = tf.losses.huber_loss(labels=y, predictions=y_hat, delta=1.0)
+    """
+    def huber(p: Tensor, y: Tensor) -> Tensor:
+        error = m.abs(m.subtract(p, y))
+        quadratic = m.minimum(error, delta)
+        return m.add(0.5 * m.multiply(quadratic, quadratic), m.multiply(delta, error - quadratic))
+    return _elementwise_loss("huber_loss", labels, predictions, weights, scope, loss_collection, reduction, huber)
+
+
+def log_loss(labels: Any, predictions: Any, weights: Any = 1.0, epsilon: float = 1e-7, scope: str | None = None,
+             loss_collection: str | None = LOSSES, reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
+    """Weighted binary log loss of probabilities: ``-y * log(p + epsilon) - (1 - y) * log(1 - p + epsilon)``.
+
+    >>> # loss = tf.losses.log_loss(labels=y, predictions=tf.sigmoid(z))
+    """
+    def log_likelihood(p: Tensor, y: Tensor) -> Tensor:
+        return -y * m.log(p + epsilon) - (1.0 - y) * m.log(1.0 - p + epsilon)
+    return _elementwise_loss("log_loss", labels, predictions, weights, scope, loss_collection, reduction,
+                             log_likelihood)
+
+
+def hinge_loss(labels: Any, logits: Any, weights: Any = 1.0, scope: str | None = None,
+               loss_collection: str | None = LOSSES, reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
+    """Weighted hinge loss ``max(0, 1 - (2 * labels - 1) * logits)`` for 0/1 labels.
+
+    >>> # loss = tf.losses.hinge_loss(labels=y01, logits=scores)
+    """
+    if logits is None:
+        raise ValueError("Argument `logits` must not be None.")
+    return _elementwise_loss("hinge_loss", labels, logits, weights, scope, loss_collection, reduction,
+                             lambda z, y: nn.relu(1.0 - (2.0 * y - 1.0) * z))
+
+
+def cosine_distance(labels: Any, predictions: Any, axis: int | None = None, weights: Any = 1.0,
+                    scope: str | None = None, loss_collection: str | None = LOSSES,
+                    reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS, dim: int | None = None) -> Tensor:
+    """Weighted ``1 - sum(labels * predictions, axis)`` of unit-normalized vectors (kept as a size-1 axis).
+
+    >>> # loss = tf.losses.cosine_distance(tf.nn.l2_normalize(y, 1), tf.nn.l2_normalize(y_hat, 1), axis=1)
+    """
+    if axis is not None and dim is not None:
+        raise ValueError("Cannot specify both 'axis' and 'dim'.")
+    axis = dim if axis is None else axis
+    if axis is None:
+        raise ValueError("You must specify 'axis'.")
+    return _elementwise_loss("cosine_distance_loss", labels, predictions, weights, scope, loss_collection, reduction,
+                             lambda p, y: 1.0 - r.reduce_sum(p * y, axis=(axis,), keepdims=True))
+
+
+def mean_pairwise_squared_error(labels: Any, predictions: Any, weights: Any = 1.0, scope: str | None = None,
+                                loss_collection: str | None = LOSSES) -> Tensor:
+    """For each example, the mean over pairs of its elements of ``((p_i - p_j) - (y_i - y_j)) ** 2``,
+    weighted per example (``weights``: a scalar or ``[batch, 1, ...]``) and summed; the pairs are those
+    of each example's elements with a nonzero weight.
+
+    >>> # loss = tf.losses.mean_pairwise_squared_error(labels=y, predictions=y_hat)
+    """
+    graph = graph_of([labels, predictions, weights])
+    with graph.as_default(), graph.name_scope(scope or "mean_pairwise_squared_error"):
+        labels, predictions = _pair(labels, predictions)
+        w = m.cast(convert_to_tensor(weights), _dt.float32)
+        diffs = m.subtract(predictions, labels)
+        if diffs.shape.rank is None:
+            raise ValueError("mean_pairwise_squared_error: the rank of predictions must be known")
+        axes = list(range(1, diffs.shape.rank))
+        _check_broadcastable(w, diffs)
+        present = r.reduce_sum(m.cast(m.not_equal(w, 0.0), _dt.float32) * a.ones_like(diffs), axis=axes,
+                               keepdims=True, name="num_present")
+        squares = r.reduce_sum(m.square(diffs), axis=axes, keepdims=True)
+        term1 = 2.0 * m.divide_no_nan(squares, m.maximum(present - 1.0, 0.0), name="value")
+        sums = r.reduce_sum(diffs, axis=axes, keepdims=True)
+        term2 = 2.0 * m.divide_no_nan(m.square(sums), m.maximum(present * (present - 1.0), 0.0), name="value")
+        loss = r.reduce_sum(m.multiply(term1 - term2, w))
+        loss = a.where(m.greater(r.reduce_sum(present), 0.0), loss, a.zeros_like(loss), name="value")
+        add_loss(loss, loss_collection)
+        return loss
 
 
 def _logits_and(labels: Any, logits: Any, what: str) -> tuple[Tensor, Tensor]:

@@ -195,7 +195,7 @@ LOSSES = {
     "sparse_softmax_cross_entropy": "tf1.losses.sparse_softmax_cross_entropy(ids, z, weights=WB{r})",
     "mean_pairwise_squared_error": "tf1.losses.mean_pairwise_squared_error(yreg, z, weights=WC)",
 }
-WEIGHTS = {"one": (1.0, 1.0, 1.0), "scalar": (0.5, 0.5, 0.5), "zero": (0.0, 0.0, 0.0),
+WEIGHTS = {"py_one": (1.0, 1.0, 1.0), "py_half": (0.5, 0.5, 0.5), "one": (1.0, 1.0, 1.0), "scalar": (0.5, 0.5, 0.5), "zero": (0.0, 0.0, 0.0),
            "column": ([[1.0], [0.0], [2.0], [0.5]], [[1.0], [0.0], [2.0], [0.5]], [1.0, 0.0, 2.0, 0.5]),
            "row": ([[0.0, 1.0, 3.0]], [[2.0]], [2.0, 2.0, 2.0, 2.0]),
            "full": ([[1, 0, 2], [0, 0, 0], [1, 1, 1], [0.5, 0, 3]], [[1], [0], [2], [0.5]], [0.0, 1.0, 0.0, 3.0])}
@@ -211,8 +211,9 @@ def record_losses() -> dict:
                 r = "" if reduction == "default" else f", reduction=tf1.losses.Reduction.{reduction}"
                 with tf1.Graph().as_default():
                     env = {k: tf1.constant(v) for k, v in inputs.items()}
-                    env.update(tf1=tf1, W=tf1.constant(w, tf.float32), WC=tf1.constant(wc, tf.float32),
-                               WB=tf1.constant(wb, tf.float32))
+                    python = wname.startswith("py_")   # Python numbers, not tensors: TF treats them apart
+                    env.update(tf1=tf1, **{k: value if python else tf1.constant(value, tf.float32)
+                                           for k, value in (("W", w), ("WC", wc), ("WB", wb))})
                     try:
                         loss = eval(template.format(r=r), env)  # noqa: S307 - the templates above
                     except Exception as e:  # noqa: BLE001 - recorded as the error TF raises
