@@ -50,7 +50,7 @@ from .autodiff.backprop import (AggregationMethod, NoGradient, NotDifferentiable
 from .autodiff.derivatives import hessians
 from .autodiff.custom_gradient import custom_gradient
 from .session import InteractiveSession, Session, get_default_session
-from . import compat, contrib, debugging, initializers, linalg, losses, manip, math, nn, random, train
+from . import compat, contrib, debugging, initializers, linalg, losses, manip, math, metrics, nn, random, train
 from .graph_keys import GraphKeys, add_to_collection, add_to_collections, get_collection, is_tensor
 from .execution_mode import (disable_eager_execution, disable_tensor_equality, disable_v2_behavior,
                              enable_eager_execution, enable_tensor_equality, enable_v2_behavior, executing_eagerly,
@@ -106,6 +106,7 @@ __all__ = ["AUTO_REUSE", "AggregationMethod", "ConfigProto", "DType", "DeviceSpe
            "int32", "int64", "int8", "io", "ir", "is_finite", "is_inf", "is_nan", "is_tensor", "jacobian", "less",
            "less_equal", "lin_space", "linalg", "linspace", "local_variables", "local_variables_initializer", "log",
            "log1p", "logging", "logical_and", "logical_not", "logical_or", "logical_xor", "losses", "manip", "math",
+           "metrics",
            "matmul", "matrix_transpose", "maximum", "minimum", "mod", "mul", "multiply", "name_scope", "neg",
            "negative", "newaxis", "nn", "no_gradient", "no_op", "not_equal", "one_hot", "ones", "ones_initializer",
            "ones_like", "pack", "pad", "placeholder", "placeholder_with_default", "pow", "random", "random_normal",

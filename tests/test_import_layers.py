@@ -26,8 +26,8 @@ LAYERS: dict[str, list[str]] = {
     "gradients": ["autodiff"],
     "code generation": ["codegen"],
     "pipeline": ["pipeline"],
-    "library": ["session", "train", "losses", "nn", "math", "linalg", "random", "initializers", "manip", "debugging",
-                "graph_keys", "legacy", "compat", "contrib", "io"],
+    "library": ["session", "train", "losses", "metrics", "nn", "math", "linalg", "random", "initializers", "manip",
+                "debugging", "graph_keys", "legacy", "compat", "contrib", "io"],
     "front doors": ["inspection", "export", "standalone", "explain", "cli", "dot", "tracing", "testing"],
     "package": ["__init__", "__main__"],
 }
