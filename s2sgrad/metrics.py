@@ -45,8 +45,8 @@ def _collect(value: Tensor, update: Tensor, metrics_collections: Any, updates_co
 
 def _squeeze_last(t: Tensor, other: Tensor) -> Tensor:
     """``t`` without a trailing size-1 axis when that is all that makes its rank exceed ``other``'s."""
-    if t.shape.rank is not None and other.shape.rank is not None and t.shape.rank == other.shape.rank + 1 \
-            and t.shape.sizes[-1] == 1:
+    sizes, other_rank = t.shape.sizes, other.shape.rank
+    if sizes is not None and other_rank is not None and len(sizes) == other_rank + 1 and sizes[-1] == 1:
         return a.squeeze(t, [-1])
     return t
 
@@ -67,11 +67,12 @@ def _pair(labels: Any, predictions: Any, dtype: Any = None) -> tuple[Tensor, Ten
 def _weights(weights: Any, values: Tensor) -> Tensor:
     """Float32 ``weights`` broadcast to ``values`` (a scalar, or each axis 1 or equal)."""
     w = _squeeze_last(m.cast(convert_to_tensor(weights), _dt.float32), values)
-    ws, vs = w.shape, values.shape
-    if ws.rank not in (None, 0) and vs.rank is not None:
-        if ws.rank != vs.rank or any(x not in (1, None) and y is not None and x != y
-                                     for x, y in zip(ws.sizes, vs.sizes, strict=True)):
-            raise ValueError(f"weights can not be broadcast to values. values.shape={vs}, weights.shape={ws}")
+    ws, vs = w.shape.sizes, values.shape.sizes
+    if ws is not None and vs is not None and ws:
+        if len(ws) != len(vs) or any(x not in (1, None) and y is not None and x != y
+                                     for x, y in zip(ws, vs, strict=True)):
+            raise ValueError(f"weights can not be broadcast to values. values.shape={values.shape}, "
+                             f"weights.shape={w.shape}")
     return w * a.ones_like(values, dtype=_dt.float32)
 
 
@@ -200,7 +201,7 @@ def _at_thresholds(labels: Tensor, predictions: Tensor, weights: Any, thresholds
     entry per threshold, a prediction counting as positive above it) and their updated values."""
     scores = a.reshape(m.cast(predictions, _dt.float32), [1, -1])
     positive = a.reshape(m.cast(labels, _dt.bool), [1, -1])
-    above = m.greater(scores, a.reshape(convert_to_tensor(np.float32(thresholds)), [-1, 1]))
+    above = m.greater(scores, a.reshape(convert_to_tensor(np.array(thresholds, np.float32)), [-1, 1]))
     w = None if weights is None else a.reshape(_weights(weights, m.cast(predictions, _dt.float32)), [1, -1])
     cases = {"tp": ("true_positives", positive, above),
              "fn": ("false_negatives", positive, m.logical_not(above)),

@@ -20,7 +20,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # (expression, TF name): missing names of every kind, in every namespace module
 MISSING = [("tf.py_func", "tf.py_func"), ("tf.cond", "tf.cond"), ("tf.nn.conv2d", "tf.nn.conv2d"),
            ("tf.train.Saver", "tf.train.Saver"), ("tf.math.bessel_i0", "tf.math.bessel_i0"),
-           ("tf.linalg.inv", "tf.linalg.inv"), ("tf.losses.hinge_loss", "tf.losses.hinge_loss"),
+           ("tf.linalg.inv", "tf.linalg.inv"), ("tf.metrics.recall_at_k", "tf.metrics.recall_at_k"),
            ("tf.errors.raise_exception_on_not_ok_status", "tf.errors.raise_exception_on_not_ok_status"),
            ("tf.random.categorical", "tf.random.categorical"), ("tf.initializers.orthogonal",
                                                                 "tf.initializers.orthogonal"),

@@ -54,8 +54,8 @@ def clip_by_norm(t: Any, clip_norm: Any, axes: Any = None, name: str | None = No
     graph = graph_of([t, clip_norm])
     with graph.as_default(), graph.name_scope(name or "clip_by_norm") as scope:
         values = _values(t, "t")
-        if np.isscalar(clip_norm):
-            clip_norm = max(clip_norm, 0)
+        if isinstance(clip_norm, (int, float, np.number)):
+            clip_norm = max(float(clip_norm), 0.0)
         else:
             clip_norm = m.cast(m.maximum(clip_norm, 0), values.dtype)
         l2sum = r.reduce_sum(values * values, axes, keepdims=True)
@@ -90,7 +90,7 @@ def global_norm(t_list: Any, name: str | None = None) -> Tensor:
     """
     t_list = _tensor_list(t_list)
     graph = graph_of([t for t in t_list if t is not None])
-    with graph.as_default(), graph.name_scope(name or "global_norm") as scope:
+    with graph.as_default(), graph.name_scope(name or "global_norm"):
         values = [_values(t, f"t_{i}") for i, t in enumerate(t_list) if t is not None]
         if not values:
             raise ValueError("global_norm: t_list holds no tensors (only None entries)")
@@ -118,7 +118,7 @@ def clip_by_global_norm(t_list: Any, clip_norm: Any, use_norm: Any = None,
         use_norm = convert_to_tensor(use_norm)
         scale = clip_norm * m.minimum(1.0 / use_norm, m.cast(1.0, use_norm.dtype) / clip_norm)
         scale = scale + (use_norm - use_norm)   # NaN when the norm is infinite
-        clipped = []
+        clipped: list[Any] = []
         for i, t in enumerate(t_list):
             if t is None:
                 clipped.append(None)

@@ -5,13 +5,21 @@ from .adagrad import AdagradOptimizer
 from .adagrad_da import AdagradDAOptimizer
 from .adam import AdamOptimizer
 from .ftrl import FtrlOptimizer
+from .global_step import assert_global_step, create_global_step, get_global_step, get_or_create_global_step, global_step
 from .gradient_descent import GradientDescentOptimizer
+from .learning_rate_decay import (
+                          cosine_decay,
+                          cosine_decay_restarts,
+                          exponential_decay,
+                          inverse_time_decay,
+                          linear_cosine_decay,
+                          natural_exp_decay,
+                          noisy_linear_cosine_decay,
+                          piecewise_constant,
+                          piecewise_constant_decay,
+                          polynomial_decay,
+)
 from .momentum import MomentumOptimizer
-from .global_step import (assert_global_step, create_global_step, get_global_step, get_or_create_global_step,
-                          global_step)
-from .learning_rate_decay import (cosine_decay, cosine_decay_restarts, exponential_decay, inverse_time_decay,
-                                  linear_cosine_decay, natural_exp_decay, noisy_linear_cosine_decay,
-                                  piecewise_constant, piecewise_constant_decay, polynomial_decay)
 from .moving_averages import ExponentialMovingAverage
 from .optimizer import Optimizer
 from .proximal import ProximalAdagradOptimizer, ProximalGradientDescentOptimizer

@@ -26,6 +26,10 @@ class AdagradDAOptimizer(Optimizer):
     >>> # tf.train.AdagradDAOptimizer(0.1, step).minimize(loss, global_step=step)
     """
 
+    _initial_value: float
+    _global_step: Any
+    _has_l1: bool
+
     def __init__(self, learning_rate: Any, global_step: Any, initial_gradient_squared_accumulator_value: float = 0.1,
                  l1_regularization_strength: Any = 0.0, l2_regularization_strength: Any = 0.0,
                  use_locking: bool = False, name: str = "AdagradDA") -> None:

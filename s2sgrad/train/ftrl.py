@@ -19,7 +19,7 @@ from .optimizer import Optimizer
 
 
 def _at_least_zero(value: Any, what: str, sign: str = "positive") -> None:
-    if isinstance(value, numbers.Real) and (value < 0.0 if sign == "positive" else value > 0.0):
+    if isinstance(value, (int, float)) and (value < 0.0 if sign == "positive" else value > 0.0):
         raise ValueError(f"{what} {value:f} needs to be {sign} or zero")
 
 
@@ -29,6 +29,12 @@ class FtrlOptimizer(Optimizer):
 
     >>> # tf.train.FtrlOptimizer(0.1, l1_regularization_strength=0.01).minimize(loss)
     """
+
+    _initial_accumulator_value: float
+    _accum_name: str | None
+    _linear_name: str | None
+    _shrinkage: bool
+    _sqrt: bool
 
     def __init__(self, learning_rate: Any, learning_rate_power: Any = -0.5, initial_accumulator_value: float = 0.1,
                  l1_regularization_strength: Any = 0.0, l2_regularization_strength: Any = 0.0,

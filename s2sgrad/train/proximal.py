@@ -20,6 +20,8 @@ from .optimizer import Optimizer
 class _Proximal(Optimizer):
     """The l1/l2 hyper-parameters and the proximal map the two optimizers share."""
 
+    _has_l1: bool
+
     def __init__(self, learning_rate: Any, l1: Any, l2: Any, use_locking: bool, name: str) -> None:
         super().__init__(use_locking, name)
         self._set_hyper("learning_rate", learning_rate)
@@ -68,6 +70,8 @@ class ProximalAdagradOptimizer(_Proximal):
 
     >>> # tf.train.ProximalAdagradOptimizer(0.1, l2_regularization_strength=0.001).minimize(loss)
     """
+
+    _initial_accumulator_value: float
 
     def __init__(self, learning_rate: Any, initial_accumulator_value: float = 0.1,
                  l1_regularization_strength: Any = 0.0, l2_regularization_strength: Any = 0.0,

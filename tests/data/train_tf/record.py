@@ -65,7 +65,7 @@ def floats(x):
 def record_optimizer(expr: str, sparse: bool) -> dict:
     with tf1.Graph().as_default():
         step = tf1.train.get_or_create_global_step()
-        opt = eval(expr)  # noqa: S307 - the expressions above
+        opt = eval(expr)
         if sparse:
             var = tf1.Variable(np.array(E0, np.float32), name="emb")
             ids = tf1.placeholder(tf.int32, [None])
@@ -96,7 +96,7 @@ def record_optimizers() -> dict:
         out[case] = {"expr": expr, "dense": record_optimizer(expr, False)}
         try:
             out[case]["sparse"] = record_optimizer(expr, True)
-        except Exception as e:  # noqa: BLE001 - a TF optimizer without sparse support
+        except Exception as e:  # a TF optimizer without sparse support
             out[case]["sparse"] = {"error": type(e).__name__}
     return out
 
@@ -129,7 +129,7 @@ def record_schedules() -> dict:
     for case, expr in SCHEDULES.items():
         with tf1.Graph().as_default():
             step = tf1.placeholder(tf.int64, [])
-            lr = eval(expr)  # noqa: S307 - the expressions above
+            lr = eval(expr)
             with tf1.Session() as sess:
                 values = [sess.run(lr, {step: s}).item() for s in range(30)]
             out[case] = {"expr": expr, "values": values, "name": lr.name, "dtype": lr.dtype.name}
@@ -195,7 +195,8 @@ LOSSES = {
     "sparse_softmax_cross_entropy": "tf1.losses.sparse_softmax_cross_entropy(ids, z, weights=WB{r})",
     "mean_pairwise_squared_error": "tf1.losses.mean_pairwise_squared_error(yreg, z, weights=WC)",
 }
-WEIGHTS = {"py_one": (1.0, 1.0, 1.0), "py_half": (0.5, 0.5, 0.5), "one": (1.0, 1.0, 1.0), "scalar": (0.5, 0.5, 0.5), "zero": (0.0, 0.0, 0.0),
+WEIGHTS = {"py_one": (1.0, 1.0, 1.0), "py_half": (0.5, 0.5, 0.5), "one": (1.0, 1.0, 1.0),
+           "scalar": (0.5, 0.5, 0.5), "zero": (0.0, 0.0, 0.0),
            "column": ([[1.0], [0.0], [2.0], [0.5]], [[1.0], [0.0], [2.0], [0.5]], [1.0, 0.0, 2.0, 0.5]),
            "row": ([[0.0, 1.0, 3.0]], [[2.0]], [2.0, 2.0, 2.0, 2.0]),
            "full": ([[1, 0, 2], [0, 0, 0], [1, 1, 1], [0.5, 0, 3]], [[1], [0], [2], [0.5]], [0.0, 1.0, 0.0, 3.0])}
@@ -215,8 +216,8 @@ def record_losses() -> dict:
                     env.update(tf1=tf1, **{k: value if python else tf1.constant(value, tf.float32)
                                            for k, value in (("W", w), ("WC", wc), ("WB", wb))})
                     try:
-                        loss = eval(template.format(r=r), env)  # noqa: S307 - the templates above
-                    except Exception as e:  # noqa: BLE001 - recorded as the error TF raises
+                        loss = eval(template.format(r=r), env)
+                    except Exception as e:  # recorded as the error TF raises
                         out["cases"][f"{case}|{wname}|{reduction}"] = {"error": type(e).__name__}
                         continue
                     with tf1.Session() as sess:
@@ -275,7 +276,7 @@ def record_metrics() -> dict:
     for case, expr in METRICS.items():
         with tf1.Graph().as_default():
             env = {k: tf1.placeholder(tf.as_dtype(v.dtype), [None], name=k) for k, v in batches[0].items()}
-            value, update = eval(expr, dict(env, tf1=tf1))  # noqa: S307 - the expressions above
+            value, update = eval(expr, dict(env, tf1=tf1))
             record = {"value_name": value.name, "update_name": update.name,
                       "local": [v.op.name for v in tf1.local_variables()],
                       "metric": [v.op.name for v in tf1.get_collection(tf1.GraphKeys.METRIC_VARIABLES)],
