@@ -67,14 +67,15 @@ def clip_by_norm(t: Any, clip_norm: Any, axes: Any = None, name: str | None = No
 
 
 def clip_by_average_norm(t: Any, clip_norm: Any, name: str | None = None) -> Tensor:
-    """``t * clip_norm / max(l2norm(t) / size(t), clip_norm)`` (deprecated in TF; float32 count)."""
+    """``t * clip_norm / max(l2norm(t) / size(t), clip_norm)`` (deprecated in TF, where the count is float32
+    and so a float64 ``t`` fails; here the count takes ``t``'s dtype)."""
     graph = graph_of([t, clip_norm])
     with graph.as_default(), graph.name_scope(name or "clip_by_average_norm") as scope:
         t = convert_to_tensor(t, name="t")
-        n_element = m.cast(a.size(t), _dt.float32)
+        n_element = m.cast(a.size(t), t.dtype)
+        clip_norm = convert_to_tensor(clip_norm, dtype=t.dtype)
         l2norm_inv = m.rsqrt(r.reduce_sum(t * t))
-        return a.identity(t * clip_norm * m.minimum(l2norm_inv * n_element, 1.0 / convert_to_tensor(clip_norm)),
-                          name=scope)
+        return a.identity(t * clip_norm * m.minimum(l2norm_inv * n_element, 1.0 / clip_norm), name=scope)
 
 
 def _tensor_list(t_list: Any) -> list:

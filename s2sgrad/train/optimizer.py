@@ -10,7 +10,7 @@ as in TF) and are cast to each variable's dtype.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .. import dtypes as _dt
@@ -94,8 +94,10 @@ class Optimizer:
         """Ops applying each (gradient, variable) update; with ``global_step``, it is incremented
         after them. IndexedSlices gradients are applied as their dense sum (repeated indices add up,
         as TF deduplicates them) through ``_apply_sparse``, which knows which rows they touch."""
-        if not isinstance(grads_and_vars, (list, tuple)) or \
-                not all(isinstance(pair, (list, tuple)) and len(pair) == 2 for pair in grads_and_vars):
+        if isinstance(grads_and_vars, (str, bytes, dict)) or not isinstance(grads_and_vars, Iterable):
+            raise TypeError(f"grads_and_vars must be a list of (gradient, variable) pairs, got {grads_and_vars!r}")
+        grads_and_vars = tuple(grads_and_vars)   # zip(grads, variables) is what people pass
+        if not all(isinstance(pair, (list, tuple)) and len(pair) == 2 for pair in grads_and_vars):
             raise TypeError(f"grads_and_vars must be a list of (gradient, variable) pairs, got {grads_and_vars!r}")
         pairs = [(g, var) for g, var in grads_and_vars]
         if not pairs:

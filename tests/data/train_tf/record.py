@@ -2,7 +2,8 @@
 
     /tmp/tfvenv/bin/python tests/data/train_tf/record.py
 
-writes optimizers.json, schedules.json, averages.json, losses.json and metrics.json next to this file
+writes optimizers.json, schedules.json, averages.json, losses.json, metrics.json, clipping.json and
+pipeline.json next to this file
 (only the named ones with arguments, e.g. ``record.py averages``).
 """
 from __future__ import annotations
@@ -292,10 +293,73 @@ def record_metrics() -> dict:
     return out
 
 
+def record_clipping() -> dict:
+    out = {}
+    a_val = np.array([[3.0, -4.0], [1.0, 2.0]], np.float32)
+    b_val = np.array([12.0, 0.5, -1.0], np.float32)
+    with tf1.Graph().as_default():
+        a, b = tf1.constant(a_val), tf1.constant(b_val)
+        rows = tf1.IndexedSlices(tf1.constant([[1.0, 2.0], [-2.0, 0.5]]), tf1.constant([0, 3]),
+                                 tf1.constant([5, 2]))
+        fetches = {
+            "global_norm": tf1.global_norm([a, None, b]),
+            "global_norm_slices": tf1.global_norm([rows, a]),
+            "clip_by_global_norm": tf1.clip_by_global_norm([a, None, b], 5.0)[0][::2],
+            "clip_by_global_norm_norm": tf1.clip_by_global_norm([a, b], 5.0)[1],
+            "clip_by_global_norm_large": tf1.clip_by_global_norm([a, b], 100.0)[0],
+            "clip_by_global_norm_use_norm": tf1.clip_by_global_norm([a, b], 1.0, use_norm=tf1.constant(2.0))[0],
+            "clip_by_global_norm_slices": tf1.clip_by_global_norm([rows, b], 2.0)[0][0].values,
+            "clip_by_norm": tf1.clip_by_norm(a, 2.0),
+            "clip_by_norm_axes": tf1.clip_by_norm(a, 2.0, axes=[1]),
+            "clip_by_norm_negative": tf1.clip_by_norm(a, -1.0),
+            "clip_by_norm_slices": tf1.clip_by_norm(rows, 1.0).values,
+            "clip_by_average_norm": tf1.clip_by_average_norm(a, 0.5),
+            "clip_by_value": tf1.clip_by_value(a, -1.0, 2.5),
+            "clip_by_value_tensor_bounds": tf1.clip_by_value(a, [[-1.0], [1.5]], 2.5),
+        }
+        names = {"global_norm": fetches["global_norm"].name,
+                 "clip_by_global_norm": [t.name for t in fetches["clip_by_global_norm"]],
+                 "clip_by_norm": fetches["clip_by_norm"].name, "clip_by_value": fetches["clip_by_value"].name,
+                 "clip_by_average_norm": fetches["clip_by_average_norm"].name}
+        with tf1.Session() as sess:
+            values = sess.run(fetches)
+    for key, value in values.items():
+        out[key] = [floats(v) for v in value] if isinstance(value, list) else floats(value)
+    out["names"] = names
+    return out
+
+
+def record_pipeline() -> dict:
+    """compute_gradients -> clip_by_global_norm -> apply_gradients(global_step=) on a small regression."""
+    rng = np.random.RandomState(2)
+    x_val = rng.normal(size=(8, 3)).astype(np.float32)
+    y_val = (x_val @ np.array([[1.0], [-2.0], [0.5]], np.float32) + 0.3).astype(np.float32)
+    with tf1.Graph().as_default():
+        step = tf1.train.get_or_create_global_step()
+        x, y = tf1.constant(x_val), tf1.constant(y_val)
+        w = tf1.Variable(np.zeros((3, 1), np.float32), name="w")
+        b = tf1.Variable(0.0, name="b")
+        loss = tf1.losses.mean_squared_error(y, tf1.matmul(x, w) + b)
+        lr = tf1.train.exponential_decay(0.5, step, 3, 0.5, staircase=True)
+        opt = tf1.train.MomentumOptimizer(lr, 0.9, use_nesterov=True)
+        grads, variables = zip(*opt.compute_gradients(loss))
+        clipped, norm = tf1.clip_by_global_norm(grads, 1.0)
+        train = opt.apply_gradients(zip(clipped, variables), global_step=step)
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            history = []
+            for _ in range(8):
+                n, _ = sess.run([norm, train])
+                history.append({"norm": float(n), "loss": float(sess.run(loss)), "w": floats(sess.run(w)),
+                                "b": float(sess.run(b)), "step": int(sess.run(step))})
+            return {"x": floats(x_val), "y": floats(y_val), "history": history, "train": train.name}
+
+
 def main() -> None:
     only = sys.argv[1:]
     for name, fn in [("optimizers", record_optimizers), ("schedules", record_schedules),
-                     ("averages", record_averages), ("losses", record_losses), ("metrics", record_metrics)]:
+                     ("averages", record_averages), ("losses", record_losses), ("metrics", record_metrics),
+                     ("clipping", record_clipping), ("pipeline", record_pipeline)]:
         if only and name not in only:
             continue
         with open(os.path.join(HERE, name + ".json"), "w", encoding="utf-8") as f:
