@@ -31,6 +31,7 @@ class Model:
         self.x = tf.placeholder(tf.float32, [None, 3], name="x")
         self.labels = tf.placeholder(tf.int32, [None], name="labels")
         embedding = tf.Variable(np.linspace(-1, 1, 12).reshape(4, 3).astype(np.float32), name="embedding")
+        self.embedding = embedding
         w = tf.Variable(np.linspace(-0.5, 0.5, 6).reshape(3, 2).astype(np.float32), name="w")
         h = tf.nn.embedding_lookup(embedding, self.ids) + self.x
         logits = tf.matmul(tf.tanh(h), w)
@@ -62,7 +63,7 @@ FAILURES = {
     "mismatched batch": lambda m: (m.train, m.feeds(labels=[0, 1]), tf.errors.InvalidArgumentError),
     "label out of range": lambda m: ([m.loss, m.train], m.feeds(labels=[0, 1, 9]), tf.errors.InvalidArgumentError),
     "id out of range": lambda m: (m.train, m.feeds(ids=[0, 3, 7]), tf.errors.InvalidArgumentError),
-    "after the update": lambda m: ([m.train, tf.gather(m.state[0].assign_add(tf.ones([4, 3])), m.ids)],
+    "after the update": lambda m: ([m.train, tf.gather(m.embedding.assign_add(tf.ones([4, 3])), m.ids)],
                                    m.feeds(ids=[0, 1, 4]), tf.errors.InvalidArgumentError),
     "two train ops": lambda m: ([m.train, tf.train.GradientDescentOptimizer(1.0).minimize(m.loss),
                                  tf.gather(m.x, m.ids)], m.feeds(ids=[0, 1, 5]), tf.errors.InvalidArgumentError),
