@@ -5,30 +5,27 @@ import numpy as np
 import pytest
 
 import s2sgrad as tf
-from train_tf_data import assert_close, load
+from train_programs import metric_case
+from train_tf_data import assert_matches, load
 
 RECORDED = load("metrics")
 BATCHES = [{k: np.array(v, np.float32 if k in ("scores", "weights", "values") else np.int64) for k, v in b.items()}
            for b in RECORDED["batches"]]
+# TF names these results after inner ops (mean_iou/Select_1, Sqrt, auc/interpolate_pr_auc)
+INNER_NAMES = ("mean_iou", "mean_iou_weighted", "root_mean_squared_error", "auc_pr_careful")
 
 
 @pytest.mark.parametrize("case", sorted(RECORDED["cases"]))
 def test_matches_tensorflow(case):
     want = RECORDED["cases"][case]
-    env = {k: tf.placeholder(tf.as_dtype(v.dtype), [None], name=k) for k, v in BATCHES[0].items()}
-    value, update = eval(want["expr"], dict(env, tf1=tf))
-    assert [v.op.name for v in tf.local_variables()] == want["local"]
-    assert [v.op.name for v in tf.get_collection(tf.GraphKeys.METRIC_VARIABLES)] == want["metric"]
-    assert not tf.global_variables() and not tf.trainable_variables()
-    if not case.startswith(("mean_iou", "root_mean", "auc_pr_careful")):   # TF names these after inner ops
-        assert (value.name, update.name) == (want["value_name"], want["update_name"])
-    with tf.Session() as sess:
-        sess.run(tf.local_variables_initializer())
-        assert_close(sess.run(value), want["initial"])
-        for batch, updated, after in zip(BATCHES, want["updates"], want["values"], strict=True):
-            feed = {env[k]: v for k, v in batch.items()}
-            assert_close(sess.run(update, feed), updated, rtol=1e-5, atol=1e-6)
-            assert_close(sess.run(value), after, rtol=1e-5, atol=1e-6)
+    got = metric_case(tf, want["expr"], BATCHES)
+    assert_matches(got, want, rtol=1e-5, atol=1e-6,
+                   ignore=("value_name", "update_name") if case in INNER_NAMES else ())
+
+
+def test_metric_variables_are_local_only():
+    tf.metrics.auc([1, 0], [0.5, 0.2])
+    assert len(tf.local_variables()) == 4 and not tf.global_variables() and not tf.trainable_variables()
 
 
 def test_value_and_update_in_one_run_and_reinitialising():

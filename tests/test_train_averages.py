@@ -4,37 +4,23 @@ import numpy as np
 import pytest
 
 import s2sgrad as tf
-from train_tf_data import assert_close, load
+from train_programs import averages_case
+from train_tf_data import assert_close, assert_matches, load
 
 RECORDED = load("averages")
-W0 = [[0.5, -1.5, 2.0], [1.0, 0.25, -0.75]]
 
 
 @pytest.mark.parametrize("case", sorted(RECORDED))
 def test_matches_tensorflow(case):
-    want = RECORDED[case]
-    step = tf.train.get_or_create_global_step()
-    w = tf.Variable(np.array(W0, np.float32), name="w")
-    b = tf.Variable(1.0, name="b")
-    t = tf.placeholder(tf.float32, [], name="t")
-    kwargs = dict(want["kwargs"], **({"num_updates": step} if "num_updates" in want["kwargs"] else {}))
-    ema = tf.train.ExponentialMovingAverage(**kwargs)
-    assert ema.average_name(w) == want["average_name"]
-    train = tf.train.GradientDescentOptimizer(0.1).minimize(tf.reduce_sum(w * w) + b * t, global_step=step)
-    averages = ema.apply([w, b])
-    assert averages.name == want["op"]
-    assert [ema.average(w).name, ema.average(b).name] == want["names"]
-    assert ema.average_name(w) == want["average_name"]
-    assert [v.name for v in tf.moving_average_variables()] == want["moving_average_variables"]
-    assert sorted(ema.variables_to_restore()) == want["restore"]
+    assert_matches(averages_case(tf, RECORDED[case]["kwargs"]), RECORDED[case])
+
+
+def test_shadow_variables_are_global_and_not_trainable():
+    w = tf.Variable(np.ones(2, np.float32), name="w")
+    ema = tf.train.ExponentialMovingAverage(0.9)
+    ema.apply([w])
     assert not ema.average(w).trainable and ema.average(w) in tf.global_variables()
-    with tf.Session() as sess:
-        sess.run(tf.global_variables_initializer())
-        for i, (w_avg, b_avg) in enumerate(want["history"]):
-            sess.run(train, {t: float(i) - 1.5})
-            sess.run(averages)
-            assert_close(sess.run(ema.average(w)), w_avg)
-            assert_close(sess.run(ema.average(b)), b_avg)
+    assert ema.average(w) not in tf.trainable_variables()
 
 
 def test_variables_to_restore_maps_shadow_names_to_the_variables():

@@ -5,32 +5,14 @@ import numpy as np
 import pytest
 
 import s2sgrad as tf
-from train_tf_data import assert_close, load
+from train_programs import pipeline
+from train_tf_data import assert_matches, load
 
 RECORDED = load("pipeline")
 
 
 def test_matches_tensorflow():
-    step = tf.train.get_or_create_global_step()
-    x, y = tf.constant(np.float32(RECORDED["x"])), tf.constant(np.float32(RECORDED["y"]))
-    w = tf.Variable(np.zeros((3, 1), np.float32), name="w")
-    b = tf.Variable(0.0, name="b")
-    loss = tf.losses.mean_squared_error(y, tf.matmul(x, w) + b)
-    lr = tf.train.exponential_decay(0.5, step, 3, 0.5, staircase=True)
-    opt = tf.train.MomentumOptimizer(lr, 0.9, use_nesterov=True)
-    grads, variables = zip(*opt.compute_gradients(loss), strict=True)
-    clipped, norm = tf.clip_by_global_norm(grads, 1.0)
-    train = opt.apply_gradients(zip(clipped, variables, strict=True), global_step=step)
-    assert train.name == RECORDED["train"]
-    with tf.Session() as sess:
-        sess.run(tf.global_variables_initializer())
-        for want in RECORDED["history"]:
-            n, _ = sess.run([norm, train])
-            assert_close(n, want["norm"], rtol=1e-5)
-            assert_close(sess.run(loss), want["loss"], rtol=1e-4, atol=1e-6)
-            assert_close(sess.run(w), want["w"], rtol=1e-5, atol=1e-6)
-            assert_close(sess.run(b), want["b"], rtol=1e-5, atol=1e-6)
-            assert sess.run(step) == want["step"]
+    assert_matches(pipeline(tf), RECORDED, rtol=1e-4, atol=1e-6)
 
 
 NEW_OPTIMIZERS = {

@@ -4,24 +4,26 @@ import numpy as np
 import pytest
 
 import s2sgrad as tf
-from train_tf_data import assert_close, load
+from train_programs import schedule_case
+from train_tf_data import assert_matches, load
 
 RECORDED = load("schedules")
+# TF names these results after an inner op (PiecewiseConstant/case/cond/Identity, CosineDecay/Mul_3)
+INNER_NAMES = ("piecewise", "piecewise_int", "cosine", "cosine_alpha")
 
 
 @pytest.mark.parametrize("case", sorted(RECORDED))
 def test_matches_tensorflow(case):
     want = RECORDED[case]
-    with tf.Graph().as_default():
-        step = tf.placeholder(tf.int64, [])
-        lr = eval(want["expr"], {"tf1": tf, "step": step, "tf": tf})
-        assert lr.dtype.name == want["dtype"]
-        if not case.startswith(("piecewise", "cosine")) or case.startswith("cosine_restarts"):
-            assert lr.name == want["name"]   # TF names piecewise's and cosine's results after inner ops
-        with tf.Session() as sess:
-            got = [sess.run(lr, {step: s}) for s in range(30)]
     rtol = 1e-12 if want["dtype"] == "float64" else 2e-6
-    assert_close(got, want["values"], rtol=rtol, atol=1e-8)
+    assert_matches(schedule_case(tf, want["expr"]), want, rtol=rtol, atol=1e-8,
+                   ignore=("name",) if case in INNER_NAMES else ())
+
+
+def test_every_schedule_is_recorded():
+    recorded = {want["expr"].split("(")[0].split(".")[-1] for want in RECORDED.values()}
+    assert recorded | {"noisy_linear_cosine_decay", "piecewise_constant_decay"} == \
+        {n for n in tf.train.__all__ if n.endswith(("_decay", "piecewise_constant", "_restarts"))}
 
 
 def test_decays_a_variable_step_during_training():

@@ -11,7 +11,6 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as _dt
 from ..ssa.graph import Tensor
 from . import array_ops as a
 from . import math_ops as m
