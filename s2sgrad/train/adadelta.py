@@ -12,10 +12,10 @@ from ..ops import control_flow as cf
 from ..ops import math_ops as m
 from ..ops import variables as v
 from ..ssa.graph import Operation, Tensor
-from .optimizer import Optimizer
+from .optimizer import RowwiseOptimizer
 
 
-class AdadeltaOptimizer(Optimizer):
+class AdadeltaOptimizer(RowwiseOptimizer):
     """Adadelta; slots ``"accum"`` and ``"accum_update"`` are named ``<var>/Adadelta`` and ``<var>/Adadelta_1``.
 
     >>> # tf.train.AdadeltaOptimizer(1.0, rho=0.95, epsilon=1e-6).minimize(loss)
@@ -32,13 +32,6 @@ class AdadeltaOptimizer(Optimizer):
         for var in var_list:
             self._zeros_slot(var, "accum", self._name)
             self._zeros_slot(var, "accum_update", self._name)
-
-    def _apply_dense(self, grad: Tensor, var: v.Variable) -> Operation:
-        return self._apply_rows(grad, None, var)
-
-    def _apply_sparse(self, grad: Tensor, rows: Tensor, var: v.Variable) -> Operation:
-        """TF's SparseApplyAdadelta: rows the gradient does not touch keep their value and slots."""
-        return self._apply_rows(grad, rows, var)
 
     def _apply_rows(self, grad: Tensor, rows: Tensor | None, var: v.Variable) -> Operation:
         lr, rho, epsilon = (self._hyper(name, var) for name in ("lr", "rho", "epsilon"))

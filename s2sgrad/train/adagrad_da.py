@@ -14,10 +14,10 @@ from ..ops import math_ops as m
 from ..ops import variables as v
 from ..ops.convert import is_tensor_like
 from ..ssa.graph import Operation, Tensor
-from .optimizer import Optimizer
+from .optimizer import RowwiseOptimizer
 
 
-class AdagradDAOptimizer(Optimizer):
+class AdagradDAOptimizer(RowwiseOptimizer):
     """Dual averaging; slots ``"gradient_accumulator"`` (zeros) and ``"gradient_squared_accumulator"``
     (``initial_gradient_squared_accumulator_value``), named ``<var>/AdagradDA`` and ``<var>/AdagradDA_1``.
     ``global_step`` (its value at the start of the run, plus one) sets the regularization's weight.
@@ -50,13 +50,6 @@ class AdagradDAOptimizer(Optimizer):
         for var in var_list:
             self._zeros_slot(var, "gradient_accumulator", self._name)
             self._slot_with_init(var, "gradient_squared_accumulator", self._name, self._initial_value)
-
-    def _apply_dense(self, grad: Tensor, var: v.Variable) -> Operation:
-        return self._apply_rows(grad, None, var)
-
-    def _apply_sparse(self, grad: Tensor, rows: Tensor, var: v.Variable) -> Operation:
-        """TF's SparseApplyAdagradDA: rows the gradient does not touch keep their value and slots."""
-        return self._apply_rows(grad, rows, var)
 
     def _apply_rows(self, grad: Tensor, rows: Tensor | None, var: v.Variable) -> Operation:
         lr, l1, l2 = (self._hyper(name, var) for name in (

@@ -15,7 +15,7 @@ from ..ops import control_flow as cf
 from ..ops import math_ops as m
 from ..ops import variables as v
 from ..ssa.graph import Operation, Tensor
-from .optimizer import Optimizer
+from .optimizer import RowwiseOptimizer
 
 
 def _at_least_zero(value: Any, what: str, sign: str = "positive") -> None:
@@ -23,7 +23,7 @@ def _at_least_zero(value: Any, what: str, sign: str = "positive") -> None:
         raise ValueError(f"{what} {value:f} needs to be {sign} or zero")
 
 
-class FtrlOptimizer(Optimizer):
+class FtrlOptimizer(RowwiseOptimizer):
     """FTRL-Proximal; slots ``"accum"`` (``initial_accumulator_value``) and ``"linear"`` (zeros), named
     ``<var>/<accum_name or name>`` and ``<var>/<linear_name or name>`` (``Ftrl``, ``Ftrl_1`` by default).
 
@@ -73,13 +73,6 @@ class FtrlOptimizer(Optimizer):
         t["l2_regularization_strength"] = m.add(
             t["l2_regularization_strength"], t["beta"] / (2.0 * m.maximum(t["learning_rate"], 1e-36)),
             name="adjusted_l2_regularization_strength")
-
-    def _apply_dense(self, grad: Tensor, var: v.Variable) -> Operation:
-        return self._apply_rows(grad, None, var)
-
-    def _apply_sparse(self, grad: Tensor, rows: Tensor, var: v.Variable) -> Operation:
-        """TF's SparseApplyFtrl(V2): rows the gradient does not touch keep their value and slots."""
-        return self._apply_rows(grad, rows, var)
 
     def _apply_rows(self, grad: Tensor, rows: Tensor | None, var: v.Variable) -> Operation:
         lr, power, l1, l2 = (self._hyper(name, var) for name in (

@@ -10,10 +10,10 @@ from typing import Any
 from ..ops import control_flow as cf
 from ..ops import variables as v
 from ..ssa.graph import Operation, Tensor
-from .optimizer import Optimizer
+from .optimizer import RowwiseOptimizer
 
 
-class MomentumOptimizer(Optimizer):
+class MomentumOptimizer(RowwiseOptimizer):
     """Gradient descent with momentum; the slot ``"momentum"`` is named ``<var>/Momentum``.
 
     >>> # tf.train.MomentumOptimizer(0.01, momentum=0.9, use_nesterov=True).minimize(loss)
@@ -29,13 +29,6 @@ class MomentumOptimizer(Optimizer):
     def _create_slots(self, var_list: list) -> None:
         for var in var_list:
             self._zeros_slot(var, "momentum", self._name)
-
-    def _apply_dense(self, grad: Tensor, var: v.Variable) -> Operation:
-        return self._apply_rows(grad, None, var)
-
-    def _apply_sparse(self, grad: Tensor, rows: Tensor, var: v.Variable) -> Operation:
-        """TF's SparseApplyMomentum: rows the gradient does not touch keep their value and accumulator."""
-        return self._apply_rows(grad, rows, var)
 
     def _apply_rows(self, grad: Tensor, rows: Tensor | None, var: v.Variable) -> Operation:
         lr, mu = self._hyper("learning_rate", var), self._hyper("momentum", var)

@@ -23,7 +23,7 @@ from ..ops.convert import convert_to_tensor, is_tensor_like
 from ..ops.indexed_slices import IndexedSlices
 from ..ssa.graph import Graph, Operation, Tensor, get_default_graph
 
-__all__ = ["Optimizer"]
+__all__ = ["Optimizer", "RowwiseOptimizer"]
 
 _FLOAT_TYPES = (_dt.float16, _dt.float32, _dt.float64)
 
@@ -212,6 +212,21 @@ class Optimizer:
     def _finish(self, update_ops: list, name: str) -> Operation:
         return cf.group(*update_ops, name=name)
 
+
+
+class RowwiseOptimizer(Optimizer):
+    """An optimizer written once, as ``_apply_rows(grad, rows, var)``: ``rows`` is None for a dense gradient
+    and marks the touched rows of an IndexedSlices one, whose other rows keep their value and slots
+    (as TF's SparseApply* kernels leave them)."""
+
+    def _apply_dense(self, grad: Tensor, var: v.Variable) -> Operation:
+        return self._apply_rows(grad, None, var)
+
+    def _apply_sparse(self, grad: Tensor, rows: Tensor, var: v.Variable) -> Operation:
+        return self._apply_rows(grad, rows, var)
+
+    def _apply_rows(self, grad: Tensor, rows: Tensor | None, var: v.Variable) -> Operation:
+        raise NotImplementedError
 
 def _touched_rows(grad: IndexedSlices, var: v.Variable) -> Tensor:
     """Which rows of ``var`` the IndexedSlices ``grad`` touches: bool, shaped ``[rows, 1, ...]``."""

@@ -14,10 +14,10 @@ from ..ops import control_flow as cf
 from ..ops import math_ops as m
 from ..ops import variables as v
 from ..ssa.graph import Operation, Tensor
-from .optimizer import Optimizer
+from .optimizer import RowwiseOptimizer
 
 
-class _Proximal(Optimizer):
+class _Proximal(RowwiseOptimizer):
     """The l1/l2 hyper-parameters and the proximal map the two optimizers share."""
 
     _has_l1: bool
@@ -28,16 +28,6 @@ class _Proximal(Optimizer):
         self._set_hyper("l1_regularization_strength", l1)
         self._set_hyper("l2_regularization_strength", l2)
         self._has_l1 = not (isinstance(l1, numbers.Real) and l1 <= 0)
-
-    def _apply_dense(self, grad: Tensor, var: v.Variable) -> Operation:
-        return self._apply_rows(grad, None, var)
-
-    def _apply_sparse(self, grad: Tensor, rows: Tensor, var: v.Variable) -> Operation:
-        """TF's SparseApplyProximal*: rows the gradient does not touch are left alone (no shrinkage)."""
-        return self._apply_rows(grad, rows, var)
-
-    def _apply_rows(self, grad: Tensor, rows: Tensor | None, var: v.Variable) -> Operation:
-        raise NotImplementedError
 
     def _proximal_step(self, var: v.Variable, grad: Tensor, step: Tensor, rows: Tensor | None) -> Tensor:
         """Assign ``var`` its proximal-gradient update with step size ``step``."""

@@ -11,10 +11,10 @@ from ..ops import control_flow as cf
 from ..ops import math_ops as m
 from ..ops import variables as v
 from ..ssa.graph import Operation, Tensor
-from .optimizer import Optimizer
+from .optimizer import RowwiseOptimizer
 
 
-class RMSPropOptimizer(Optimizer):
+class RMSPropOptimizer(RowwiseOptimizer):
     """RMSProp; slots ``"rms"`` (starting at ones, as in TF1), ``"mg"`` (centered only) and
     ``"momentum"``, named ``<var>/RMSProp``, ``<var>/RMSProp_1``...
 
@@ -36,13 +36,6 @@ class RMSPropOptimizer(Optimizer):
             if self._centered:
                 self._zeros_slot(var, "mg", self._name)
             self._zeros_slot(var, "momentum", self._name)
-
-    def _apply_dense(self, grad: Tensor, var: v.Variable) -> Operation:
-        return self._apply_rows(grad, None, var)
-
-    def _apply_sparse(self, grad: Tensor, rows: Tensor, var: v.Variable) -> Operation:
-        """TF's SparseApply(Centered)RMSProp: rows the gradient does not touch keep their value and slots."""
-        return self._apply_rows(grad, rows, var)
 
     def _apply_rows(self, grad: Tensor, rows: Tensor | None, var: v.Variable) -> Operation:
         lr, decay, momentum, epsilon = (self._hyper(name, var)
