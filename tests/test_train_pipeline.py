@@ -5,14 +5,22 @@ import numpy as np
 import pytest
 
 import s2sgrad as tf
-from train_programs import pipeline
+from train_programs import pipeline, sparse_pipeline
 from train_tf_data import assert_matches, load
 
 RECORDED = load("pipeline")
+SPARSE = load("sparse_pipeline")
 
 
 def test_matches_tensorflow():
     assert_matches(pipeline(tf), RECORDED, rtol=1e-4, atol=1e-6)
+
+
+@pytest.mark.parametrize("optimizer", sorted(SPARSE))
+def test_sparse_gradients_through_clipping_match_tensorflow(optimizer):
+    got = sparse_pipeline(tf)[optimizer]
+    assert got["sparse_gradients"] == [True, False]
+    assert_matches(got, SPARSE[optimizer], rtol=1e-5, atol=1e-6)
 
 
 NEW_OPTIMIZERS = {

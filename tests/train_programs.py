@@ -328,3 +328,32 @@ def pipeline(tf1: Any) -> dict:
                 history.append({"norm": float(n), "loss": float(sess.run(loss)), "w": floats(sess.run(w)),
                                 "b": float(sess.run(b)), "step": int(sess.run(step))})
             return {"x": floats(x_val), "y": floats(y_val), "history": history, "train": train.name}
+
+
+def sparse_pipeline(tf1: Any) -> dict:
+    """An embedding (IndexedSlices gradient) and a dense layer: compute_gradients -> clip_by_global_norm ->
+    apply_gradients with FTRL and with Adadelta, 5 steps each."""
+    ids_val = [[0, 3, 3], [1, 0, 2], [4, 4, 1], [2, 3, 0]]
+    labels_val = [0, 1, 1, 0]
+    out = {}
+    for name, make in (("ftrl", lambda: tf1.train.FtrlOptimizer(0.5, l1_regularization_strength=0.01)),
+                       ("adadelta", lambda: tf1.train.AdadeltaOptimizer(2.0, epsilon=1e-3))):
+        with tf1.Graph().as_default():
+            step = tf1.train.get_or_create_global_step()
+            emb = tf1.Variable(np.linspace(-1, 1, 10).reshape(5, 2).astype(np.float32), name="emb")
+            w = tf1.Variable(np.array([[0.5, -0.5], [0.25, 1.0]], np.float32), name="w")
+            features = tf1.reduce_mean(tf1.nn.embedding_lookup(emb, tf1.constant(ids_val)), axis=1)
+            loss = tf1.losses.sparse_softmax_cross_entropy(tf1.constant(labels_val), tf1.matmul(features, w))
+            opt = make()
+            grads_and_vars = opt.compute_gradients(loss)
+            sparse = [isinstance(g, tf1.IndexedSlices) for g, _ in grads_and_vars]
+            clipped, norm = tf1.clip_by_global_norm([g for g, _ in grads_and_vars], 0.3)
+            train = opt.apply_gradients(zip(clipped, [v for _, v in grads_and_vars], strict=True), global_step=step)
+            with tf1.Session() as sess:
+                sess.run(tf1.global_variables_initializer())
+                history = []
+                for _ in range(5):
+                    n, _ = sess.run([norm, train])
+                    history.append({"norm": float(n), "emb": floats(sess.run(emb)), "w": floats(sess.run(w))})
+                out[name] = {"sparse_gradients": sparse, "history": history, "step": int(sess.run(step))}
+    return out

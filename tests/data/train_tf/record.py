@@ -1,7 +1,8 @@
 """Record TensorFlow's numbers for the tf.train / tf.losses / tf.metrics tests (with a TensorFlow venv,
 never in CI): runs the programs of tests/train_programs.py with ``tf.compat.v1`` and writes
-optimizers.json, schedules.json, averages.json, losses.json, metrics.json, clipping.json and
-pipeline.json next to this file (only the named ones when given: ``record.py losses metrics``).
+optimizers.json, schedules.json, averages.json, losses.json, metrics.json, clipping.json,
+pipeline.json and sparse_pipeline.json next to this file (only the named ones when given:
+``record.py losses metrics``).
 
     /tmp/tfvenv/bin/python tests/data/train_tf/record.py
 """
@@ -47,6 +48,7 @@ RECORDINGS = {
     "metrics": metrics,
     "clipping": lambda: p.clipping(tf1),
     "pipeline": lambda: p.pipeline(tf1),
+    "sparse_pipeline": lambda: p.sparse_pipeline(tf1),
 }
 
 
