@@ -200,13 +200,13 @@ def _at_thresholds(labels: Tensor, predictions: Tensor, weights: Any, thresholds
     """Local variables ``true_positives``, ``false_negatives``, ``true_negatives``, ``false_positives`` (one
     entry per threshold, a prediction counting as positive above it) and their updated values."""
     scores = a.reshape(m.cast(predictions, _dt.float32), [1, -1])
-    positive = a.reshape(m.cast(labels, _dt.bool), [1, -1])
-    above = m.greater(scores, a.reshape(convert_to_tensor(np.array(thresholds, np.float32)), [-1, 1]))
+    positive = a.reshape(m.cast(labels, _dt.bool), [1, -1], name="label_is_pos")
+    thresholds_column = a.reshape(convert_to_tensor(np.array(thresholds, np.float32)), [-1, 1], name="thresholds")
+    above = m.greater(scores, thresholds_column, name="pred_is_pos")
     w = None if weights is None else a.reshape(_weights(weights, m.cast(predictions, _dt.float32)), [1, -1])
-    cases = {"tp": ("true_positives", positive, above),
-             "fn": ("false_negatives", positive, m.logical_not(above)),
-             "tn": ("true_negatives", m.logical_not(positive), m.logical_not(above)),
-             "fp": ("false_positives", m.logical_not(positive), above)}
+    negative, below = m.logical_not(positive, name="label_is_neg"), m.logical_not(above, name="pred_is_neg")
+    cases = {"tp": ("true_positives", positive, above), "fn": ("false_negatives", positive, below),
+             "tn": ("true_negatives", negative, below), "fp": ("false_positives", negative, above)}
     variables, updates = {}, {}
     for key, (name, label_is, prediction_is) in cases.items():
         variables[key] = _metric_variable([len(thresholds)], _dt.float32, name)
@@ -234,11 +234,11 @@ def _area(counts: dict, curve: str, summation_method: str, name: str) -> Tensor:
     if curve == "PR" and summation_method == "careful_interpolation":
         return _interpolated_pr_auc(tp, fp, fn, name)
     epsilon = 1e-6
-    recall_at = (tp + epsilon) / (tp + fn + epsilon)
+    recall_at = m.truediv(tp + epsilon, tp + fn + epsilon, name="recall")
     if curve == "ROC":
-        x, y = fp / (fp + tn + epsilon), recall_at
+        x, y = m.truediv(fp, fp + tn + epsilon, name="fp_rate"), recall_at
     else:
-        x, y = recall_at, (tp + epsilon) / (tp + fp + epsilon)
+        x, y = recall_at, m.truediv(tp + epsilon, tp + fp + epsilon, name="precision")
     heights = {"trapezoidal": (y[:-1] + y[1:]) / 2.0, "careful_interpolation": (y[:-1] + y[1:]) / 2.0,
                "minoring": m.minimum(y[:-1], y[1:]), "majoring": m.maximum(y[:-1], y[1:])}[summation_method]
     return r.reduce_sum((x[:-1] - x[1:]) * heights, name=name)
