@@ -106,6 +106,10 @@ VALID: dict[str, Callable[[Context], Any]] = {
     "value_index": lambda c: 0, "np_type": lambda c: np.float32,
     "wrt": lambda c: 0, "preserve_result": lambda c: False, "f": lambda c: (lambda x: np.sum(x ** 2)),
     "enabled": lambda c: False, "op_type": lambda c: "Mul", "control_inputs": lambda c: None,
+    "clip_norm": lambda c: 1.0, "t_list": lambda c: [c.m23, c.v3], "use_norm": lambda c: None,
+    "global_step": lambda c: tf.train.get_or_create_global_step(),
+    "global_step_tensor": lambda c: tf.train.get_or_create_global_step(), "decay_steps": lambda c: 10,
+    "decay_rate": lambda c: 0.5, "first_decay_steps": lambda c: 10,
 }
 
 # Per function: arguments that differ from the table (makers or plain values).
@@ -163,6 +167,13 @@ OVERRIDES: dict[str, dict[str, Any]] = {
     "losses.mean_squared_error": {"weights": 1.0}, "losses.absolute_difference": {"weights": 1.0},
     "losses.sigmoid_cross_entropy": {"weights": 1.0}, "losses.softmax_cross_entropy": {"weights": 1.0},
     "losses.compute_weighted_loss": {"weights": 1.0}, "losses.add_loss": {},
+    "losses.huber_loss": {"weights": 1.0}, "losses.log_loss": {"weights": 1.0}, "losses.hinge_loss": {"weights": 1.0},
+    "losses.cosine_distance": {"weights": 1.0}, "losses.mean_pairwise_squared_error": {"weights": 1.0},
+    **{f"metrics.{name}": {"weights": 1.0} for name in tf.metrics.__all__},
+    "metrics.mean": {"values": lambda c: c.m23, "weights": 1.0},
+    "metrics.mean_iou": {"labels": lambda c: c.i2, "predictions": lambda c: c.i2, "num_classes": 2, "weights": 1.0},
+    "metrics.auc": {"predictions": lambda c: tf.constant([[0.1, 0.5, 0.9], [0.3, 0.2, 1.0]]), "weights": 1.0},
+    "train.piecewise_constant": {"x": lambda c: tf.constant(3), "boundaries": [2], "values": [0.1, 0.2]},
     "math.reduce_std": {}, "math.reduce_variance": {},
     "train.get_global_step": {}, "train.get_or_create_global_step": {},
     "tf.source": {"fetches": lambda c: c.loss}, "tf.ir": {"fetches": lambda c: c.loss},
@@ -191,7 +202,7 @@ def bad_values(c: Context) -> dict[str, Any]:
 def public_functions() -> list[tuple[str, Callable]]:
     out, seen = [], set()
     for prefix, module in [("tf", tf), ("nn", tf.nn), ("train", tf.train), ("losses", tf.losses),
-                           ("math", tf.math), ("linalg", tf.linalg)]:
+                           ("math", tf.math), ("linalg", tf.linalg), ("metrics", tf.metrics)]:
         names = getattr(module, "__all__", None) if module is not tf else None
         # A function under its own name first, so that old aliases (tf.pack for tf.stack) are not swept again
         for name in sorted(names or dir(module), key=lambda n: (getattr(getattr(module, n), "__name__", n) != n, n)):

@@ -1,7 +1,7 @@
 """Every public function and the methods users call, with one bad argument at a time.
 
-For each function of ``tf``, ``tf.nn``, ``tf.train``, ``tf.losses``, ``tf.math`` and
-``tf.linalg`` (and the methods in ``api_sweep.METHODS``), a call that works is built from a
+For each function of ``tf``, ``tf.nn``, ``tf.train``, ``tf.losses``, ``tf.math``, ``tf.linalg`` and
+``tf.metrics`` (and the methods in ``api_sweep.METHODS``), a call that works is built from a
 table; then each argument in turn is replaced by each of ~20 bad values (None, text, objects,
 negative or huge numbers, repeated or negative dims, ragged lists, tensors of the wrong dtype,
 shape or graph...). The call must either work, or raise a typed error that s2sgrad raised on
@@ -57,9 +57,12 @@ def _run(result) -> None:
     if hasattr(result, "__enter__"):
         with result:
             return
+    if isinstance(result, tuple) and result and all(isinstance(r, tf.Tensor) for r in result):
+        for r in result:   # (value, update_op) of a metric, (mean, variance) of moments...
+            _run(r)
     if isinstance(result, (tf.Tensor, tf.Variable, tf.Operation)):
         with tf.Session(graph=result.graph) as sess:
-            sess.run(tf.global_variables_initializer())
+            sess.run([tf.global_variables_initializer(), tf.local_variables_initializer()])
             sess.run(result)
 
 

@@ -161,6 +161,9 @@ def piecewise_constant(x: Any, boundaries: Any, values: Any, name: str | None = 
 
     >>> # lr = tf.train.piecewise_constant(step, [1000, 5000], [0.1, 0.01, 0.001])
     """
+    for what, given in (("boundaries", boundaries), ("values", values)):
+        if not isinstance(given, (list, tuple)):
+            raise TypeError(f"piecewise_constant: {what} must be a list of numbers or scalar tensors, got {given!r}")
     boundaries, values = list(boundaries), list(values)
     if len(boundaries) != len(values) - 1:
         raise ValueError("The length of boundaries should be 1 less than the length of values")
