@@ -12,7 +12,7 @@ RECORDED = load("averages")
 
 @pytest.mark.parametrize("case", sorted(RECORDED))
 def test_matches_tensorflow(case):
-    assert_matches(averages_case(tf, RECORDED[case]["kwargs"]), RECORDED[case])
+    assert_matches(averages_case(tf, case), RECORDED[case])
 
 
 def test_shadow_variables_are_global_and_not_trainable():

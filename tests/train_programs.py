@@ -115,11 +115,13 @@ def schedule_case(tf1: Any, expr: str) -> dict:
 
 
 AVERAGES = {"plain": {"decay": 0.9}, "num_updates": {"decay": 0.99, "num_updates": "step"},
-            "named": {"decay": 0.5, "name": "avg"}}
+            "named": {"decay": 0.5, "name": "avg"}, "after_train": {"decay": 0.8, "num_updates": "step"}}
 
 
-def averages_case(tf1: Any, kwargs: dict) -> dict:
-    """ExponentialMovingAverage(**kwargs) of w and b, applied after each of 5 gradient-descent steps."""
+def averages_case(tf1: Any, case: str) -> dict:
+    """ExponentialMovingAverage(**AVERAGES[case]) of w and b, applied after each of 5 gradient-descent steps:
+    in a run of its own, or (``after_train``) in the training run, under control_dependencies([train])."""
+    kwargs = AVERAGES[case]
     with tf1.Graph().as_default():
         step = tf1.train.get_or_create_global_step()
         w = tf1.Variable(np.array(W0, np.float32), name="w")
@@ -129,13 +131,20 @@ def averages_case(tf1: Any, kwargs: dict) -> dict:
                                                                   else {})))
         first_name = ema.average_name(w)
         train = tf1.train.GradientDescentOptimizer(0.1).minimize(tf1.reduce_sum(w * w) + b * t, global_step=step)
-        averages = ema.apply([w, b])
+        if case == "after_train":
+            with tf1.control_dependencies([train]):
+                averages = ema.apply([w, b])
+        else:
+            averages = ema.apply([w, b])
         with tf1.Session() as sess:
             sess.run(tf1.global_variables_initializer())
             history = []
             for i in range(5):
-                sess.run(train, {t: float(i) - 1.5})
-                sess.run(averages)
+                if case == "after_train":
+                    sess.run(averages, {t: float(i) - 1.5})
+                else:
+                    sess.run(train, {t: float(i) - 1.5})
+                    sess.run(averages)
                 history.append([floats(sess.run(ema.average(w))), float(sess.run(ema.average(b)))])
         return {"kwargs": kwargs, "history": history, "names": [ema.average(w).name, ema.average(b).name],
                 "average_name": ema.average_name(w), "average_name_before_apply": first_name,

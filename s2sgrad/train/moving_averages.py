@@ -1,8 +1,10 @@
 """``tf.train.ExponentialMovingAverage``: shadow variables ``<var>/<name>`` that ``apply()`` moves
 towards the variables' values, ``shadow -= (shadow - value) * (1 - decay)``.
 
-As everywhere in s2sgrad, ``apply()`` averages the value a variable has when the run starts; run
-it after the training step (``sess.run(train); sess.run(ema_op)``) to average the new values.
+In one run a variable reads as its value from the start of the run, so ``apply()`` averages that
+value - except for variables that the ops ``apply()`` is made to depend on assign (TF's
+``with tf.control_dependencies([train_op]): ema.apply(...)``): as in TF, their new values are
+averaged (and a ``num_updates`` variable such as the global step counts the new step).
 """
 from __future__ import annotations
 
@@ -37,7 +39,7 @@ def assign_moving_average(variable: v.Variable, value: Any, decay: Any, zero_deb
         value = convert_to_tensor(value)
         if not zero_debias:
             return v.assign_sub(variable, (variable - value) * one_minus_decay, name=scope)
-        with variable.graph.name_scope(None):
+        with variable.graph.name_scope(None), variable.graph.control_dependencies(None):
             base = variable.op.name
             biased = v.Variable(a.zeros_like(variable.initial_value), trainable=False, name=f"{base}/biased")
             local_step = v.Variable(a.zeros([], variable.dtype), trainable=False, name=f"{base}/local_step")
@@ -45,6 +47,24 @@ def assign_moving_average(variable: v.Variable, value: Any, decay: Any, zero_deb
         step_t = v.assign_add(local_step, m.cast(1, variable.dtype))
         bias_factor = 1.0 - m.pow(1.0 - one_minus_decay, step_t)
         return v.assign(variable, biased_t / bias_factor, name=scope)
+
+
+def _value_after(var: Any, ops: Any) -> Any:
+    """``var``'s value once ``ops`` have run: the new value of an assignment to it among them (or among
+    the ops they wait for), else ``var`` itself (its value at the start of the run)."""
+    if not isinstance(var, v.Variable):
+        return var
+    seen: set[Operation] = set()
+    stack = list(ops)
+    while stack:
+        op = stack.pop()
+        if op in seen:
+            continue
+        seen.add(op)
+        if op.prim.assigns and op.inputs[0].op is var.op:
+            return op.outputs[0]
+        stack.extend(op.control_inputs)
+    return var
 
 
 class ExponentialMovingAverage:
@@ -85,17 +105,20 @@ class ExponentialMovingAverage:
             if var not in self._averages:
                 self._averages[var] = self._shadow(var)
         with graph.name_scope(self._name) as scope:
-            decay = convert_to_tensor(self._decay, dtype=_dt.float32, name="decay")
+            decay = a.identity(convert_to_tensor(self._decay, dtype=_dt.float32), name="decay")
+            waits_for = decay.op.control_inputs   # the control_dependencies apply() is called under
             if self._num_updates is not None:
-                n = m.cast(self._num_updates, _dt.float32, name="num_updates")
+                n = m.cast(_value_after(self._num_updates, waits_for), _dt.float32, name="num_updates")
                 decay = m.minimum(decay, (1.0 + n) / (10.0 + n))
-            updates = [assign_moving_average(avg, var, decay, zero_debias=avg in self._debiased)
-                       for var, avg in ((var, self._averages[var]) for var in var_list)]
+            updates = [assign_moving_average(self._averages[var], _value_after(var, waits_for), decay,
+                                             zero_debias=self._averages[var] in self._debiased)
+                       for var in var_list]
             return cf.group(*updates, name=scope)
 
     def _shadow(self, var: Any) -> v.Variable:
-        """A Variable's shadow starts at its initial value; a Tensor's at zeros (debiased if asked)."""
-        with var.graph.as_default(), var.graph.name_scope(None):
+        """A Variable's shadow starts at its initial value; a Tensor's at zeros (debiased if asked). Created
+        outside any control_dependencies, so that initialising it runs nothing else."""
+        with var.graph.as_default(), var.graph.name_scope(None), var.graph.control_dependencies(None):
             name = f"{var.op.name}/{self._name}"
             if isinstance(var, v.Variable):
                 var.graph.add_to_collection(MOVING_AVERAGE_VARIABLES, var)

@@ -43,7 +43,7 @@ def metrics() -> dict:
 RECORDINGS = {
     "optimizers": optimizers,
     "schedules": lambda: {case: p.schedule_case(tf1, expr) for case, expr in p.SCHEDULES.items()},
-    "averages": lambda: {case: p.averages_case(tf1, kwargs) for case, kwargs in p.AVERAGES.items()},
+    "averages": lambda: {case: p.averages_case(tf1, case) for case in p.AVERAGES},
     "losses": losses,
     "metrics": metrics,
     "clipping": lambda: p.clipping(tf1),
