@@ -37,7 +37,7 @@ class AdadeltaOptimizer(RowwiseOptimizer):
         lr, rho, epsilon = (self._hyper(name, var) for name in ("lr", "rho", "epsilon"))
         accum, accum_update = self.get_slot(var, "accum"), self.get_slot(var, "accum_update")
         accum_t = v.assign(accum, self._in_rows(rows, accum * rho + m.square(grad) * (1.0 - rho), accum))
-        update = m.sqrt(accum_update + epsilon) * m.rsqrt(accum_t + epsilon) * grad
+        update = m.sqrt(accum_update + epsilon) / m.sqrt(accum_t + epsilon) * grad
         update_t = v.assign(accum_update, self._in_rows(
             rows, accum_update * rho + m.square(update) * (1.0 - rho), accum_update))
         var_t = v.assign_sub(var, self._in_rows(rows, update * lr, 0.0))
