@@ -217,7 +217,7 @@ def _at_thresholds(labels: Tensor, predictions: Tensor, weights: Any, thresholds
     return {"value": variables, "update_op": updates}
 
 
-def _interpolated_pr_auc(tp: Tensor, fp: Tensor, fn: Tensor, name: str) -> Tensor:
+def _interpolated_pr_auc(tp: Tensor, fp: Tensor, fn: Tensor) -> Tensor:
     """The PR curve's area with precision interpolated between thresholds as TF's careful_interpolation."""
     dtp = tp[:-1] - tp[1:]
     p = tp + fp
@@ -226,13 +226,13 @@ def _interpolated_pr_auc(tp: Tensor, fp: Tensor, fn: Tensor, name: str) -> Tenso
     both = m.logical_and(m.greater(p[:-1], 0.0), m.greater(p[1:], 0.0))
     ratio = a.where(both, m.divide_no_nan(p[:-1], m.maximum(p[1:], 0.0)), a.ones_like(p[1:]))
     increments = m.divide_no_nan(slope * (dtp + intercept * m.log(ratio)), m.maximum(tp[1:] + fn[1:], 0.0))
-    return r.reduce_sum(increments, name=name)
+    return r.reduce_sum(increments, name="interpolate_pr_auc")   # TF's name, for value and update_op alike
 
 
 def _area(counts: dict, curve: str, summation_method: str, name: str) -> Tensor:
     tp, fn, tn, fp = (counts[k] for k in ("tp", "fn", "tn", "fp"))
     if curve == "PR" and summation_method == "careful_interpolation":
-        return _interpolated_pr_auc(tp, fp, fn, name)
+        return _interpolated_pr_auc(tp, fp, fn)
     epsilon = 1e-6
     recall_at = m.truediv(tp + epsilon, tp + fn + epsilon, name="recall")
     if curve == "ROC":

@@ -11,8 +11,8 @@ from train_tf_data import assert_matches, load
 RECORDED = load("metrics")
 BATCHES = [{k: np.array(v, np.float32 if k in ("scores", "weights", "values") else np.int64) for k, v in b.items()}
            for b in RECORDED["batches"]]
-# TF names these results after inner ops (mean_iou/Select_1, Sqrt, auc/interpolate_pr_auc)
-INNER_NAMES = ("mean_iou", "mean_iou_weighted", "root_mean_squared_error", "auc_pr_careful")
+# TF names mean_iou's value after an inner op (mean_iou/Select_1) and its update is a resource op
+INNER_NAMES = ("mean_iou", "mean_iou_weighted")
 
 
 @pytest.mark.parametrize("case", sorted(RECORDED["cases"]))
