@@ -98,7 +98,7 @@ def cosine_decay(learning_rate: Any, global_step: Any, decay_steps: Any, alpha: 
     def body(lr: Tensor, cast: Callable[[Any], Tensor], scope: str) -> Tensor:
         steps = cast(decay_steps)
         decayed = (1.0 - cast(alpha)) * _cosine(m.minimum(cast(global_step), steps) / steps) + cast(alpha)
-        return m.multiply(lr, decayed, name=scope)
+        return m.multiply(lr, decayed)   # unnamed, as TF leaves it: CosineDecay/Mul_3
     return _schedule("cosine_decay", "CosineDecay", learning_rate, global_step, name, body)
 
 
