@@ -152,6 +152,25 @@ def averages_case(tf1: Any, case: str) -> dict:
                 "moving_average_variables": [v.name for v in tf1.moving_average_variables()], "op": averages.name}
 
 
+def tensor_averages(tf1: Any) -> dict:
+    """ExponentialMovingAverage of a tensor (a fed placeholder), plain and zero-debiased, over 4 runs."""
+    out = {}
+    for zero_debias in (False, True):
+        with tf1.Graph().as_default():
+            x = tf1.placeholder(tf1.float32, [2], name="x")
+            ema = tf1.train.ExponentialMovingAverage(0.8, zero_debias=zero_debias)
+            op = ema.apply([x])
+            with tf1.Session() as sess:
+                sess.run(tf1.global_variables_initializer())
+                history = []
+                for value in ([1.0, 2.0], [3.0, -1.0], [0.5, 0.5], [-2.0, 4.0]):
+                    sess.run(op, {x: value})
+                    history.append(floats(sess.run(ema.average(x))))
+                out[f"zero_debias={zero_debias}"] = {
+                    "history": history, "name": ema.average(x).name,
+                    "variables": sorted(v.name for v in tf1.global_variables())}
+    return out
+
 def loss_inputs():
     rng = np.random.RandomState(0)
     p = rng.uniform(0.05, 0.95, (4, 3)).astype(np.float32)

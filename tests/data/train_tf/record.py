@@ -43,7 +43,8 @@ def metrics() -> dict:
 RECORDINGS = {
     "optimizers": optimizers,
     "schedules": lambda: {case: p.schedule_case(tf1, expr) for case, expr in p.SCHEDULES.items()},
-    "averages": lambda: {case: p.averages_case(tf1, case) for case in p.AVERAGES},
+    "averages": lambda: dict({case: p.averages_case(tf1, case) for case in p.AVERAGES},
+                             tensors=p.tensor_averages(tf1)),
     "losses": losses,
     "metrics": metrics,
     "clipping": lambda: p.clipping(tf1),
