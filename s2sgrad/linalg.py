@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .ops import array_ops
+from .ops.clip_ops import global_norm
 from .ops.convert import convert_to_tensor
 from .ops.creation import eye
 from .ops.linalg_ops import einsum, tensordot
@@ -17,7 +18,7 @@ from .ops.nn_ops import l2_normalize
 from .ssa.graph import Tensor
 from .tf1_api import missing_names as _missing_names
 
-__all__ = ["einsum", "eye", "l2_normalize", "matmul", "matrix_transpose", "tensordot", "transpose"]
+__all__ = ["einsum", "eye", "global_norm", "l2_normalize", "matmul", "matrix_transpose", "tensordot", "transpose"]
 
 
 def matrix_transpose(a: Any, name: str = "matrix_transpose", conjugate: bool = False) -> Tensor:
