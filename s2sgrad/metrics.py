@@ -285,7 +285,11 @@ def mean_iou(labels: Any, predictions: Any, num_classes: int, weights: Any = Non
     with graph.as_default(), graph.name_scope(name or "mean_iou"):
         labels, predictions = _pair(labels, predictions, _dt.int64)
         total = _metric_variable([num_classes, num_classes], _dt.float64, "total_confusion_matrix")
-        cells = a.reshape(labels * num_classes + predictions, [-1])
+        in_range = m.logical_and(m.logical_and(m.greater_equal(labels, 0), m.less(labels, num_classes)),
+                                 m.logical_and(m.greater_equal(predictions, 0), m.less(predictions, num_classes)))
+        # a class outside [0, num_classes) gets an out-of-range cell: the run fails, as TF's does
+        cells = a.reshape(a.where(in_range, labels * num_classes + predictions,
+                                  a.fill(a.shape(labels), np.int64(num_classes * num_classes))), [-1])
         w = a.ones_like(cells, dtype=_dt.float64) if weights is None else \
             a.reshape(m.cast(_weights(weights, m.cast(labels, _dt.float32)), _dt.float64), [-1])
         batch = a.reshape(a.unsorted_segment_sum(w, cells, num_classes * num_classes), [num_classes, num_classes])

@@ -72,6 +72,17 @@ def test_errors(call, error, match):
         call()
 
 
+@pytest.mark.parametrize("labels, predictions", [([0, 1], [1, 3]), ([0, -1], [1, 1]), ([3, 0], [0, 0])])
+def test_mean_iou_classes_out_of_range_fail_the_run_and_count_nothing(labels, predictions):
+    y, p = tf.placeholder(tf.int64, [2]), tf.placeholder(tf.int64, [2])
+    value, update = tf.metrics.mean_iou(y, p, num_classes=3)
+    with tf.Session() as sess:
+        sess.run(tf.local_variables_initializer())
+        with pytest.raises(tf.errors.InvalidArgumentError):
+            sess.run(update, {y: labels, p: predictions})
+        assert sess.run(tf.local_variables()[0]).sum() == 0
+
+
 def test_auc_with_explicit_thresholds():
     labels, scores = tf.constant([1, 0, 1, 0]), tf.constant([0.9, 0.4, 0.6, 0.1])
     value, update = tf.metrics.auc(labels, scores, thresholds=[0.5, 0.25, 0.75])
