@@ -159,3 +159,10 @@ def sparse_softmax_xent(logits, labels):
     backprop = e / total
     np.put_along_axis(backprop, picked, np.take_along_axis(backprop, picked, axis=-1) - 1, axis=-1)
     return loss, backprop
+
+
+def step_grad(steps, index, g):
+    """Zeros with one row per recorded iteration of ``steps`` and ``g`` in row ``index``."""
+    out = np.zeros((len(steps), *np.shape(g)), dtype=np.result_type(g))
+    out[index] = g
+    return out
