@@ -71,16 +71,21 @@ class _Emitter:
         self.constants: dict[str, np.ndarray] = {}
         self.keep = {id(v) for v in prog.outputs} | {id(v) for _, v in prog.commits}
         self.uses: dict[int, int] = {}
+        self.in_blocks: set[int] = set()
         self._count_uses(prog.instrs)
 
-    def _count_uses(self, instrs: list[Instr]) -> None:
-        """Uses of each value by instructions; a block's results and records are kept (named)."""
+    def _count_uses(self, instrs: list[Instr], in_block: bool = False) -> None:
+        """Uses of each value by instructions; a block's results and records are kept (named), and
+        what a block defines is never deleted after it (a loop may not have run)."""
         for ins in instrs:
             for a in ins.args:
                 self.uses[id(a)] = self.uses.get(id(a), 0) + 1
+            if in_block:
+                self.in_blocks.update(id(o) for o in ins.outs)
             for block in ins.blocks:
-                self._count_uses(block.instrs)
+                self._count_uses(block.instrs, True)
                 self.keep.update(id(v) for v in block.results + block.kept)
+                self.in_blocks.update(id(p) for p in block.params)
 
     def is_used(self, v: Value) -> bool:
         return id(v) in self.keep or self.uses.get(id(v), 0) > 0
@@ -242,7 +247,7 @@ class _Emitter:
                 node.id = self.name_of(self.refs[node.id])
 
     def _deletable(self, v: Value) -> bool:
-        return (v.kind is Kind.TEMP and id(v) not in self.keep and v.const is None
+        return (v.kind is Kind.TEMP and id(v) not in self.keep and v.const is None and id(v) not in self.in_blocks
                 and (v.size is None or v.size >= DEL_MIN_ELEMENTS))
 
     def _copy_outputs(self, returned: Sequence[Value]) -> list[int]:

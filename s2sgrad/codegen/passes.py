@@ -81,7 +81,7 @@ def _replacement(ins: Instr, seen: dict[Hashable, Instr]) -> list[Value] | None:
     the outputs of an earlier identical instruction (None: keep it)."""
     if not all(o.shape.is_fully_defined() for o in ins.outs):
         _refine_shapes(ins)
-    replacement = _fold(ins) if ins.prim.pure else None
+    replacement = _fold(ins) if ins.prim.pure and not ins.prim.lists else None
     if replacement is None and ins.prim.fill is not None and ins.outs[0].shape.is_fully_defined():
         replacement = [uniform(ins.outs[0], ins.prim.fill)]
     simplify = SIMPLIFY.get(ins.prim) if replacement is None else None
