@@ -101,7 +101,8 @@ def _record_body(graph: Graph, region: Region, body: Callable, args: list, loop_
             nxt = [nxt]
         nest.assert_same_structure(_shape_of(loop_vars), _shape_of(nxt))
         params = region.params[len(inits) - n_user:]
-        results = [loop_value(v, p.dtype) for v, p in zip(nest.flatten(nxt), params, strict=True)]
+        results = [loop_value(v, None if isinstance(v, Tensor) else p.dtype)
+                   for v, p in zip(nest.flatten(nxt), params, strict=True)]
         if limit is not None:
             results.insert(0, add(region.params[0], 1))
         region.results = [_checked(r, p, init) for r, p, init in zip(results, region.params, inits, strict=True)]
