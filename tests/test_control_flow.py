@@ -279,3 +279,22 @@ def test_map_fn_scan_foldl_foldr_values_and_gradients(graph):
     np.testing.assert_allclose(r[3], folds(X)[0])
     np.testing.assert_allclose(r[4], folds(X)[1])
     np.testing.assert_allclose(r[5], _fd(f, X), rtol=1e-6)
+
+
+def test_while_loop_second_derivative(graph):
+    x = tf.placeholder(tf.float64, [])
+    _, y = tf.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, tf.sin(y) * x), [0, x])
+    (g,) = tf.gradients(y, x)
+    (h,) = tf.gradients(g, x)
+
+    def f(x):
+        y = x
+        for _ in range(3):
+            y = np.sin(y) * x
+        return y
+
+    xv, e = 0.7, 1e-4
+    value, dy, d2y = tf.Session().run([y, g, h], {x: xv})
+    assert value == pytest.approx(f(xv))
+    assert dy == pytest.approx((f(xv + e) - f(xv - e)) / (2 * e), rel=1e-6)
+    assert d2y == pytest.approx((f(xv + e) - 2 * f(xv) + f(xv - e)) / e ** 2, rel=1e-5)
