@@ -213,3 +213,11 @@ def ta_split(ta, value, lengths):
                          f"{sum(lengths)} and value's shape is: {list(np.shape(value))}")
     bounds = np.cumsum([0] + lengths)
     return [value[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
+
+
+def ta_concat_grad(ta, g):
+    """The gradient of a TensorArray concat, element by element (the elements must have one length)."""
+    lengths = {len(e) for e in ta}
+    if len(lengths) > 1:
+        raise ValueError(f"the gradient of TensorArray.concat needs elements of one length, got {sorted(lengths)}")
+    return np.reshape(g, (len(ta), lengths.pop() if lengths else 0, *np.shape(g)[1:]))
