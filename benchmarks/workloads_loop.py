@@ -8,16 +8,16 @@ from typing import Any
 
 import numpy as np
 
-T, B, D, H, O = 50, 32, 16, 64, 4
+T, B, D, H, OUT = 50, 32, 16, 64, 4
 
 
 def _data() -> tuple:
     rng = np.random.default_rng(0)
     X = rng.standard_normal((T, B, D)).astype(np.float32)
-    Y = rng.standard_normal((B, O)).astype(np.float32)
+    Y = rng.standard_normal((B, OUT)).astype(np.float32)
     U = (rng.standard_normal((D, H)) * 0.2).astype(np.float32)
     W = (rng.standard_normal((H, H)) * 0.1).astype(np.float32)
-    return X, Y, (U, W, np.zeros(H, np.float32), (rng.standard_normal((H, O)) * 0.2).astype(np.float32))
+    return X, Y, (U, W, np.zeros(H, np.float32), (rng.standard_normal((H, OUT)) * 0.2).astype(np.float32))
 
 
 def loop_rnn_numpy() -> Callable:
@@ -51,7 +51,7 @@ def loop_rnn_numpy() -> Callable:
 def _loop_rnn_session(tf: Any) -> Callable:
     X, Y, init = _data()
     x = tf.placeholder(tf.float32, [T, B, D])
-    y = tf.placeholder(tf.float32, [B, O])
+    y = tf.placeholder(tf.float32, [B, OUT])
     U, W, b, V = [tf.Variable(v) for v in init]
     xs = tf.TensorArray(tf.float32, size=T).unstack(x)
 

@@ -116,7 +116,8 @@ __all__ = ["AUTO_REUSE", "AggregationMethod", "ConfigProto", "DType", "DeviceSpe
            "squeeze", "stack", "stop_gradient", "string", "sub", "subtract", "tan", "tanh", "tensordot", "tile",
            "to_double", "to_float", "to_int32", "to_int64", "train", "trainable_variables", "transpose", "truediv",
            "truncated_normal", "truncated_normal_initializer", "tuple", "uint16", "uint32", "uint64", "uint8", "unpack",
-           "unsorted_segment_sum", "unstack", "value_and_grad", "variable_scope", "variables_initializer", "cond", "case", "while_loop", "TensorArray", "map_fn", "scan", "foldl", "foldr",
+           "unsorted_segment_sum", "unstack", "value_and_grad", "variable_scope", "variables_initializer",
+           "cond", "case", "while_loop", "TensorArray", "map_fn", "scan", "foldl", "foldr",
            "variance_scaling_initializer", "where", "where_v2", "zeros", "zeros_initializer", "zeros_like"]
 
 

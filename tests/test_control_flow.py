@@ -164,7 +164,7 @@ def test_while_loop_gradient_matches_finite_differences(graph):
 
 def test_while_loop_errors_are_tensorflows(graph):
     x = tf.constant(1.0)
-    with pytest.raises(ValueError, match="enters the loop with shape \\(\\), but has shape \\(2,\\) after one iteration"):
+    with pytest.raises(ValueError, match="with shape \\(\\), but has shape \\(2,\\) after one iteration"):
         tf.while_loop(lambda v: v < 10, lambda v: tf.stack([v, v]), [x])
     with pytest.raises(TypeError, match="enters the loop with type <dtype: 'float32'> but has type <dtype: 'int32'>"):
         tf.while_loop(lambda v: v < 10, lambda v: tf.cast(v, tf.int32), [x])

@@ -10,7 +10,7 @@ from typing import Any
 
 from .. import dtypes as _dt
 from ..primitives.control import IF
-from ..ssa.graph import Tensor, get_default_graph
+from ..ssa.graph import get_default_graph
 from ..ssa.regions import Region
 from . import nest
 from .blocks import as_result, control_op, trace
