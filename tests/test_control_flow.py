@@ -298,3 +298,106 @@ def test_while_loop_second_derivative(graph):
     assert value == pytest.approx(f(xv))
     assert dy == pytest.approx((f(xv + e) - f(xv - e)) / (2 * e), rel=1e-6)
     assert d2y == pytest.approx((f(xv + e) - 2 * f(xv) + f(xv - e)) / e ** 2, rel=1e-5)
+
+
+def _nested_program(x):
+    """Loops in loops (the inner trip count depends on the outer variable), a cond in a loop, a
+    loop in a branch."""
+    def outer_body(i, acc):
+        def inner_body(j, a):
+            return j + 1, tf.cond(tf.reduce_sum(a) > 1.0, lambda: a * 0.5, lambda: tf.sin(a) + x)
+        _, inner = tf.while_loop(lambda j, a: j < i + 1, inner_body, [0, acc])
+        return i + 1, inner
+
+    _, y = tf.while_loop(lambda i, acc: i < 3, outer_body, [0, x])
+    return tf.cond(tf.reduce_sum(x) > 0,
+                   lambda: tf.while_loop(lambda k, v: k < 2, lambda k, v: (k + 1, v * v + x), [0, y])[1],
+                   lambda: y)
+
+
+def _nested_reference(xv):
+    acc = xv.copy()
+    for i in range(3):
+        for _ in range(i + 1):
+            acc = acc * 0.5 if acc.sum() > 1 else np.sin(acc) + xv
+    if xv.sum() > 0:
+        for _ in range(2):
+            acc = acc * acc + xv
+    return acc
+
+
+@pytest.mark.parametrize("xv", [[0.3, 0.4], [-0.3, 0.1]])
+def test_nested_loops_and_branches(graph, xv):
+    x = tf.placeholder(tf.float64, [2])
+    loss = tf.reduce_sum(_nested_program(x) ** 2)
+    (g,) = tf.gradients(loss, x)
+    xv = np.array(xv)
+    value, dx = tf.Session().run([loss, g], {x: xv})
+    assert value == pytest.approx(np.sum(_nested_reference(xv) ** 2))
+    np.testing.assert_allclose(dx, _fd(lambda v: np.sum(_nested_reference(v) ** 2), xv), rtol=1e-5)
+
+
+def test_stop_gradient_inside_a_loop_body(graph):
+    x = tf.placeholder(tf.float64, [])
+    _, v = tf.while_loop(lambda k, v: k < 2, lambda k, v: (k + 1, v * tf.stop_gradient(v)), [0, x])
+    (g,) = tf.gradients(v, x)
+    # v1 = x * c0 (c0 = x held), v2 = v1 * c1 (c1 = v1 held): dv2/dx = c0 * c1 = x * x^2
+    assert tf.Session().run(g, {x: 1.5}) == pytest.approx(1.5 ** 3)
+
+
+def test_minimize_a_loss_computed_in_a_loop_and_a_failed_run_changes_nothing(graph):
+    w = tf.Variable(np.array([0.5, -0.3]))
+    n = tf.placeholder(tf.int32, [])
+    idx = tf.placeholder(tf.int32, [])
+    _, h = tf.while_loop(lambda i, h: i < n, lambda i, h: (i + 1, tf.tanh(h + w)), [0, tf.zeros([2], tf.float64)])
+    loss = tf.reduce_sum((h - 0.25) ** 2) + tf.gather(w, idx) * 0.0
+    train = tf.train.GradientDescentOptimizer(0.5).minimize(loss)
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())
+    for _ in range(5):
+        sess.run(train, {n: 3, idx: 0})
+
+    def f(wv):
+        h = np.zeros(2)
+        for _ in range(3):
+            h = np.tanh(h + wv)
+        return np.sum((h - 0.25) ** 2)
+
+    expected = np.array([0.5, -0.3])
+    for _ in range(5):
+        expected = expected - 0.5 * _fd(f, expected)
+    before = sess.run(w)
+    np.testing.assert_allclose(before, expected, rtol=1e-6)
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        sess.run(train, {n: 3, idx: 7})
+    np.testing.assert_array_equal(sess.run(w), before)
+
+
+def test_unconnected_and_integer_loop_variables(graph):
+    x = tf.placeholder(tf.float64, [])
+    unused = tf.placeholder(tf.float64, [])
+    i, y = tf.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y * x), [0, x])
+    gx, gu = tf.gradients(y, [x, unused])
+    assert gu is None
+    assert tf.gradients(tf.cast(i, tf.float64), x) == [None]
+    (zero,) = tf.gradients(y, unused, unconnected_gradients="zero")
+    sess = tf.Session()
+    assert sess.run(gx, {x: 2.0}) == pytest.approx(4 * 2.0 ** 3)
+    assert sess.run(zero, {x: 2.0, unused: 1.0}) == 0.0
+
+
+def test_hessians_through_cond_and_while(graph):
+    x = tf.placeholder(tf.float64, [2])
+    _, y = tf.while_loop(lambda i, y: i < 2, lambda i, y: (i + 1, tf.sin(y) * x), [0, x])
+    f = tf.cond(tf.reduce_sum(x) > 0, lambda: tf.reduce_sum(y * y), lambda: tf.reduce_sum(y))
+    (hess,) = tf.hessians(f, x)
+
+    def ref(v):
+        y = v
+        for _ in range(2):
+            y = np.sin(y) * v
+        return np.sum(y * y) if v.sum() > 0 else np.sum(y)
+
+    xv = np.array([0.4, 0.7])
+    expected = np.array([_fd(lambda v: _fd(ref, v, 1e-5)[k], xv, 1e-4) for k in range(2)])
+    np.testing.assert_allclose(tf.Session().run(hess, {x: xv}), expected, rtol=1e-4, atol=1e-6)
