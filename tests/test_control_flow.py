@@ -401,3 +401,15 @@ def test_hessians_through_cond_and_while(graph):
     xv = np.array([0.4, 0.7])
     expected = np.array([_fd(lambda v: _fd(ref, v, 1e-5)[k], xv, 1e-4) for k in range(2)])
     np.testing.assert_allclose(tf.Session().run(hess, {x: xv}), expected, rtol=1e-4, atol=1e-6)
+
+
+def test_explain_follows_paths_into_branches_and_loops(graph):
+    x = tf.placeholder(tf.float64, [3], name="x")
+    u = tf.placeholder(tf.float64, [3], name="u")
+    z = tf.placeholder(tf.float64, [3], name="z")
+    _, h = tf.while_loop(lambda i, h: i < 4, lambda i, h: (i + 1, tf.tanh(h + x) + tf.sign(z)), [0, x])
+    y = tf.cond(tf.reduce_sum(h) > 0, lambda: h * 2.0, lambda: tf.stop_gradient(u))
+    report = tf.explain(y, [x, u, z])
+    assert [e.status for e in report] == ["connected", "unconnected", "zero"]
+    assert report[1].reasons[0].kind == "stop_gradient" and report[1].reasons[0].op.name == "cond/StopGradient"
+    assert report[2].reasons[0].op.name == "while/Sign"
