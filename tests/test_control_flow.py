@@ -399,7 +399,7 @@ def test_hessians_through_cond_and_while(graph):
         return np.sum(y * y) if v.sum() > 0 else np.sum(y)
 
     xv = np.array([0.4, 0.7])
-    expected = np.array([_fd(lambda v: _fd(ref, v, 1e-5)[k], xv, 1e-4) for k in range(2)])
+    expected = np.array([_fd(lambda v, k=k: _fd(ref, v, 1e-5)[k], xv, 1e-4) for k in range(2)])
     np.testing.assert_allclose(tf.Session().run(hess, {x: xv}), expected, rtol=1e-4, atol=1e-6)
 
 
