@@ -2,9 +2,10 @@
 
 Every pass rewrites the Program **in place** (``optimize``: fold, simplify, CSE, DCE;
 ``hoist_invariants``: loop-invariant code moves before its loop; ``share_transposes``: one
-contiguous copy of a matrix used transposed several times); none returns a new Program. In checked mode (``set_checked(True)``, which the test suite turns on)
-the graph slice is verified before lowering and the Program after lowering and after every
-pass, so a pass that breaks an invariant is named by the error.
+contiguous copy of a matrix used transposed several times); none returns a new Program. In
+checked mode (``set_checked(True)``, which the test suite turns on) the graph slice is verified
+before lowering and the Program after lowering and after every pass, so a pass that breaks an
+invariant is named by the error.
 """
 from __future__ import annotations
 
