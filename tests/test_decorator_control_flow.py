@@ -147,3 +147,77 @@ def test_closures_and_globals_are_seen_by_the_converted_function():
     x = np.array([0.4, 0.5])
     np.testing.assert_allclose(s2sgrad.grad(f)(x), np.cos(x) * scale)
     np.testing.assert_allclose(s2sgrad.grad(f)(-x), scale)
+
+
+# -- a body of real functions with loops and branches --------------------------------------------------
+
+def fixed_point(a):
+    x = np.zeros_like(a)
+    while np.max(np.abs(x - a * np.cos(x))) > 1e-13:
+        x = a * np.cos(x)
+    return np.sum(x)
+
+
+def power_iteration(m, n):
+    v = np.ones(m.shape[0]) / np.sqrt(m.shape[0])
+    for _ in range(n):
+        w = m @ v
+        v = w / np.sqrt(np.sum(w * w))
+    return v @ m @ v
+
+
+def huber_of_mean(r):
+    e = np.mean(r)
+    if np.abs(e) < 1.0:
+        return 0.5 * e * e
+    elif e > 0:
+        return e - 0.5
+    else:
+        return -e - 0.5
+
+
+def descend(w, x, steps):
+    i = 0
+    loss = np.sum((x @ w - 1.0) ** 2)
+    while loss > 1e-3 and i < steps:
+        g = 2 * x.T @ (x @ w - 1.0)
+        w = w - 0.05 * g
+        loss = np.sum((x @ w - 1.0) ** 2)
+        i = i + 1
+    return loss
+
+
+def softplus_counted(x, n):
+    total = 0.0
+    for k in range(n):
+        if k % 2 == 0:
+            total = total + np.sum(np.log1p(np.exp(x * k)))
+        else:
+            total = total - np.sum(x) * k
+    return total
+
+
+R = np.random.default_rng(3)
+M = R.standard_normal((4, 4))
+M = M @ M.T + np.eye(4)
+X = R.standard_normal((5, 3)) * 0.3
+CORPUS = [
+    ("fixed_point", fixed_point, (np.array([0.5, 0.9, 0.2]),), 0),
+    ("power_iteration", power_iteration, (M, np.array(30)), 0),
+    ("huber_small", huber_of_mean, (np.array([0.1, 0.4]),), 0),
+    ("huber_large", huber_of_mean, (np.array([2.0, 3.0]),), 0),
+    ("huber_negative", huber_of_mean, (np.array([-2.0, -3.0]),), 0),
+    ("descend", descend, (np.array([0.1, -0.2, 0.3]), X, np.array(25)), 0),
+    ("softplus_counted", softplus_counted, (np.array([0.2, -0.4]), np.array(5)), 0),
+]
+
+
+@pytest.mark.parametrize("name, f, args, wrt", CORPUS, ids=[c[0] for c in CORPUS])
+def test_real_functions_with_loops_and_branches(name, f, args, wrt):
+    value, grad = s2sgrad.value_and_grad(f, wrt=wrt)(*args)
+    assert value == pytest.approx(f(*args), rel=1e-10)
+
+    def at(v):
+        return f(*args[:wrt], v, *args[wrt + 1:])
+
+    np.testing.assert_allclose(grad, _fd(at, np.array(args[wrt], dtype=float), 1e-6), rtol=1e-5, atol=1e-7)

@@ -20,21 +20,34 @@ from ..ops.cond_ops import cond
 from ..ops.loop_ops import while_loop
 from ..ops.reduce_ops import reduce_all
 from ..ssa.graph import Tensor
-from ..ssa.regions import Region
 from .convert import as_tensor, is_weak, result_type
-from .traced import Traced, TracedValueError, current_trace
+from .traced import Traced, TracedValueError
 
-__all__ = ["UNDEFINED", "load", "if_", "if_return", "while_", "for_", "range_", "and_", "or_", "not_"]
+__all__ = ["load", "if_", "if_return", "while_", "for_", "range_", "and_", "or_", "not_"]
 
 
 class _Undefined:
-    """The value of a variable a converted statement assigns but that had none before it."""
+    """The value of a variable a converted statement assigns but that has none yet: any use of it
+    raises TracedValueError saying why."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str = "") -> None:
+        self.reason = reason
 
     def __repr__(self) -> str:
         return "<undefined>"
 
+    def _fail(self, *args: Any, **kwargs: Any) -> Any:
+        raise TracedValueError(self.reason or "a variable was read before it was assigned")
 
-UNDEFINED = _Undefined()
+
+for _method in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__", "__rtruediv__",
+                "__pow__", "__rpow__", "__matmul__", "__rmatmul__", "__neg__", "__lt__", "__le__", "__gt__", "__ge__",
+                "__bool__", "__getitem__", "__len__", "__iter__", "__array__", "__array_ufunc__",
+                "__array_function__", "__float__", "__int__", "__index__"):
+    setattr(_Undefined, _method, _Undefined._fail)
+
 _ARRAY = (Traced, np.ndarray, np.generic, bool, int, float, complex)
 
 
@@ -42,7 +55,7 @@ def load(get: Callable[[], Any]) -> Any:
     try:
         return get()
     except NameError:  # UnboundLocalError too: the variable is not assigned yet
-        return UNDEFINED
+        return _Undefined()
 
 
 # -- if -------------------------------------------------------------------------------------------------
@@ -60,32 +73,72 @@ def if_return(test: Any, then: Callable, orelse: Callable, state: tuple, names: 
 
 
 def _traced_if(test: Traced, then: Callable, orelse: Callable, names: tuple, line: int, statement: bool) -> Any:
+    """``tf.cond`` of the two branches. The first recording gives each result its own dtype; when the
+    branches disagree (a Python 0.0 against a float32 array) or a variable has a value in one branch
+    only, the cond is recorded again with the joint dtypes and without that variable."""
     pred = _predicate(test, "if", line)
-    trial = [_dry_run(then), _dry_run(orelse)]
-    if statement:
-        for name, x, y in zip(names, trial[0], trial[1], strict=True):
-            if (x is UNDEFINED) != (y is UNDEFINED):
-                raise TracedValueError(
-                    f"`{name}` is assigned in only one branch of the `if` at line {line}, whose condition depends on "
-                    f"traced values, and has no value before it: assign it before the `if` or in both branches")
-    leaves = [_leaves(v) for v in trial]
-    if len(leaves[0][0]) != len(leaves[1][0]) or len(leaves[0][1]) != len(leaves[1][1]):
+    dtypes: list | None = None
+    dropped: set[int] = set()
+    for _ in range(2):
+        seen: dict[int, Any] = {}
+        try:
+            outs = cond(pred, _branch(then, 0, seen, dtypes, dropped), _branch(orelse, 1, seen, dtypes, dropped),
+                        name="cond")
+        except TypeError:
+            if dtypes is not None or len(seen) < 2:
+                raise
+            dropped = _one_sided(seen, names, statement)
+            dtypes = _joint_dtypes(seen, dropped, line)
+            continue
+        _same_statics(_leaves(_kept(seen[0], dropped))[1], _leaves(_kept(seen[1], dropped))[1], line)
+        value = _kept(seen[0], dropped)
+        rebuilt = _rebuild(value, iter([Traced(t) for t in outs]))
+        if statement:
+            defined = iter(rebuilt)
+            return tuple(_Undefined(_one_branch(names[k], line)) if k in dropped else next(defined)
+                         for k in range(len(seen[0])))
+        return rebuilt
+    raise AssertionError("unreachable")
+
+
+def _branch(fn: Callable, key: int, seen: dict, dtypes: list | None, dropped: set[int]) -> Callable:
+    def run() -> list:
+        value = fn()
+        seen[key] = value
+        leaves = _leaves(_kept(value, dropped))[0]
+        return [as_tensor(v, dtypes[i] if dtypes else None) for i, v in enumerate(leaves)]
+    return run
+
+
+def _kept(value: Any, dropped: set[int]) -> Any:
+    """A branch's state without the variables only one branch defines."""
+    return tuple(v for k, v in enumerate(value) if k not in dropped) if dropped else value
+
+
+def _one_sided(seen: dict, names: tuple, statement: bool) -> set[int]:
+    if not statement:
+        return set()
+    return {k for k, (x, y) in enumerate(zip(seen[0], seen[1], strict=True))
+            if isinstance(x, _Undefined) != isinstance(y, _Undefined)}
+
+
+def _joint_dtypes(seen: dict, dropped: set[int], line: int) -> list:
+    a, b = (_leaves(_kept(seen[k], dropped))[0] for k in (0, 1))
+    if len(a) != len(b):
         raise TracedValueError(f"the branches of the `if` at line {line} (its condition depends on traced values) "
-                               f"give results of different structures: {trial[0]!r} and {trial[1]!r}")
-    _same_statics(leaves[0][1], leaves[1][1], line)
-    dtypes = [_joint_dtype(a, b) for a, b in zip(leaves[0][0], leaves[1][0], strict=True)]
-    weak = [False] * len(dtypes)  # an If's outputs are arrays, whatever the branches returned
+                               f"give results of different structures: {seen[0]!r} and {seen[1]!r}")
+    return [_joint_dtype(x, y) for x, y in zip(a, b, strict=True)]
 
-    def branch(fn: Callable) -> Callable:
-        return lambda: [as_tensor(v, d) for v, d in zip(_leaves(fn())[0], dtypes, strict=True)]
 
-    outs = cond(pred, branch(then), branch(orelse), name="cond") if dtypes else []
-    traced = [Traced(t, weak=w) for t, w in zip(outs, weak, strict=True)]
-    return _rebuild(trial[0], iter(traced))
+def _one_branch(name: str, line: int) -> str:
+    return (f"`{name}` is assigned in only one branch of the `if` at line {line}, whose condition depends on "
+            f"traced values, and has no value before it: assign it before the `if` or in both branches")
 
 
 def _same_statics(a: list, b: list, line: int) -> None:
     for x, y in zip(a, b, strict=True):
+        if isinstance(x, _Undefined) and isinstance(y, _Undefined):
+            continue
         if x is not y and not (isinstance(x, (str, bytes, type(None))) and x == y):
             raise TracedValueError(
                 f"the branches of the `if` at line {line} (its condition depends on traced values) leave a Python "
@@ -177,43 +230,60 @@ def for_(items: Any, body: Callable, state: tuple, names: tuple, line: int) -> t
 
 
 def _traced_loop(test: Callable, body: Callable, state: tuple, names: tuple, line: int, kind: str) -> tuple:
-    """``tf.while_loop`` over the array leaves of the defined state variables (the others are
-    the body's own temporaries: undefined at each iteration's start and after the loop)."""
-    carried = [k for k, v in enumerate(state) if v is not UNDEFINED]
+    """``tf.while_loop`` over the array leaves of the defined state variables (the others are the
+    body's own temporaries: undefined at each iteration's start and after the loop). A variable that
+    starts as a Python number takes the dtype the body gives it (recorded again when that differs)."""
+    carried = [k for k, v in enumerate(state) if not isinstance(v, _Undefined)]
     start = [state[k] for k in carried]
     start_leaves, statics = _leaves(tuple(start))
-    trial = _dry_run(lambda: body(*state))
-    trial_leaves, trial_statics = _leaves(tuple(trial[k] for k in carried))
-    for a, b in zip(statics, trial_statics, strict=True):
-        if a is not b and not (isinstance(a, (str, bytes, type(None))) and a == b):
-            raise TracedValueError(f"the `{kind}` loop at line {line} depends on traced values and changes the Python "
-                                   f"value {a!r} to {b!r}: only arrays can change from one iteration to the next")
-    dtypes = [_joint_dtype(a, b) if is_weak(a) else _dtype(a) for a, b in zip(start_leaves, trial_leaves, strict=True)]
-    weak = [False] * len(dtypes)  # a loop variable is an array now, even if it started as a Python number
+    dtypes = [_dtype(v) for v in start_leaves]
+    weak = [is_weak(v) for v in start_leaves]
+    labels = _labels([names[k] if k < len(names) else "loop_var" for k in carried], start)
+    for _ in range(2):
+        made: list = []
+        try:
+            outs = _record_loop(test, body, state, carried, start, statics, dtypes, weak, made, labels, line, kind)
+        except TypeError:
+            learned = [_dtype(v) if w else d for v, w, d in zip(made, weak, dtypes, strict=False)] if made else None
+            if learned is None or learned == dtypes:
+                raise
+            dtypes, weak = learned, [False] * len(learned)
+            continue
+        return tuple(_full_state(state, carried, start, outs))
+    raise AssertionError("unreachable")
 
-    def full_state(tensors: Sequence[Tensor]) -> list:
-        values = _rebuild(tuple(start), iter([Traced(t, weak=w) for t, w in zip(tensors, weak, strict=True)]))
-        full = [UNDEFINED] * len(state)
-        for k, v in zip(carried, values, strict=True):
-            full[k] = v
-        return full
 
+def _record_loop(test: Callable, body: Callable, state: tuple, carried: list, start: list, statics: list,
+                 dtypes: list, weak: list, made: list, labels: list, line: int, kind: str) -> list:
     def loop_test(*tensors: Tensor) -> Tensor:
-        return _predicate(test(*full_state(tensors)), kind, line)
+        return _predicate(test(*_full_state(state, carried, start, tensors)), kind, line)
 
     def loop_body(*tensors: Tensor) -> list:
-        nxt = body(*full_state(tensors))
-        leaves, _ = _leaves(tuple(nxt[k] for k in carried))
-        return [as_tensor(v, d) for v, d in zip(leaves, dtypes, strict=True)]
+        nxt = body(*_full_state(state, carried, start, tensors))
+        leaves, others = _leaves(tuple(nxt[k] for k in carried))
+        for a, b in zip(statics, others, strict=True):
+            if a is not b and not (isinstance(a, (str, bytes, type(None))) and a == b):
+                raise TracedValueError(f"the `{kind}` loop at line {line} depends on traced values and changes the "
+                                       f"Python value {a!r} to {b!r}: only arrays can change between iterations")
+        made[:] = leaves
+        return [as_tensor(v, None if w else d) for v, w, d in zip(leaves, weak, dtypes, strict=True)]
 
-    labels = _labels([names[k] if k < len(names) else "loop_var" for k in carried], start)
     signature = inspect.Signature([inspect.Parameter(n, inspect.Parameter.POSITIONAL_ONLY) for n in labels])
     for fn in (loop_test, loop_body):  # the loop variables are named as the user's variables
         named: Any = fn
         named.__signature__ = signature
-    inits = [as_tensor(v, d) for v, d in zip(start_leaves, dtypes, strict=True)]
-    outs = while_loop(loop_test, loop_body, inits, return_same_structure=True, name=kind) if inits else []
-    return tuple(full_state(outs))
+    inits = [as_tensor(v, d) for v, d in zip(_leaves(tuple(start))[0], dtypes, strict=True)]
+    return while_loop(loop_test, loop_body, inits, return_same_structure=True, name=kind) if inits else []
+
+
+def _full_state(state: tuple, carried: list, start: list, tensors: Sequence[Tensor]) -> list:
+    """The state with the loop variables' array leaves taken from ``tensors`` (as arrays, not weak)."""
+    values = _rebuild(tuple(start), iter([Traced(t) for t in tensors]))
+    full = [_Undefined("a variable assigned in a loop body before the loop") if isinstance(v, _Undefined) else v
+            for v in state]
+    for k, v in zip(carried, values, strict=True):
+        full[k] = v
+    return full
 
 
 # -- shared -----------------------------------------------------------------------------------------------
@@ -227,13 +297,6 @@ def _predicate(test: Any, kind: str, line: int) -> Tensor:
     if t.dtype.name != "bool":
         t = m.not_equal(t, m.cast(0, t.dtype))
     return reduce_all(t) if t.shape.rank else t
-
-
-def _dry_run(fn: Callable) -> Any:
-    """``fn()`` recorded into a block no op runs: to see what it returns."""
-    graph = current_trace().graph
-    with graph._in_region(Region("scratch", graph._current_region())):
-        return fn()
 
 
 def _leaves(value: Any) -> tuple[list, list]:
