@@ -115,7 +115,8 @@ def _source(tree: Any, indent: str, depth: list) -> list[str]:
 def _function(tree: Any) -> Any:
     import importlib.util
     import tempfile
-    lines = ["import numpy as np", "", "", "def f(x):", "    v = x"] + _source(tree, "    ", [0]) + ["    return np.sum(v)"]
+    lines = ["import numpy as np", "", "", "def f(x):", "    v = x", *_source(tree, "    ", [0]),
+             "    return np.sum(v)"]
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as out:
         out.write("\n".join(lines) + "\n")
     spec = importlib.util.spec_from_file_location("random_program", out.name)

@@ -18,7 +18,8 @@ from tools import coverage_table
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # (expression, TF name): missing names of every kind, in every namespace module
-MISSING = [("tf.py_func", "tf.py_func"), ("tf.sparse_tensor_to_dense", "tf.sparse_tensor_to_dense"), ("tf.nn.conv2d", "tf.nn.conv2d"),
+MISSING = [("tf.py_func", "tf.py_func"),
+           ("tf.sparse_tensor_to_dense", "tf.sparse_tensor_to_dense"), ("tf.nn.conv2d", "tf.nn.conv2d"),
            ("tf.train.Saver", "tf.train.Saver"), ("tf.math.bessel_i0", "tf.math.bessel_i0"),
            ("tf.linalg.inv", "tf.linalg.inv"), ("tf.losses.hinge_loss", "tf.losses.hinge_loss"),
            ("tf.errors.raise_exception_on_not_ok_status", "tf.errors.raise_exception_on_not_ok_status"),
