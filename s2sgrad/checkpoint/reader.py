@@ -83,8 +83,9 @@ def value_for(bundle: BundleReader, key: str, var: Variable) -> Any:
                                           f"does not equal original dtype {entry.dtype.name} (variable "
                                           f"{var.op.name})")
     if not var.shape.is_compatible_with(entry.shape):
+        lhs = var.shape.as_list() if var.shape.rank is not None else "<unknown>"
         raise errors.InvalidArgumentError(None, var.op, f"Assign requires shapes of both tensors to match. lhs "
-                                          f"shape= {var.shape} rhs shape= {list(entry.shape)} (variable "
+                                          f"shape= {lhs} rhs shape= {list(entry.shape)} (variable "
                                           f"{var.op.name}, checkpoint tensor {key})")
     value = bundle.read(key)
     return value[()] if value.ndim == 0 else np.array(value)

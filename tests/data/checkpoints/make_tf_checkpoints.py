@@ -25,6 +25,7 @@ def _array(value):
 
 
 def _save(name, step, graph, sess, saver=None, values=True):
+    """Save ``name.ckpt-<step>`` (and, with ``values``, ``name.npz``)."""
     variables = graph.get_collection(tf1.GraphKeys.GLOBAL_VARIABLES)
     if values:
         fetched = sess.run({v.op.name: v for v in variables})
@@ -75,9 +76,11 @@ def adam():
             sess.run(tf1.global_variables_initializer())
             for _ in range(5):
                 sess.run(train, {x: x_data, y: y_data})
-            np.savez(os.path.join(OUT, "adam_data.npz"), x=x_data, y=y_data,
-                     next_loss=sess.run(loss, {x: x_data, y: y_data}))
+            saved_loss = sess.run(loss, {x: x_data, y: y_data})
             _save("adam", 5, graph, sess)
+            sess.run(train, {x: x_data, y: y_data})
+            np.savez(os.path.join(OUT, "adam_data.npz"), x=x_data, y=y_data, saved_loss=saved_loss,
+                     loss_after_step_6=sess.run(loss, {x: x_data, y: y_data}))
 
 
 def many():
@@ -111,3 +114,4 @@ if __name__ == "__main__":
     adam()
     many()
     sharded()
+    os.remove(os.path.join(OUT, "checkpoint"))  # it holds this machine's absolute paths
