@@ -116,12 +116,14 @@ def read(prefix: str) -> dict[str, np.ndarray]:
         with open(f"{prefix}.data-{entry.get(3, 0):05d}-of-{shards:05d}", "rb") as f:
             f.seek(entry.get(4, 0))
             raw = f.read(entry.get(5, 0))
-        assert crc32c(raw) == unmask(entry[6]), f"crc of {key!r}"
-        if entry[1] == STRING:
+        if entry[1] == STRING:   # varint lengths, their masked CRC (as uint32s), the bytes
             lengths, i = [], 0
             for _ in range(int(np.prod(dims))):
                 n, i = varint(raw, i)
                 lengths.append(n)
+            as_uint32 = struct.pack(f"<{len(lengths)}I", *lengths)
+            assert unmask(struct.unpack_from("<I", raw, i)[0]) == crc32c(as_uint32), f"length crc of {key!r}"
+            assert crc32c(as_uint32 + raw[i:]) == unmask(entry[6]), f"crc of {key!r}"
             i += 4
             items = []
             for n in lengths:
@@ -131,5 +133,6 @@ def read(prefix: str) -> dict[str, np.ndarray]:
             arr[:] = items
             out[key.decode()] = arr.reshape(dims)
         else:
+            assert crc32c(raw) == unmask(entry[6]), f"crc of {key!r}"
             out[key.decode()] = np.frombuffer(raw, DTYPES[entry[1]]).reshape(dims)
     return out
