@@ -12,6 +12,7 @@ TensorFlow through a TF-built graph with the same variable names (or ``NewCheckp
 """
 from __future__ import annotations
 
+import numbers
 import os
 import time
 from collections.abc import Sequence
@@ -107,7 +108,7 @@ class Saver:
             raise ValueError("'latest_filename' must not contain path components")
         save_path = os.fspath(save_path)
         if global_step is not None:
-            step = global_step if isinstance(global_step, int) else int(sess.run(global_step))
+            step = int(global_step) if isinstance(global_step, numbers.Integral) else int(sess.run(global_step))
             save_path = f"{save_path}-{step:08d}" if self._pad_step_number else f"{save_path}-{step}"
         if not variables:
             return None
@@ -171,14 +172,14 @@ class Saver:
         (NotFoundError for a missing variable, InvalidArgumentError for a dtype or shape mismatch,
         DataLossError for a damaged file)."""
         variables = self._built()
+        if not variables:
+            return
         store = _store_of(sess)
         if save_path is None:
             raise ValueError("Can't load save_path when it is None.")
         save_path = os.fspath(save_path)
         if not checkpoint_exists(save_path):
             raise ValueError(f"The passed save_path is not a valid checkpoint: {save_path}")
-        if not variables:
-            return
         bundle = BundleReader(save_path)
         try:
             values = [(var.op, value_for(bundle, name, var)) for name, var in variables.items()]
