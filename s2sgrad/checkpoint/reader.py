@@ -46,7 +46,7 @@ class CheckpointReader:
         return "".join(lines).encode()
 
 
-def NewCheckpointReader(filepattern: str) -> CheckpointReader:  # noqa: N802 (TF's name)
+def NewCheckpointReader(filepattern: str) -> CheckpointReader:
     """A reader of the checkpoint ``filepattern`` (NotFoundError when there is none)."""
     return CheckpointReader(filepattern)
 

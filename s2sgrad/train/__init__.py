@@ -1,8 +1,17 @@
-"""``tf.train``: optimizers and the global step."""
-from ..checkpoint import (CheckpointReader, CheckpointState, NewCheckpointReader, Saver, SaverDef, checkpoint_exists,
-                          generate_checkpoint_state_proto, get_checkpoint_mtimes, get_checkpoint_state,
-                          init_from_checkpoint, latest_checkpoint, list_variables, load_checkpoint, remove_checkpoint,
-                          update_checkpoint_state)
+"""``tf.train``: optimizers, the global step, and checkpoints (Saver, readers, the state file)."""
+from ..checkpoint.init_from import init_from_checkpoint
+from ..checkpoint.reader import CheckpointReader, NewCheckpointReader, list_variables, load_checkpoint
+from ..checkpoint.saver import Saver, SaverDef
+from ..checkpoint.state import (
+    CheckpointState,
+    checkpoint_exists,
+    generate_checkpoint_state_proto,
+    get_checkpoint_mtimes,
+    get_checkpoint_state,
+    latest_checkpoint,
+    remove_checkpoint,
+    update_checkpoint_state,
+)
 from ..tf1_api import missing_names as _missing_names
 from .adagrad import AdagradOptimizer
 from .adam import AdamOptimizer
