@@ -357,3 +357,25 @@ def test_init_from_checkpoint_errors():
         tf.train.init_from_checkpoint(prefix, {"dense": "scope/"})
     with pytest.raises(ValueError, match="Couldn't find 'checkpoint' file"):
         tf.train.init_from_checkpoint(os.path.dirname(prefix), {"dense/w": w})
+
+
+@pytest.mark.parametrize("name, optimizer", [
+    ("momentum", "MomentumOptimizer(0.05, 0.9)"), ("adagrad", "AdagradOptimizer(0.1)"),
+    ("rmsprop", "RMSPropOptimizer(0.01, momentum=0.5, centered=True)"), ("sgd", "GradientDescentOptimizer(0.1)")])
+def test_each_optimizers_tensorflow_checkpoint_continues_as_in_tensorflow(name, optimizer):
+    """Same slot names as TF, and each slot holds what TF's does: one more step gives TF's loss."""
+    with np.load(os.path.join(DATA, f"opt_{name}_data.npz")) as f:
+        data = dict(f)
+    step = tf.train.get_or_create_global_step()
+    with tf.variable_scope("layer"):
+        w = tf.Variable(np.zeros([2, 1], np.float32), name="w")
+    b = tf.Variable(np.float32(0), name="b")
+    loss = tf.reduce_mean(tf.square(tf.matmul(data["x"], w) * b - data["y"]))
+    train = eval("tf.train." + optimizer).minimize(loss, global_step=step)   # the parametrized constructor
+    prefix = os.path.join(DATA, f"opt_{name}.ckpt-3")
+    assert sorted(v.op.name for v in tf.global_variables()) == [n for n, _ in tf.train.list_variables(prefix)]
+    with tf.Session() as sess:
+        tf.train.Saver().restore(sess, prefix)
+        sess.run(train)
+        np.testing.assert_allclose(sess.run(loss), data["loss_after_step_4"], rtol=2e-6)
+        assert sess.run(step) == 4
