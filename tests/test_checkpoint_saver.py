@@ -379,3 +379,15 @@ def test_each_optimizers_tensorflow_checkpoint_continues_as_in_tensorflow(name, 
         sess.run(train)
         np.testing.assert_allclose(sess.run(loss), data["loss_after_step_4"], rtol=2e-6)
         assert sess.run(step) == 4
+
+
+def test_reshape_restores_as_many_elements_in_another_shape(tmp_path):
+    a, _, path = _saved(tmp_path)   # a: ones [2, 2]
+    with tf.Graph().as_default():
+        flat = tf.Variable(np.zeros([4], np.float32), name="a")
+        b = tf.Variable(np.int64(0), name="b")
+        with tf.Session() as sess:
+            tf.train.Saver(reshape=True).restore(sess, path)
+            assert sess.run(flat).tolist() == [1.0] * 4 and sess.run(b) == 5
+            with pytest.raises(tf.errors.InvalidArgumentError, match=r"lhs shape= \[4\] rhs shape= \[2, 2\]"):
+                tf.train.Saver().restore(sess, path)

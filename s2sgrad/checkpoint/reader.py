@@ -72,9 +72,10 @@ def list_variables(ckpt_dir_or_file: str) -> list[tuple[str, list[int]]]:
     return sorted(load_checkpoint(ckpt_dir_or_file).get_variable_to_shape_map().items())
 
 
-def value_for(bundle: BundleReader, key: str, var: Variable) -> Any:
+def value_for(bundle: BundleReader, key: str, var: Variable, reshape: bool = False) -> Any:
     """The value of checkpoint tensor ``key`` for ``var``, as a session stores it; TF's errors when
-    it is missing (NotFoundError) or its dtype or shape does not fit (InvalidArgumentError)."""
+    it is missing (NotFoundError) or its dtype or shape does not fit (InvalidArgumentError). With
+    ``reshape``, a tensor of another shape with as many elements takes ``var``'s static shape."""
     entry = bundle.entries.get(key)
     if entry is None:
         raise errors.NotFoundError(None, var.op, f"Key {key} not found in checkpoint")
@@ -82,10 +83,13 @@ def value_for(bundle: BundleReader, key: str, var: Variable) -> Any:
         raise errors.InvalidArgumentError(None, var.op, f"tensor_name = {key}; expected dtype {var.dtype.name} "
                                           f"does not equal original dtype {entry.dtype.name} (variable "
                                           f"{var.op.name})")
-    if not var.shape.is_compatible_with(entry.shape):
+    target = entry.shape
+    if reshape and var.shape.is_fully_defined() and np.prod(var.shape.as_list()) == np.prod(entry.shape):
+        target = tuple(var.shape.as_list())
+    if not var.shape.is_compatible_with(target):
         lhs = var.shape.as_list() if var.shape.rank is not None else "<unknown>"
         raise errors.InvalidArgumentError(None, var.op, f"Assign requires shapes of both tensors to match. lhs "
                                           f"shape= {lhs} rhs shape= {list(entry.shape)} (variable "
                                           f"{var.op.name}, checkpoint tensor {key})")
-    value = bundle.read(key)
+    value = bundle.read(key).reshape(target)
     return value[()] if value.ndim == 0 else np.array(value)

@@ -66,6 +66,7 @@ class Saver:
             raise NotImplementedError("Saver(saver_def=, builder=) builds from a graph's SaverDef, which s2sgrad "
                                       "graphs do not have; pass var_list instead")
         self._var_list = var_list
+        self._reshape = reshape
         self._allow_empty = allow_empty
         self._max_to_keep = max_to_keep
         self._keep_every = keep_checkpoint_every_n_hours
@@ -182,7 +183,7 @@ class Saver:
             raise ValueError(f"The passed save_path is not a valid checkpoint: {save_path}")
         bundle = BundleReader(save_path)
         try:
-            values = [(var.op, value_for(bundle, name, var)) for name, var in variables.items()]
+            values = [(var.op, value_for(bundle, name, var, self._reshape)) for name, var in variables.items()]
         except errors.NotFoundError as e:
             raise _restore_error(e, "a Variable name or other graph key that is missing") from None
         except errors.InvalidArgumentError as e:
