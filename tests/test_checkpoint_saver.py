@@ -253,6 +253,10 @@ def test_constructor_errors():
         deferred.save(tf.Session(), "/tmp/never")
     with pytest.raises(TypeError, match="'sess' must be a Session"):
         tf.train.Saver().save(object(), "/tmp/never")
+    deferred.build()
+    with tf.Graph().as_default(), tf.Session() as other:
+        with pytest.raises(ValueError, match="Variable a is not an element of the session's graph"):
+            deferred.restore(other, "/tmp/never")
 
 
 def _named_like(var):

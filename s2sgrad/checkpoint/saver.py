@@ -102,7 +102,7 @@ class Saver:
         (``latest_filename``, default ``checkpoint``) and delete checkpoints beyond ``max_to_keep``.
         No ``.meta`` file is written (see the module docstring). None when there is nothing to save."""
         variables = self._built()
-        store = _store_of(sess)
+        store = _store_of(sess, variables)
         if latest_filename is None:
             latest_filename = "checkpoint"
         if os.path.split(latest_filename)[0]:
@@ -175,7 +175,7 @@ class Saver:
         variables = self._built()
         if not variables:
             return
-        store = _store_of(sess)
+        store = _store_of(sess, variables)
         if save_path is None:
             raise ValueError("Can't load save_path when it is None.")
         save_path = os.fspath(save_path)
@@ -200,10 +200,15 @@ def _restore_error(e: errors.OpError, cause: str) -> errors.OpError:
                                f"the checkpoint. Original error:\n\n{e.message}")
 
 
-def _store_of(sess: Any) -> VariableStore:
+def _store_of(sess: Any, variables: dict[str, Variable]) -> VariableStore:
+    """The variable store of ``sess``, whose graph must hold ``variables``."""
     store = getattr(sess, "variable_store", None)
     if not isinstance(store, VariableStore):
         raise TypeError(f"'sess' must be a Session; {sess!r}")
+    graph = getattr(sess, "graph", None)
+    for var in variables.values():
+        if graph is not None and var.graph is not graph:
+            raise ValueError(f"Variable {var.op.name} is not an element of the session's graph")
     return store
 
 
