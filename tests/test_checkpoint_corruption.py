@@ -64,11 +64,16 @@ def _restore_outcome(sess, variables, saver, prefix, saved_values, path):
 
 
 @pytest.mark.parametrize("suffix", SUFFIXES)
+def _file(saved, suffix):
+    """The path of the saved checkpoint's file with ``suffix``, and its bytes."""
+    path = saved[0] + suffix
+    with open(path, "rb") as f:
+        return path, f.read()
+
+
 def test_every_flipped_byte_is_an_error_or_harmless(suffix, saved):
     prefix, saved_values, sess, variables, saver = saved
-    path = prefix + suffix
-    with open(path, "rb") as f:
-        original = f.read()
+    path, original = _file(saved, suffix)
     outcomes = []
     for i in range(len(original)):
         for bit in (0x01, 0x80):
@@ -89,9 +94,7 @@ def test_every_flipped_byte_is_an_error_or_harmless(suffix, saved):
 @pytest.mark.parametrize("suffix", SUFFIXES)
 def test_every_truncation_is_an_error(suffix, saved):
     prefix, saved_values, sess, variables, saver = saved
-    path = prefix + suffix
-    with open(path, "rb") as f:
-        original = f.read()
+    path, original = _file(saved, suffix)
     for n in range(len(original)):
         with open(path, "wb") as f:
             f.write(original[:n])

@@ -395,3 +395,48 @@ def test_reshape_restores_as_many_elements_in_another_shape(tmp_path):
             assert sess.run(flat).tolist() == [1.0] * 4 and sess.run(b) == 5
             with pytest.raises(tf.errors.InvalidArgumentError, match=r"lhs shape= \[4\] rhs shape= \[2, 2\]"):
                 tf.train.Saver().restore(sess, path)
+
+
+# What TensorFlow 2.21 wrote for the same update_checkpoint_state calls (tf.compat.v1.train), with the
+# directory written as {d}.
+TF_STATE_FILES = r'''model_checkpoint_path: "{d}/m-3"
+all_model_checkpoint_paths: "{d}/m-1"
+all_model_checkpoint_paths: "rel/m-2"
+all_model_checkpoint_paths: "{d}/m-3"
+all_model_checkpoint_timestamps: 1606848000.25
+all_model_checkpoint_timestamps: 1606848001.5
+all_model_checkpoint_timestamps: 1606849999.1234567
+last_preserved_timestamp: 1606847000.5
+model_checkpoint_path: "we\"ird\\name\nü-1"
+all_model_checkpoint_paths: "we\"ird\\name\nü-1"
+model_checkpoint_path: "x-1"
+all_model_checkpoint_paths: "x-0"
+all_model_checkpoint_paths: "x-1"
+'''
+
+
+def test_state_files_as_tensorflow_writes_them(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    d = str(tmp_path / "run")
+    os.makedirs(d)
+    os.makedirs("relative_dir")
+    tf.train.update_checkpoint_state(d, d + "/m-3", [d + "/m-1", "rel/m-2"],
+                                     all_model_checkpoint_timestamps=[1606848000.25, 1606848001.5,
+                                                                      1606849999.123456789],
+                                     last_preserved_timestamp=1606847000.5)
+    tf.train.update_checkpoint_state(d, 'we"ird\\name\n\u00fc-1', latest_filename="other")
+    tf.train.update_checkpoint_state("relative_dir", "relative_dir/x-1", ["relative_dir/x-0"])
+    written = ""
+    for path in [d + "/checkpoint", d + "/other", "relative_dir/checkpoint"]:
+        with open(path, encoding="utf-8") as f:
+            written += f.read()
+    assert written == TF_STATE_FILES.replace("{d}", d)
+    state = tf.train.get_checkpoint_state(d)
+    assert state.all_model_checkpoint_paths == [d + "/m-1", d + "/rel/m-2", d + "/m-3"]
+    assert state.all_model_checkpoint_timestamps == [1606848000.25, 1606848001.5, 1606849999.123456789]
+    assert state.last_preserved_timestamp == 1606847000.5
+    assert tf.train.get_checkpoint_state(d, "other").model_checkpoint_path == d + '/we"ird\\name\n\u00fc-1'
+    with pytest.raises(ValueError, match="timestamps, if provided, must match"):
+        tf.train.update_checkpoint_state(d, "m", [], all_model_checkpoint_timestamps=[1.0, 2.0])
+    with pytest.raises(RuntimeError, match="conflicts with path used for checkpoint state"):
+        tf.train.update_checkpoint_state(d, d + "/checkpoint")

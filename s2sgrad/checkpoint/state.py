@@ -77,11 +77,9 @@ def _set(state: CheckpointState, name: str, value: str | float, number: int) -> 
 
 
 def _escape(text: str) -> str:
-    out = []
-    for byte in text.encode("utf-8"):
-        ch = chr(byte)
-        out.append(_ESCAPES.get(ch) or (ch if 0x20 <= byte < 0x7F else f"\\{byte:03o}"))
-    return "".join(out)
+    """A text-format string body: quotes, backslashes and control characters escaped; UTF-8 as is."""
+    return "".join(_ESCAPES.get(ch) or (f"\\{ord(ch):03o}" if ord(ch) < 0x20 or ord(ch) == 0x7F else ch)
+                   for ch in text)
 
 
 def _unescape(text: str) -> str:
