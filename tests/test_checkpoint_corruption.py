@@ -63,7 +63,6 @@ def _restore_outcome(sess, variables, saver, prefix, saved_values, path):
     return "restored"
 
 
-@pytest.mark.parametrize("suffix", SUFFIXES)
 def _file(saved, suffix):
     """The path of the saved checkpoint's file with ``suffix``, and its bytes."""
     path = saved[0] + suffix
@@ -71,6 +70,7 @@ def _file(saved, suffix):
         return path, f.read()
 
 
+@pytest.mark.parametrize("suffix", SUFFIXES)
 def test_every_flipped_byte_is_an_error_or_harmless(suffix, saved):
     prefix, saved_values, sess, variables, saver = saved
     path, original = _file(saved, suffix)
