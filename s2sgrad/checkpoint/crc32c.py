@@ -1,7 +1,7 @@
 """CRC-32C (Castagnoli), as TensorFlow's checkpoint files checksum their blocks and tensors.
 
 The checksum register is linear over GF(2), so a long input is cut into ``K`` equal chunks whose
-registers are computed side by side (4 bytes of every chunk per step, "slicing by 4"), then folded
+registers are computed side by side (4 bytes of every chunk per step, two 16-bit table lookups), then folded
 pairwise: the register of ``A + B`` is the register of ``A`` pushed through ``len(B)`` zero bytes,
 XOR the register of ``B`` started from zero. Pushing through ``n`` zero bytes is a 32x32 bit
 matrix, kept as the images of the 32 unit vectors and built by squaring.
@@ -35,6 +35,10 @@ def _tables() -> list[np.ndarray]:
 
 _TABLES = _tables()
 _TABLE = _TABLES[0]
+_PAIRS = np.arange(65536, dtype=np.uint32)
+# a 4-byte step as two lookups: bytes 0-1 (then 2 zero bytes) and bytes 2-3
+_LOW_PAIR = _TABLES[3][_PAIRS & 0xFF] ^ _TABLES[2][_PAIRS >> 8]
+_HIGH_PAIR = _TABLES[1][_PAIRS & 0xFF] ^ _TABLES[0][_PAIRS >> 8]
 _TABLE_LIST = [int(x) for x in _TABLE]
 _BITS = np.arange(32, dtype=np.uint32)
 
@@ -75,10 +79,9 @@ def _register(reg: int, data: memoryview) -> int:
     columns = np.ascontiguousarray(words.T).astype(np.uint32)
     regs = np.zeros(chunks, dtype=np.uint32)
     regs[0] = reg
-    t0, t1, t2, t3 = _TABLES
     for column in columns:   # 4 bytes of every chunk a step
         x = regs ^ column
-        regs = t3.take(x & 0xFF) ^ t2.take((x >> 8) & 0xFF) ^ t1.take((x >> 16) & 0xFF) ^ t0.take(x >> 24)
+        regs = _LOW_PAIR.take(x & 0xFFFF) ^ _HIGH_PAIR.take(x >> 16)
     while len(regs) > 1:   # fold neighbours: left pushed through the right chunk's zero bytes, XOR right
         regs = _apply(_zeros_operator(length), regs[0::2]) ^ regs[1::2]
         length *= 2
