@@ -200,11 +200,16 @@ def test_relative_save_path_with_relative_directory(tmp_path, monkeypatch):
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         assert saver.save(sess, "run/model", global_step=3) == "run/model-3"   # makes the one missing level
+        assert saver.save(sess, "here", global_step=1) == "here-1"   # in the current directory
         with pytest.raises(ValueError, match="Parent directory of a/b/c doesn't exist, can't save."):
             saver.save(sess, "a/b/c")
     with open("run/checkpoint") as f:
         assert f.read() == 'model_checkpoint_path: "model-3"\nall_model_checkpoint_paths: "model-3"\n'
     assert tf.train.latest_checkpoint("run") == os.path.join("run", "model-3")
+    with open("checkpoint") as f:   # the saver's earlier checkpoint is listed too, as TF does
+        assert f.read() == ('model_checkpoint_path: "here-1"\nall_model_checkpoint_paths: "run/model-3"\n'
+                            'all_model_checkpoint_paths: "here-1"\n')
+    assert tf.train.latest_checkpoint(".") == "./here-1" and tf.train.latest_checkpoint("") == "here-1"
 
 
 def test_keep_checkpoint_every_n_hours_keeps_one_per_period(tmp_path, monkeypatch):

@@ -147,7 +147,7 @@ def generate_checkpoint_state_proto(save_dir: str, model_checkpoint_path: str,
 
 
 def _relative(path: str, start: str) -> str:
-    return path if os.path.isabs(path) else os.path.relpath(path, start)
+    return path if os.path.isabs(path) else os.path.relpath(path, start or os.curdir)
 
 
 def update_checkpoint_state(save_dir: str, model_checkpoint_path: str,
@@ -180,7 +180,7 @@ def update_checkpoint_state_internal(save_dir: str, model_checkpoint_path: str,
 
 
 def _relative_to_dir(path: str, save_dir: str) -> str:
-    return os.path.relpath(path, save_dir) if os.path.isabs(path) else path
+    return os.path.relpath(path, save_dir or os.curdir) if os.path.isabs(path) else path
 
 
 def get_checkpoint_state(checkpoint_dir: str, latest_filename: str | None = None) -> CheckpointState | None:
