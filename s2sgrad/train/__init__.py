@@ -1,4 +1,17 @@
-"""``tf.train``: optimizers and the global step."""
+"""``tf.train``: optimizers, the global step, and checkpoints (Saver, readers, the state file)."""
+from ..checkpoint.init_from import init_from_checkpoint
+from ..checkpoint.reader import CheckpointReader, NewCheckpointReader, list_variables, load_checkpoint
+from ..checkpoint.saver import Saver, SaverDef
+from ..checkpoint.state import (
+    CheckpointState,
+    checkpoint_exists,
+    generate_checkpoint_state_proto,
+    get_checkpoint_mtimes,
+    get_checkpoint_state,
+    latest_checkpoint,
+    remove_checkpoint,
+    update_checkpoint_state,
+)
 from ..tf1_api import missing_names as _missing_names
 from .adagrad import AdagradOptimizer
 from .adam import AdamOptimizer
@@ -9,6 +22,9 @@ from .rmsprop import RMSPropOptimizer
 
 __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer", "AdagradOptimizer",
            "RMSPropOptimizer", "get_global_step", "get_or_create_global_step", "global_step"]
+__all__ += ["Saver", "SaverDef", "CheckpointReader", "CheckpointState", "NewCheckpointReader", "checkpoint_exists",
+            "generate_checkpoint_state_proto", "get_checkpoint_mtimes", "get_checkpoint_state", "init_from_checkpoint",
+            "latest_checkpoint", "list_variables", "load_checkpoint", "remove_checkpoint", "update_checkpoint_state"]
 
 
 __getattr__ = _missing_names("train", __name__)
