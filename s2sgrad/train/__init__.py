@@ -1,4 +1,18 @@
-"""``tf.train``: optimizers and the global step."""
+"""``tf.train``: optimizers, learning-rate schedules, the global step, moving averages, and checkpoints
+(Saver, readers, the state file)."""
+from ..checkpoint.init_from import init_from_checkpoint
+from ..checkpoint.reader import CheckpointReader, NewCheckpointReader, list_variables, load_checkpoint
+from ..checkpoint.saver import Saver, SaverDef
+from ..checkpoint.state import (
+    CheckpointState,
+    checkpoint_exists,
+    generate_checkpoint_state_proto,
+    get_checkpoint_mtimes,
+    get_checkpoint_state,
+    latest_checkpoint,
+    remove_checkpoint,
+    update_checkpoint_state,
+)
 from ..tf1_api import missing_names as _missing_names
 from .adadelta import AdadeltaOptimizer
 from .adagrad import AdagradOptimizer
@@ -8,16 +22,16 @@ from .ftrl import FtrlOptimizer
 from .global_step import assert_global_step, create_global_step, get_global_step, get_or_create_global_step, global_step
 from .gradient_descent import GradientDescentOptimizer
 from .learning_rate_decay import (
-                          cosine_decay,
-                          cosine_decay_restarts,
-                          exponential_decay,
-                          inverse_time_decay,
-                          linear_cosine_decay,
-                          natural_exp_decay,
-                          noisy_linear_cosine_decay,
-                          piecewise_constant,
-                          piecewise_constant_decay,
-                          polynomial_decay,
+    cosine_decay,
+    cosine_decay_restarts,
+    exponential_decay,
+    inverse_time_decay,
+    linear_cosine_decay,
+    natural_exp_decay,
+    noisy_linear_cosine_decay,
+    piecewise_constant,
+    piecewise_constant_decay,
+    polynomial_decay,
 )
 from .momentum import MomentumOptimizer
 from .moving_averages import ExponentialMovingAverage
@@ -31,8 +45,10 @@ __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOp
            "ProximalGradientDescentOptimizer", "assert_global_step", "create_global_step",
            "exponential_decay", "piecewise_constant", "piecewise_constant_decay", "polynomial_decay",
            "natural_exp_decay", "inverse_time_decay", "cosine_decay", "cosine_decay_restarts",
-           "linear_cosine_decay", "noisy_linear_cosine_decay",
-           "ExponentialMovingAverage"]
+           "linear_cosine_decay", "noisy_linear_cosine_decay", "ExponentialMovingAverage"]
+__all__ += ["Saver", "SaverDef", "CheckpointReader", "CheckpointState", "NewCheckpointReader", "checkpoint_exists",
+            "generate_checkpoint_state_proto", "get_checkpoint_mtimes", "get_checkpoint_state", "init_from_checkpoint",
+            "latest_checkpoint", "list_variables", "load_checkpoint", "remove_checkpoint", "update_checkpoint_state"]
 
 
 __getattr__ = _missing_names("train", __name__)
