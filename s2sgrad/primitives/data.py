@@ -24,25 +24,24 @@ def _no_outputs(inputs: Sequence[Any], attrs: dict) -> list:
     return []
 
 
+EXAMPLE_DTYPES = {"bytes": _dt.string, "float": _dt.float32, "int64": _dt.int64}   # Example list kinds
+
+
 def _parsed_specs(inputs: Sequence[Any], attrs: dict) -> list:
-    """ParseExample: per dense feature ``batch + shape``; per sparse one (indices, values, dense_shape)."""
+    """ParseExample: per dense feature ``batch + shape``; then every sparse feature's indices, values,
+    dense shapes. ``attrs["dense"]``: (key, kind, shape, default); ``attrs["sparse"]``: (key, kind)."""
     serialized = inputs[0]
     if serialized.dtype is not _dt.string:
         raise TypeError(f"serialized must be a string tensor, got {serialized.dtype.name}")
     batch = serialized.shape.sizes
     if batch is not None and len(batch) > 1:
         raise ValueError(f"serialized must be a scalar or a vector, got shape {list(batch)}")
-    outer = [] if batch is None else list(batch)
-    specs: list = []
-    for dtype, shape in zip(attrs["dense_types"], attrs["dense_shapes"], strict=True):
-        specs.append((dtype, TensorShape(outer + list(shape))))
-    rank = len(outer) + 1
-    for dtype in attrs["sparse_types"]:
-        specs.append((_dt.int64, TensorShape([None, rank])))
-    for dtype in attrs["sparse_types"]:
-        specs.append((dtype, TensorShape([None])))
-    for _ in attrs["sparse_types"]:
-        specs.append((_dt.int64, TensorShape([rank])))
+    outer = [None] if batch is None else list(batch)
+    specs: list = [(EXAMPLE_DTYPES[kind], TensorShape(outer + list(shape))) for _, kind, shape, _ in attrs["dense"]]
+    sparse = attrs["sparse"]
+    specs += [(_dt.int64, TensorShape([None, len(outer) + 1])) for _ in sparse]
+    specs += [(EXAMPLE_DTYPES[kind], TensorShape([None])) for _, kind in sparse]
+    specs += [(_dt.int64, TensorShape([len(outer) + 1])) for _ in sparse]
     return specs
 
 
