@@ -141,7 +141,7 @@ class Session(SessionBase):
         values = [convert_feed(v, t) for v, t in zip(feeds.values(), runner.plan.fed, strict=False)]
         if isinstance(runner, HostRunner):  # the pipeline's elements, as their static shapes say
             specs = runner.plan.feed_specs()
-            specs.update((t, (t.dtype, getattr(v, "shape", ()))) for t, v in zip(runner.plan.fed, values))
+            specs.update((t, (t.dtype, getattr(v, "shape", ()))) for t, v in zip(runner.plan.fed, values, strict=False))
             return generate(runner.plan, specs, self._store.spec).source
         return self._executable(runner, values).source
 

@@ -233,7 +233,7 @@ def _example_features(record):
     features = {}
     for n, w, message in _wire_fields(record):
         for m, _, entry in (_wire_fields(message) if n == 1 and w == 2 else ()):
-            fields = dict((k, v) for k, _, v in _wire_fields(entry)) if m == 1 else {}
+            fields = {k: v for k, _, v in _wire_fields(entry)} if m == 1 else {}
             kinds = _wire_fields(fields.get(2, b""))
             kind, payload = (kinds[-1][0], kinds[-1][2]) if kinds else (0, b"")
             features[fields.get(1, b"").decode("utf-8")] = (kind, payload)

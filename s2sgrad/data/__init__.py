@@ -13,8 +13,9 @@ from .dataset import AUTOTUNE, Dataset
 from .iterators import Iterator, element_classes, element_shapes, element_types
 from .readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset
 
-__all__ = ["AUTOTUNE", "Dataset", "Iterator", "TFRecordDataset", "TextLineDataset", "FixedLengthRecordDataset", "make_one_shot_iterator", "make_initializable_iterator", "get_output_types",
-           "get_output_shapes", "get_output_classes", "experimental"]
+__all__ = ["AUTOTUNE", "Dataset", "Iterator", "TFRecordDataset", "TextLineDataset", "FixedLengthRecordDataset",
+           "make_one_shot_iterator", "make_initializable_iterator", "get_output_types", "get_output_shapes",
+           "get_output_classes", "experimental"]
 
 experimental = SimpleNamespace(AUTOTUNE=AUTOTUNE)
 

@@ -83,7 +83,7 @@ class PaddedBatch(Node):
             shapes = [TensorShape([None if d == -1 else d for d in _sizes(p)]) for p in
                       _flat_like(node.spec, padded_shapes, "padded_shapes")]
         for s, p in zip(specs, shapes, strict=True):
-            if s.shape.sizes is not None and len(s.shape.sizes) != len(p.sizes):
+            if s.shape.sizes is not None and len(s.shape.sizes) != len(p.sizes or ()):
                 raise ValueError(f"padded_shapes {p} does not have the rank of the component's shape {s.shape}")
         self.shapes = shapes
         if padding_values is None:
@@ -109,7 +109,8 @@ class PaddedBatch(Node):
         for c, (shape, pad) in enumerate(zip(self.shapes, self.pads, strict=True)):
             values = [np.asarray(e[c]) for e in elements]
             longest = np.max([v.shape for v in values], axis=0) if values[0].ndim else ()
-            target = [int(m) if d is None else d for d, m in zip(shape.sizes, np.atleast_1d(longest), strict=False)]
+            target = tuple(int(m) if d is None else int(d) for d, m in zip(shape.sizes or (), np.atleast_1d(longest),
+                                                                             strict=False))
             for v in values:
                 if any(n > t for n, t in zip(v.shape, target, strict=True)):
                     raise errors.InvalidArgumentError(
@@ -117,13 +118,13 @@ class PaddedBatch(Node):
                                     f"has shape {list(v.shape)}, padded shape {target}")
             batch = np.full((len(values), *target), pad, dtype=object if isinstance(pad, bytes) else values[0].dtype)
             for i, v in enumerate(values):
-                batch[(i, *[slice(0, n) for n in v.shape])] = v
+                batch[i][tuple(slice(0, n) for n in v.shape)] = v
             out.append(batch)
         return out
 
 
 def _sizes(shape: Any) -> Sequence:
-    return TensorShape(shape).sizes if not isinstance(shape, (list, tuple)) else shape
+    return list(TensorShape(shape).sizes or ()) if not isinstance(shape, (list, tuple)) else shape
 
 
 def _flat_like(spec: Any, value: Any, what: str) -> list:

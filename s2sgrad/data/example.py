@@ -27,7 +27,7 @@ class _Message:
 
     _fields: ClassVar[tuple[str, ...]] = ()
 
-    def SerializeToString(self, deterministic: bool = True) -> bytes:  # noqa: N802 - protobuf's name
+    def SerializeToString(self, deterministic: bool = True) -> bytes:
         return self._encode()
 
     def _encode(self) -> bytes:
@@ -37,13 +37,13 @@ class _Message:
         raise NotImplementedError
 
     @classmethod
-    def FromString(cls, data: bytes) -> Any:  # noqa: N802 - protobuf's name
+    def FromString(cls, data: bytes) -> Any:
         """The message encoded by ``data`` (DataLossError when it is not a valid encoding)."""
         message = cls()
         message.ParseFromString(data)
         return message
 
-    def ParseFromString(self, data: bytes) -> int:  # noqa: N802 - protobuf's name
+    def ParseFromString(self, data: bytes) -> int:
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise TypeError(f"{type(self).__name__}.ParseFromString expects bytes, got {type(data).__name__}")
         fresh = type(self)()
@@ -54,11 +54,11 @@ class _Message:
         self.__dict__.update(fresh.__dict__)
         return len(data)
 
-    def ByteSize(self) -> int:  # noqa: N802 - protobuf's name
+    def ByteSize(self) -> int:
         return len(self._encode())
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self._encode() == other._encode()  # type: ignore[attr-defined]
+        return type(other) is type(self) and self._encode() == other._encode()
 
     __hash__ = None  # type: ignore[assignment]   # mutable, as protobuf messages
 
@@ -77,7 +77,7 @@ class BytesList(_Message):
         return b"".join(wire.field_bytes(1, v) for v in self.value)
 
     def _decode(self, data: bytes) -> None:
-        self.value = [v for n, t, v in wire.fields(data) if n == 1 and isinstance(v, bytes)]
+        self.value = [v for n, _, v in wire.fields(data) if n == 1 and isinstance(v, bytes)]
 
 
 class FloatList(_Message):
@@ -114,7 +114,7 @@ class Int64List(_Message):
 
     def _decode(self, data: bytes) -> None:
         out: list[int] = []
-        for n, t, v in wire.fields(data):
+        for n, _, v in wire.fields(data):
             if n == 1:
                 values = wire.decode_packed_varints(v) if isinstance(v, bytes) else [v]
                 out += [wire.to_signed64(x) for x in values]
@@ -141,12 +141,12 @@ class Feature(_Message):
         self._kind: str | None = given[0][0] if given else None
         self._value: Any = given[0][1] if given else None
 
-    def WhichOneof(self, oneof: str) -> str | None:  # noqa: N802 - protobuf's name
+    def WhichOneof(self, oneof: str) -> str | None:
         if oneof != "kind":
             raise ValueError(f'Protocol message Feature has no "{oneof}" field.')
         return self._kind
 
-    def HasField(self, name: str) -> bool:  # noqa: N802 - protobuf's name
+    def HasField(self, name: str) -> bool:
         if name not in _KINDS and name != "kind":
             raise ValueError(f'Protocol message Feature has no "{name}" field.')
         return self._kind is not None if name == "kind" else self._kind == name
@@ -170,7 +170,7 @@ class Feature(_Message):
         return wire.field_bytes(_KINDS[self._kind][0], self._value._encode())
 
     def _decode(self, data: bytes) -> None:
-        for n, t, v in wire.fields(data):
+        for n, _, v in wire.fields(data):
             for kind, (number, cls) in _KINDS.items():
                 if n == number and isinstance(v, bytes):
                     self._kind, self._value = kind, cls.FromString(v)
@@ -193,9 +193,9 @@ def _encode_map(number: int, entries: dict) -> bytes:
                     for k, v in sorted(entries.items()))
 
 
-def _decode_map(data: bytes, value_class: type, target: dict) -> None:
+def _decode_map(data: bytes, value_class: Any, target: dict) -> None:
     key, value = "", value_class()
-    for n, t, v in wire.fields(data):
+    for n, _, v in wire.fields(data):
         if n == 1 and isinstance(v, bytes):
             key = v.decode("utf-8")
         elif n == 2 and isinstance(v, bytes):
@@ -213,7 +213,7 @@ class Features(_Message):
         return _encode_map(1, self.feature)
 
     def _decode(self, data: bytes) -> None:
-        for n, t, v in wire.fields(data):
+        for n, _, v in wire.fields(data):
             if n == 1 and isinstance(v, bytes):
                 _decode_map(v, Feature, self.feature)
 
@@ -228,7 +228,7 @@ class FeatureList(_Message):
         return b"".join(wire.field_bytes(1, f._encode()) for f in self.feature)
 
     def _decode(self, data: bytes) -> None:
-        self.feature = [Feature.FromString(v) for n, t, v in wire.fields(data) if n == 1 and isinstance(v, bytes)]
+        self.feature = [Feature.FromString(v) for n, _, v in wire.fields(data) if n == 1 and isinstance(v, bytes)]
 
 
 class FeatureLists(_Message):
@@ -241,7 +241,7 @@ class FeatureLists(_Message):
         return _encode_map(1, self.feature_list)
 
     def _decode(self, data: bytes) -> None:
-        for n, t, v in wire.fields(data):
+        for n, _, v in wire.fields(data):
             if n == 1 and isinstance(v, bytes):
                 _decode_map(v, FeatureList, self.feature_list)
 
@@ -263,7 +263,7 @@ class Example(_Message):
         return wire.field_bytes(1, self.features._encode())
 
     def _decode(self, data: bytes) -> None:
-        for n, t, v in wire.fields(data):
+        for n, _, v in wire.fields(data):
             if n == 1 and isinstance(v, bytes):
                 self._set = True
                 self.features = Features.FromString(v)
@@ -289,7 +289,7 @@ class SequenceExample(_Message):
 
     def _decode(self, data: bytes) -> None:
         given = list(self._given)
-        for n, t, v in wire.fields(data):
+        for n, _, v in wire.fields(data):
             if n == 1 and isinstance(v, bytes):
                 self.context, given[0] = Features.FromString(v), True
             elif n == 2 and isinstance(v, bytes):

@@ -56,7 +56,7 @@ class Function:
             p.op.attrs[PARAM_ATTR] = True
         self.element_spec = element_spec
         result = call_user(fn, pack_as(element_spec, self.params))
-        self.dataset = None
+        self.dataset: Any = None
         if keep_dataset:   # flat_map, interleave: the function returns a dataset
             node = getattr(result, "_node", None)
             if node is None:
@@ -117,7 +117,7 @@ class Env:
         if not fn.outputs:
             return []
         feed = {p: self.bindings[p] for p in fn.free if p in self.bindings}
-        feed.update(zip(fn.params, element))
+        feed.update(zip(fn.params, element, strict=True))
         return self.run(fn.outputs, feed)
 
     def bind(self, tensors: Sequence[Tensor], values: Sequence[Any]) -> Env:

@@ -13,9 +13,9 @@ from typing import Any
 
 from .. import dtypes as _dt
 from .. import errors
-from ..shapes import TensorShape
 from ..ops.convert import convert_to_tensor
 from ..primitives.data import ITERATOR_GET_NEXT, ITERATOR_TO_STRING_HANDLE, MAKE_ITERATOR
+from ..shapes import TensorShape
 from ..ssa.graph import Operation, Tensor, get_default_graph, name_scope
 from .functions import Env
 from .nodes import Node

@@ -16,7 +16,7 @@ from .. import dtypes as _dt
 from .. import errors
 from ..shapes import TensorShape
 from ..ssa.graph import Tensor
-from .functions import Env, captured_placeholders, free_placeholders
+from .functions import Env, free_placeholders
 from .structure import Spec, flatten, map_structure, most_specific, pack_as, same_structure
 
 __all__ = ["Node", "TensorSlices", "Tensors", "Range", "Zip", "Concatenate", "Generator", "as_value"]
@@ -83,9 +83,9 @@ class TensorSlices(Node):
         sizes = {t.shape.sizes[0] if t.shape.sizes else None for t in tensors}
         if any(t.shape.sizes == () for t in tensors):
             raise ValueError("from_tensor_slices needs components of rank 1 or more, got a scalar")
-        known = sizes - {None}
+        known = sorted(size for size in sizes if size is not None)
         if len(known) > 1:
-            raise ValueError(f"Dimensions {sorted(known)} of the components of from_tensor_slices differ "
+            raise ValueError(f"Dimensions {known} of the components of from_tensor_slices differ "
                              f"in their first dimension")
         self.own_captured = tuple(tensors)
         self.free = free_placeholders(tensors)
@@ -141,7 +141,7 @@ class Zip(Node):
         self.spec = pack_as(structure, [n.spec for n in nodes])
 
     def elements(self, env: Env) -> Iterator[Element]:
-        for parts in zip(*(n.elements(env) for n in self.inputs)):
+        for parts in zip(*(n.elements(env) for n in self.inputs), strict=False):  # the shortest ends it
             yield [v for part in parts for v in part]
 
 

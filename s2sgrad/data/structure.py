@@ -51,8 +51,8 @@ _END = object()
 
 def _pack(structure: Any, leaves: Any) -> Any:
     if isinstance(structure, dict):
-        items = {key: _pack(structure[key], leaves) for key in sorted(structure)}
-        return type(structure)((key, items[key]) for key in structure)
+        entries = {key: _pack(structure[key], leaves) for key in sorted(structure)}
+        return type(structure)((key, entries[key]) for key in structure)
     if isinstance(structure, tuple):
         items = [_pack(item, leaves) for item in structure]
         return type(structure)(*items) if hasattr(structure, "_fields") else tuple(items)

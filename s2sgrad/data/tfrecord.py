@@ -70,7 +70,7 @@ class TFRecordWriter:
         self._compression = compression_name(options)
         level = options.compression_level if isinstance(options, TFRecordOptions) else 6
         try:
-            self._file: Any = open(self.path, "wb")  # noqa: SIM115 - closed by close()
+            self._file: Any = open(self.path, "wb")
         except OSError as e:
             raise errors.NotFoundError(None, None, f"{self.path}; {e.strerror}") from None
         if self._compression == "GZIP":

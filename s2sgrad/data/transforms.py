@@ -3,6 +3,7 @@ take, skip, cache, prefetch, enumerate."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+
 import numpy as np
 
 from .. import dtypes as _dt
@@ -54,14 +55,14 @@ class FlatMap(Node):
 
     def __init__(self, node: Node, fn: Function) -> None:
         self.inputs, self.fn = (node,), fn
-        assert fn.dataset is not None
-        self.spec = fn.dataset.spec
+        self.inner: Node = fn.dataset
+        self.spec = self.inner.spec
 
     def functions(self) -> list:
         return [self.fn]
 
     def elements(self, env: Env) -> Iterator[Element]:
-        inner = self.fn.dataset
+        inner = self.inner
         for element in self.inputs[0].elements(env):
             yield from inner.elements(env.bind(self.fn.params, element))
 
@@ -77,15 +78,15 @@ class Interleave(Node):
                 raise ValueError(f"interleave's {name} must be a positive integer, got {value!r}")
         self.inputs, self.fn = (node,), fn
         self.cycle_length, self.block_length = int(cycle_length), int(block_length)
-        assert fn.dataset is not None
-        self.spec = fn.dataset.spec
+        self.inner: Node = fn.dataset
+        self.spec = self.inner.spec
 
     def functions(self) -> list:
         return [self.fn]
 
     def elements(self, env: Env) -> Iterator[Element]:
         source = self.inputs[0].elements(env)
-        inner = self.fn.dataset
+        inner = self.inner
         slots: list[Iterator | None] = [None] * self.cycle_length
         index = block = 0
         open_count, end_of_input = 0, False

@@ -62,7 +62,7 @@ def _dense_entry(key: str, spec: FixedLenFeature) -> tuple:
     shape = TensorShape(spec.shape)
     if not shape.is_fully_defined():
         raise ValueError(f"Feature {key!r}: FixedLenFeature needs a fully defined shape, got {shape}")
-    sizes = tuple(shape.as_list())
+    sizes = tuple(d for d in shape.sizes or () if d is not None)
     default = spec.default_value
     if default is not None:
         array = np.asarray(default, dtype=object if kind == "bytes" else EXAMPLE_DTYPES[kind].np)

@@ -1,6 +1,15 @@
 """``tf.train``: optimizers and the global step."""
-from ..data.example import (BytesList, Example, Feature, FeatureList, FeatureLists, Features, FloatList, Int64List,
-                            SequenceExample)
+from ..data.example import (
+                            BytesList,
+                            Example,
+                            Feature,
+                            FeatureList,
+                            FeatureLists,
+                            Features,
+                            FloatList,
+                            Int64List,
+                            SequenceExample,
+)
 from ..tf1_api import missing_names as _missing_names
 from .adagrad import AdagradOptimizer
 from .adam import AdamOptimizer
