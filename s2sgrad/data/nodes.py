@@ -15,8 +15,9 @@ import numpy as np
 from .. import dtypes as _dt
 from .. import errors
 from ..shapes import TensorShape
+from ..ops.convert import convert_to_tensor
 from ..ssa.graph import Tensor
-from .functions import Env, free_placeholders
+from .functions import PARAM_ATTR, Env, captured_placeholders, free_placeholders
 from .structure import Spec, flatten, map_structure, most_specific, pack_as, same_structure
 
 __all__ = ["Node", "TensorSlices", "Tensors", "Range", "Zip", "Concatenate", "Generator", "as_value"]
@@ -29,11 +30,16 @@ class Node:
 
     spec: Any = None
     inputs: tuple[Node, ...] = ()
-    own_captured: tuple[Tensor, ...] = ()
+    own_captured: tuple[Tensor, ...] = ()   # the graph tensors the node reads
+    free: Sequence[Tensor] = ()             # the placeholders they depend on
 
     def captured(self) -> list[Tensor]:
-        """Every graph tensor this pipeline reads when an iterator starts (own, inputs', functions')."""
-        found = list(self.own_captured)
+        """Every graph tensor this pipeline reads when an iterator starts (own, inputs', functions');
+        for tensors computed from an enclosing function's element, the user's placeholders they read."""
+        if any(p.op.attrs.get(PARAM_ATTR) for p in self.free):
+            found = captured_placeholders(self.own_captured)
+        else:
+            found = list(self.own_captured)
         for f in self.functions():
             found += f.captured()
         for node in self.inputs:
@@ -116,19 +122,37 @@ class Tensors(Node):
 
 
 class Range(Node):
-    """``range(start, stop, step)`` of int64 scalars (or ``output_type``)."""
+    """``range(start, stop, step)`` of int64 scalars (or ``output_type``); the bounds may be tensors."""
 
-    def __init__(self, args: Sequence[int], dtype: _dt.DType) -> None:
-        if not 1 <= len(args) <= 3 or not all(isinstance(a, (int, np.integer)) and not isinstance(a, bool)
-                                              for a in args):
-            raise TypeError(f"Dataset.range expects 1 to 3 integers (start, stop, step), got {tuple(args)!r}")
-        self.range = range(*[int(a) for a in args])   # ValueError for step 0, as Python's range
+    def __init__(self, args: Sequence[Any], dtype: _dt.DType) -> None:
+        if not 1 <= len(args) <= 3:
+            raise TypeError(f"Dataset.range expects 1 to 3 arguments (start, stop, step), got {tuple(args)!r}")
+        bounds: list = []
+        for a in args:
+            if isinstance(a, Tensor) or hasattr(a, "_as_graph_element"):
+                t = convert_to_tensor(a)
+                if not t.dtype.is_integer or t.shape.sizes not in ((), None):
+                    raise TypeError(f"Dataset.range's arguments must be integer scalars, got {t}")
+                bounds.append(t)
+            elif isinstance(a, (int, np.integer)) and not isinstance(a, bool):
+                bounds.append(int(a))
+            else:
+                raise TypeError(f"Dataset.range's arguments must be integers, got {a!r}")
+        if not any(isinstance(b, Tensor) for b in bounds) and bounds[-1] == 0 and len(bounds) == 3:
+            raise ValueError("Dataset.range's step must not be zero")
+        self.bounds = bounds
+        self.own_captured = tuple(b for b in bounds if isinstance(b, Tensor))
+        self.free = free_placeholders(list(self.own_captured))
         self.dtype = dtype
         self.spec = Spec(dtype, TensorShape([]))
 
     def elements(self, env: Env) -> Iterator[Element]:
+        known = iter(env.values(self.own_captured, self.free) if self.own_captured else [])
+        bounds = [int(next(known)) if isinstance(b, Tensor) else b for b in self.bounds]
+        if len(bounds) == 3 and bounds[2] == 0:
+            raise errors.InvalidArgumentError(None, None, "Dataset.range's step must not be zero")
         scalar = self.dtype.np.type
-        for i in self.range:
+        for i in range(*bounds):
             yield [scalar(i)]
 
 
