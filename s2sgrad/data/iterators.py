@@ -3,9 +3,10 @@ start a pipeline (``initializer``, ``make_initializer``) or name it (``string_ha
 
 An iterator's state lives in the session (``pipeline/host.py``: the session's ``resources``), keyed
 by the iterator's handle: one session's position never moves another's. ``get_next()`` of an
-iterator over a known dataset moves the dataset's trailing ``map``s (and ``prefetch``es) into the
-graph: the pipeline feeds the element before them and the maps' ops consume it, so they appear in
-the generated module of the step and are differentiable (``docs/design.md``, "tf.data").
+iterator over a known dataset moves the dataset's last ``map``s (those after its last batch, filter,
+cache...) into the graph: the pipeline feeds the element before them and the maps' ops consume it,
+so they appear in the generated module of the step and are differentiable (``docs/design.md``,
+"tf.data").
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from ..ssa.graph import Operation, Tensor, get_default_graph, name_scope
 from .functions import Env
 from .nodes import Node
 from .structure import Spec, flatten, pack_as, same_structure
-from .transforms import Map, Prefetch
+from .transforms import ORDER_ONLY, Map
 
 __all__ = ["Iterator", "split_graph_maps", "spec_of", "element_types", "element_shapes", "element_classes"]
 
@@ -29,13 +30,18 @@ HANDLES = "dataset_handles"   # resources entry: string handle -> Iterator (regi
 
 def split_graph_maps(node: Node) -> tuple[Node, list]:
     """The pipeline node the session feeds from and, in order, the map functions to apply in the graph:
-    the node's trailing maps and prefetches."""
-    maps = []
-    while isinstance(node, (Map, Prefetch)):
-        if isinstance(node, Map):
-            maps.append(node.fn)
+    the maps above the last transformation that reads values (batch, filter, cache...). Maps commute
+    with the transformations that only reorder, drop or repeat elements (shuffle, repeat, take, skip,
+    prefetch), so those stay in the pipeline, below the maps."""
+    chain = []
+    while isinstance(node, (Map, *ORDER_ONLY)):
+        chain.append(node)
         node = node.inputs[0]
-    return node, maps[::-1]
+    maps = [n.fn for n in reversed(chain) if isinstance(n, Map)]
+    for n in reversed(chain):
+        if not isinstance(n, Map):
+            node = n.over(node)
+    return node, maps
 
 
 def element_types(spec: Any) -> Any:

@@ -7,6 +7,7 @@ NumPy values, one per component). Sources live here; transformations in ``transf
 """
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -48,6 +49,13 @@ class Node:
 
     def functions(self) -> list:
         return []
+
+    def over(self, node: Node) -> Node:
+        """This transformation applied to ``node`` instead (one that only reorders, drops or repeats
+        elements, whose spec is its input's)."""
+        moved = copy.copy(self)
+        moved.inputs, moved.spec = (node,), node.spec
+        return moved
 
     def elements(self, env: Env) -> Iterator[Element]:
         raise NotImplementedError

@@ -13,7 +13,7 @@ from .nodes import Element, Node
 from .structure import Spec
 
 __all__ = ["Map", "Filter", "FlatMap", "Interleave", "Shuffle", "Repeat", "Take", "Skip", "Cache", "Prefetch",
-           "Enumerate"]
+           "Enumerate", "ORDER_ONLY"]
 
 
 class Map(Node):
@@ -244,3 +244,6 @@ class Enumerate(Node):
     def elements(self, env: Env) -> Iterator[Element]:
         for i, element in enumerate(self.inputs[0].elements(env), self.start):
             yield [np.int64(i), *element]
+
+
+ORDER_ONLY = (Shuffle, Repeat, Take, Skip, Prefetch)   # transformations that never read element values
