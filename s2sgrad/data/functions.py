@@ -112,7 +112,7 @@ class Env:
             return [known[t] for t in tensors]
         return self.run(list(tensors), {p: known[p] for p in free if p in known})
 
-    def call(self, fn: Function, element: list) -> list:
+    def call(self, fn: Function, element: Sequence) -> list:
         """``fn``'s flat outputs for a flat element."""
         if not fn.outputs:
             return []

@@ -140,21 +140,28 @@ class Shuffle(Node):
         return state["rng"]
 
     def elements(self, env: Env) -> Iterator[Element]:
-        rng = self._generator(env)
+        draws = _uniforms(self._generator(env))
         source = self.inputs[0].elements(env)
         buffer: list[Element] = []
         for element in source:
             buffer.append(element)
             if len(buffer) == self.buffer_size:
                 break
+        size = len(buffer)
         for element in source:   # the buffer is full: draw one, refill its place
-            i = int(rng.integers(len(buffer)))
+            i = int(next(draws) * size)
             yield buffer[i]
             buffer[i] = element
         while buffer:            # the input ended: drain the buffer in random order
-            i = int(rng.integers(len(buffer)))
+            i = int(next(draws) * len(buffer))
             buffer[i], buffer[-1] = buffer[-1], buffer[i]
             yield buffer.pop()
+
+
+def _uniforms(rng: np.random.Generator, chunk: int = 256) -> Iterator[float]:
+    """Uniform draws in [0, 1), generated a chunk at a time (a buffer index is ``int(u * size)``)."""
+    while True:
+        yield from rng.random(chunk).tolist()
 
 
 class Repeat(Node):
