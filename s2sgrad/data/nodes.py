@@ -15,8 +15,8 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .. import errors
-from ..shapes import TensorShape
 from ..ops.convert import convert_to_tensor
+from ..shapes import TensorShape
 from ..ssa.graph import Tensor
 from .functions import PARAM_ATTR, Env, captured_placeholders, free_placeholders
 from .structure import Spec, flatten, map_structure, most_specific, pack_as, same_structure
