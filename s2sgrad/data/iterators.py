@@ -217,9 +217,10 @@ class Iterator:
                              {"output_types": tuple(s.dtype for s in specs),
                               "output_shapes": tuple(s.shape.sizes for s in specs), "host": host}, op_name)
         element = pack_as(self._pipeline_spec, list(op.outputs))
-        for fn in self._maps:
-            with name_scope(fn.what):
-                element = fn.apply(element)
+        with graph._at_location(op.location):   # the maps' ops compute what this statement assigns
+            for fn in self._maps:
+                with name_scope(fn.what):
+                    element = fn.apply(element)
         return element
 
     def string_handle(self, name: str | None = None) -> Tensor:
