@@ -203,19 +203,29 @@ def _decode_map(data: bytes, value_class: Any, target: dict) -> None:
     target[key] = value
 
 
-class Features(_Message):
-    _fields = ("feature",)
+class _MapMessage(_Message):
+    """A message of one map field (number 1) from str to ``value_class`` messages."""
 
-    def __init__(self, feature: dict | None = None) -> None:
-        self.feature = _FeatureMap(Feature, _checked_map(feature, Feature, "Features.feature"))
+    value_class: ClassVar[Any]
+
+    def _entries(self) -> dict:
+        return getattr(self, self._fields[0])
 
     def _encode(self) -> bytes:
-        return _encode_map(1, self.feature)
+        return _encode_map(1, self._entries())
 
     def _decode(self, data: bytes) -> None:
         for n, _, v in wire.fields(data):
             if n == 1 and isinstance(v, bytes):
-                _decode_map(v, Feature, self.feature)
+                _decode_map(v, self.value_class, self._entries())
+
+
+class Features(_MapMessage):
+    _fields = ("feature",)
+    value_class = Feature
+
+    def __init__(self, feature: dict | None = None) -> None:
+        self.feature = _FeatureMap(Feature, _checked_map(feature, Feature, "Features.feature"))
 
 
 class FeatureList(_Message):
@@ -231,19 +241,12 @@ class FeatureList(_Message):
         self.feature = [Feature.FromString(v) for n, _, v in wire.fields(data) if n == 1 and isinstance(v, bytes)]
 
 
-class FeatureLists(_Message):
+class FeatureLists(_MapMessage):
     _fields = ("feature_list",)
+    value_class = FeatureList
 
     def __init__(self, feature_list: dict | None = None) -> None:
         self.feature_list = _FeatureMap(FeatureList, _checked_map(feature_list, FeatureList, "FeatureLists"))
-
-    def _encode(self) -> bytes:
-        return _encode_map(1, self.feature_list)
-
-    def _decode(self, data: bytes) -> None:
-        for n, _, v in wire.fields(data):
-            if n == 1 and isinstance(v, bytes):
-                _decode_map(v, FeatureList, self.feature_list)
 
 
 class Example(_Message):
