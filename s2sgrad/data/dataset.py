@@ -15,7 +15,7 @@ from .functions import Function
 from .iterators import Iterator, element_classes, element_shapes, element_types, spec_of
 from .nodes import Concatenate, Generator, Node, Range, Tensors, TensorSlices, Zip
 from .structure import flatten, map_structure
-from .transforms import Cache, Enumerate, Filter, FlatMap, Interleave, Map, Prefetch, Repeat, Shuffle, Skip, Take
+from .transforms import Cache, Enumerate, Filter, FlatMap, Interleave, Map, Prefetch, Repeat, Shard, Shuffle, Skip, Take
 
 __all__ = ["Dataset", "AUTOTUNE"]
 
@@ -109,6 +109,10 @@ class Dataset:
 
     def skip(self, count: int) -> Dataset:
         return Dataset(Skip(self._node, _count(count, "skip's count")))
+
+    def shard(self, num_shards: int, index: int) -> Dataset:
+        return Dataset(Shard(self._node, check_count(num_shards, "shard's num_shards"),
+                             check_count(index, "shard's index", 0)))
 
     def cache(self, filename: str = "") -> Dataset:
         return Dataset(Cache(self._node))

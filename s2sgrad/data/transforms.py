@@ -12,7 +12,7 @@ from .functions import Env, Function
 from .nodes import Element, Node
 from .structure import Spec
 
-__all__ = ["Map", "Filter", "FlatMap", "Interleave", "Shuffle", "Repeat", "Take", "Skip", "Cache", "Prefetch",
+__all__ = ["Map", "Filter", "FlatMap", "Interleave", "Shuffle", "Repeat", "Take", "Skip", "Shard", "Cache", "Prefetch",
            "Enumerate", "ORDER_ONLY"]
 
 
@@ -212,6 +212,20 @@ class Skip(Node):
                 yield element
 
 
+class Shard(Node):
+    """``shard(num_shards, index)``: elements ``index``, ``index + num_shards``, ..."""
+
+    def __init__(self, node: Node, num_shards: int, index: int) -> None:
+        if not 0 <= index < num_shards:
+            raise ValueError(f"shard's index must be in [0, num_shards), got index {index}, num_shards {num_shards}")
+        self.inputs, self.spec, self.num_shards, self.index = (node,), node.spec, num_shards, index
+
+    def elements(self, env: Env) -> Iterator[Element]:
+        for n, element in enumerate(self.inputs[0].elements(env)):
+            if n % self.num_shards == self.index:
+                yield element
+
+
 class Cache(Node):
     """``cache()``: the first complete pass's elements, replayed by later passes of the same iterator.
     A ``filename`` is accepted and the cache kept in memory (nothing is written)."""
@@ -253,4 +267,4 @@ class Enumerate(Node):
             yield [np.int64(i), *element]
 
 
-ORDER_ONLY = (Shuffle, Repeat, Take, Skip, Prefetch)   # transformations that never read element values
+ORDER_ONLY = (Shuffle, Repeat, Take, Skip, Shard, Prefetch)   # transformations that never read element values
