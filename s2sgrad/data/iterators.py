@@ -59,8 +59,8 @@ def element_classes(spec: Any) -> Any:
 class _State:
     """A started pipeline in one session: its element generator."""
 
-    def __init__(self, node: Node, run: Any, captured: list, values: list) -> None:
-        self.env = Env(run, dict(zip(captured, values, strict=True)), {})
+    def __init__(self, node: Node, session: Any, captured: list, values: list) -> None:
+        self.env = Env(session, dict(zip(captured, values, strict=True)), {})
         self.elements = node.elements(self.env)
 
 
@@ -71,8 +71,8 @@ class _Start:
         self.iterator, self.node = iterator, node
         self.captured = node.captured()
 
-    def consume(self, resources: dict, run: Any, values: list) -> None:
-        resources[self.iterator.handle] = _State(self.node, run, self.captured, values)
+    def consume(self, resources: dict, session: Any, values: list) -> None:
+        resources[self.iterator.handle] = _State(self.node, session, self.captured, values)
 
     def __repr__(self) -> str:
         return f"<start {self.iterator.name}>"
@@ -84,7 +84,7 @@ class _Next:
     def __init__(self, iterator: Iterator | None, op_name: str) -> None:
         self.iterator, self.op_name = iterator, op_name
 
-    def produce(self, resources: dict, run: Any, inputs: list) -> list:
+    def produce(self, resources: dict, session: Any, inputs: list) -> list:
         iterator = self.iterator
         if iterator is None:   # from_string_handle: the fed handle names the iterator
             handle = inputs[0]
@@ -100,8 +100,8 @@ class _Next:
                                 "Ensure that you have run the initializer operation for this iterator before "
                                 "getting the next element.")
             start = iterator.one_shot
-            values = run(start.captured) if start.captured else []
-            state = resources[iterator.handle] = _State(start.node, run, start.captured, values)
+            values = session.run(start.captured) if start.captured else []
+            state = resources[iterator.handle] = _State(start.node, session, start.captured, values)
         element = next(state.elements, None)
         if element is None:
             raise errors.OutOfRangeError(None, None, f"End of sequence (iterator {iterator.name}, op {self.op_name})")
@@ -117,7 +117,7 @@ class _Handle:
     def __init__(self, iterator: Iterator) -> None:
         self.iterator = iterator
 
-    def produce(self, resources: dict, run: Any, inputs: list) -> list:
+    def produce(self, resources: dict, session: Any, inputs: list) -> list:
         resources.setdefault(HANDLES, {})[self.iterator.handle] = self.iterator
         return [self.iterator.handle]
 
