@@ -11,7 +11,7 @@ at the end of the data) stops the run before the module is called, so no variabl
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ..ssa.graph import Operation, Tensor
