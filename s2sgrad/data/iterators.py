@@ -10,6 +10,7 @@ so they appear in the generated module of the step and are differentiable (``doc
 """
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from .. import dtypes as _dt
@@ -57,11 +58,16 @@ def element_classes(spec: Any) -> Any:
 
 
 class _State:
-    """A started pipeline in one session: its element generator."""
+    """A started pipeline in one session: its element generator (one thread at a time advances it)."""
 
     def __init__(self, node: Node, session: Any, captured: list, values: list) -> None:
         self.env = Env(session, dict(zip(captured, values, strict=True)), {})
         self.elements = node.elements(self.env)
+        self.lock = threading.Lock()
+
+    def next(self) -> Any:
+        with self.lock:
+            return next(self.elements, None)
 
 
 class _Start:
@@ -102,7 +108,7 @@ class _Next:
             start = iterator.one_shot
             values = session.run(start.captured) if start.captured else []
             state = resources[iterator.handle] = _State(start.node, session, start.captured, values)
-        element = next(state.elements, None)
+        element = state.next()
         if element is None:
             raise errors.OutOfRangeError(None, None, f"End of sequence (iterator {iterator.name}, op {self.op_name})")
         return element
