@@ -1,5 +1,5 @@
-"""``tf.train``: optimizers, learning-rate schedules, the global step, moving averages, and checkpoints
-(Saver, readers, the state file)."""
+"""``tf.train``: optimizers, learning-rate schedules, the global step, moving averages, checkpoints
+(Saver, readers, the state file) and the ``tf.train.Example`` messages of tf.data."""
 from ..checkpoint.init_from import init_from_checkpoint
 from ..checkpoint.reader import CheckpointReader, NewCheckpointReader, list_variables, load_checkpoint
 from ..checkpoint.saver import Saver, SaverDef
@@ -12,6 +12,17 @@ from ..checkpoint.state import (
     latest_checkpoint,
     remove_checkpoint,
     update_checkpoint_state,
+)
+from ..data.example import (
+    BytesList,
+    Example,
+    Feature,
+    FeatureList,
+    FeatureLists,
+    Features,
+    FloatList,
+    Int64List,
+    SequenceExample,
 )
 from ..tf1_api import missing_names as _missing_names
 from .adadelta import AdadeltaOptimizer
@@ -49,6 +60,8 @@ __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOp
 __all__ += ["Saver", "SaverDef", "CheckpointReader", "CheckpointState", "NewCheckpointReader", "checkpoint_exists",
             "generate_checkpoint_state_proto", "get_checkpoint_mtimes", "get_checkpoint_state", "init_from_checkpoint",
             "latest_checkpoint", "list_variables", "load_checkpoint", "remove_checkpoint", "update_checkpoint_state"]
+__all__ += ["BytesList", "Example", "Feature", "FeatureList", "FeatureLists", "Features", "FloatList",  # tf.data's
+            "Int64List", "SequenceExample"]
 
 
 __getattr__ = _missing_names("train", __name__)
