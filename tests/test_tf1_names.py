@@ -21,7 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MISSING = [("tf.py_func", "tf.py_func"),
            ("tf.sparse_tensor_to_dense", "tf.sparse_tensor_to_dense"), ("tf.nn.conv2d", "tf.nn.conv2d"),
            ("tf.train.import_meta_graph", "tf.train.import_meta_graph"), ("tf.math.bessel_i0", "tf.math.bessel_i0"),
-           ("tf.linalg.inv", "tf.linalg.inv"), ("tf.losses.hinge_loss", "tf.losses.hinge_loss"),
+           ("tf.linalg.expm", "tf.linalg.expm"), ("tf.losses.hinge_loss", "tf.losses.hinge_loss"),
            ("tf.errors.raise_exception_on_not_ok_status", "tf.errors.raise_exception_on_not_ok_status"),
            ("tf.random.categorical", "tf.random.categorical"), ("tf.initializers.orthogonal",
                                                                 "tf.initializers.orthogonal"),
