@@ -152,3 +152,42 @@ def build(tf, name: str, dtype=None):
 def set_weights(tf, sess, variables, dtype=np.float32) -> None:
     for v in variables:
         v.load(weight(v.name, v.shape.as_list(), dtype), sess)
+
+
+# -- an LSTM classifier on scikit-learn's digits: each 8x8 image read row by row ---------------------
+
+DIGITS_TRAIN, DIGITS_STEPS, DIGITS_EVERY = 600, 40, 5
+
+
+def digits_data():
+    from sklearn.datasets import load_digits
+    digits = load_digits()
+    images = (digits.images / 16.0).astype(np.float32)  # [n, 8 rows, 8 columns]
+    return images[:DIGITS_TRAIN], digits.target[:DIGITS_TRAIN], images[DIGITS_TRAIN:], digits.target[DIGITS_TRAIN:]
+
+
+def digits_classifier(tf):
+    """Train for DIGITS_STEPS Adam steps; returns (the loss every DIGITS_EVERY steps, held-out accuracy)."""
+    train_x, train_y, test_x, test_y = digits_data()
+    images = tf.placeholder(tf.float32, [None, 8, 8], name="images")
+    labels = tf.placeholder(tf.int64, [None], name="labels")
+    cell = tf.nn.rnn_cell.LSTMCell(32)
+    _, state = tf.nn.dynamic_rnn(cell, images, dtype=tf.float32)
+    with tf.variable_scope("classifier"):
+        w = tf.get_variable("w", [32, 10])
+        b = tf.get_variable("b", [10], initializer=tf.zeros_initializer())
+    logits = tf.matmul(state.h, w) + b
+    loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
+    train = tf.train.AdamOptimizer(0.02).minimize(loss)
+    accuracy = tf.reduce_mean(tf.cast(tf.equal(tf.argmax(logits, 1), labels), tf.float32))
+    curve = []
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        set_weights(tf, sess, tf.trainable_variables())
+        for step in range(DIGITS_STEPS):
+            _, value = sess.run([train, loss], {images: train_x, labels: train_y})
+            if step % DIGITS_EVERY == 0:
+                curve.append(float(value))
+        curve.append(float(sess.run(loss, {images: train_x, labels: train_y})))
+        held_out = float(sess.run(accuracy, {images: test_x, labels: test_y}))
+    return curve, held_out

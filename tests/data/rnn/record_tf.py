@@ -37,5 +37,8 @@ if __name__ == "__main__":
     data = {}
     for program in rp.PROGRAMS:
         data.update(record(program))
+    with tf.Graph().as_default():
+        curve, accuracy = rp.digits_classifier(tf)
+    data["digits/curve"], data["digits/accuracy"] = np.array(curve), np.array(accuracy)
     np.savez_compressed(os.path.join(HERE, "tf_rnn.npz"), **data)
     print(f"recorded {len(rp.PROGRAMS)} programs with TensorFlow {tf.VERSION}")
