@@ -10,17 +10,17 @@ from collections.abc import Callable
 
 import numpy as np
 
-T, B, D, H, O = 50, 32, 16, 64, 4
+T, B, D, H, OUT = 50, 32, 16, 64, 4
 LR = np.float32(0.01)
 
 
 def _data():
     rng = np.random.default_rng(4)
     X = rng.standard_normal((T, B, D)).astype(np.float32)
-    Y = rng.standard_normal((B, O)).astype(np.float32)
+    Y = rng.standard_normal((B, OUT)).astype(np.float32)
     kernel = (rng.standard_normal((D + H, 4 * H)) * 0.1).astype(np.float32)
     bias = np.zeros(4 * H, np.float32)
-    V = (rng.standard_normal((H, O)) * 0.2).astype(np.float32)
+    V = (rng.standard_normal((H, OUT)) * 0.2).astype(np.float32)
     return X, Y, [kernel, bias, V]
 
 
@@ -83,7 +83,7 @@ def _lstm_session(tf, fetches_of):
     X, Y, params = _data()
     with tf.Graph().as_default():  # its own graph: the variables keep TF's names in every variant
         x = tf.placeholder(tf.float32, [T, B, D])
-        y = tf.placeholder(tf.float32, [B, O])
+        y = tf.placeholder(tf.float32, [B, OUT])
         _, state = tf.nn.dynamic_rnn(tf.nn.rnn_cell.BasicLSTMCell(H), x, dtype=tf.float32, time_major=True)
         V = tf.Variable(params[2])
         loss = tf.reduce_mean(tf.reduce_sum(tf.square(tf.matmul(state.h, V) - y), 1))

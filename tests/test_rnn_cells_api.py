@@ -100,7 +100,7 @@ def test_lstm_initializer_and_gru_initializers_are_used(fresh_graph):
     lstm(x, lstm.zero_state(2, tf.float32))
     gru = rc.GRUCell(2, kernel_initializer=tf.ones_initializer(), bias_initializer=tf.constant_initializer(-2.0))
     gru(x, gru.zero_state(2, tf.float32))
-    values = dict(zip([v.name for v in tf.global_variables()], _run(tf.global_variables())))
+    values = dict(zip([v.name for v in tf.global_variables()], _run(tf.global_variables()), strict=True))
     assert (values["lstm_cell/kernel:0"] == 0.5).all() and (values["lstm_cell/w_o_diag:0"] == 0.5).all()
     assert (values["lstm_cell/projection/kernel:0"] == 0.5).all() and (values["lstm_cell/bias:0"] == 0).all()
     assert (values["gru_cell/gates/bias:0"] == -2).all() and (values["gru_cell/candidate/kernel:0"] == 1).all()

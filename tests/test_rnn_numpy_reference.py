@@ -47,7 +47,8 @@ def np_lstm(w, scope, forget_bias=1.0, peepholes=False, cell_clip=None, proj=Fal
 
 def np_gru(w, scope):
     def step(x, h):
-        r, u = np.split(sigmoid(np.concatenate([x, h], 1) @ w[f"{scope}/gates/kernel"] + w[f"{scope}/gates/bias"]), 2, 1)
+        gates = np.concatenate([x, h], 1) @ w[f"{scope}/gates/kernel"] + w[f"{scope}/gates/bias"]
+        r, u = np.split(sigmoid(gates), 2, 1)
         cand = np.tanh(np.concatenate([x, r * h], 1) @ w[f"{scope}/candidate/kernel"] + w[f"{scope}/candidate/bias"])
         h = u * h + (1 - u) * cand
         return h, h
@@ -62,7 +63,7 @@ def np_unroll(step, xs, state, lengths=None):
         if lengths is not None:
             done = (t >= lengths)[:, None]
             out = np.where(done, 0.0, out)
-            new = tuple(np.where(done, s, n) for s, n in zip(state, new)) if isinstance(new, tuple) \
+            new = tuple(np.where(done, s, n) for s, n in zip(state, new, strict=True)) if isinstance(new, tuple) \
                 else np.where(done, state, new)
         outputs.append(out)
         state = new
@@ -148,15 +149,17 @@ def test_a_stack_and_both_directions_match_numpy(fresh_graph):
         out, new = stacked(x_t, state)
         done = (t >= rp.LENGTHS)[:, None]
         outs.append(np.where(done, 0, out))
-        state = (np.where(done, state[0], new[0]), tuple(np.where(done, s, n) for s, n in zip(state[1], new[1])))
+        lstm_state = tuple(np.where(done, s, n) for s, n in zip(state[1], new[1], strict=True))
+        state = (np.where(done, state[0], new[0]), lstm_state)
     np.testing.assert_allclose(got[0], np.stack(outs, 1), rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(got[2][0], state[0], rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(got[2][2], state[1][1], rtol=1e-5, atol=1e-6)
-    reversed_xs = np.stack([np.concatenate([x[:n][::-1], x[n:]]) for x, n in zip(rp.inputs(), rp.LENGTHS)], 1)
+    reversed_xs = np.stack([np.concatenate([x[:n][::-1], x[n:]])
+                            for x, n in zip(rp.inputs(), rp.LENGTHS, strict=True)], 1)
     bw_outs, bw_state = np_unroll(np_basic_rnn(w, "bidirectional_rnn/bw/basic_rnn_cell"), reversed_xs,
                                   np.zeros((3, 3)), rp.LENGTHS)
     bw_outs = np.stack(bw_outs, 1)
-    bw_outs = np.stack([np.concatenate([o[:n][::-1], o[n:]]) for o, n in zip(bw_outs, rp.LENGTHS)])
+    bw_outs = np.stack([np.concatenate([o[:n][::-1], o[n:]]) for o, n in zip(bw_outs, rp.LENGTHS, strict=True)])
     np.testing.assert_allclose(got[1], bw_outs, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(got[3], bw_state, rtol=1e-5, atol=1e-6)
 

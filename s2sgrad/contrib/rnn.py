@@ -1,6 +1,18 @@
 """``tf.contrib.rnn``: the cells of ``tf.nn.rnn_cell`` and ``static_rnn`` under their contrib spellings."""
-from ..rnn import (BasicLSTMCell, BasicRNNCell, DeviceWrapper, DropoutWrapper, GRUCell, LSTMCell, LSTMStateTuple,
-                   MultiRNNCell, ResidualWrapper, RNNCell, static_bidirectional_rnn, static_rnn)
+from ..rnn import (
+                   BasicLSTMCell,
+                   BasicRNNCell,
+                   DeviceWrapper,
+                   DropoutWrapper,
+                   GRUCell,
+                   LSTMCell,
+                   LSTMStateTuple,
+                   MultiRNNCell,
+                   ResidualWrapper,
+                   RNNCell,
+                   static_bidirectional_rnn,
+                   static_rnn,
+)
 from ..tf1_api import missing_names as _missing_names
 
 __all__ = ["RNNCell", "LSTMStateTuple", "BasicRNNCell", "BasicLSTMCell", "LSTMCell", "GRUCell", "MultiRNNCell",

@@ -7,4 +7,5 @@ from .static import static_bidirectional_rnn, static_rnn
 from .wrappers import DeviceWrapper, DropoutWrapper, MultiRNNCell, ResidualWrapper
 
 __all__ = ["RNNCell", "LSTMStateTuple", "BasicRNNCell", "BasicLSTMCell", "LSTMCell", "GRUCell", "MultiRNNCell",
-           "DropoutWrapper", "ResidualWrapper", "DeviceWrapper", "static_rnn", "static_bidirectional_rnn", "dynamic_rnn", "bidirectional_dynamic_rnn"]
+           "DropoutWrapper", "ResidualWrapper", "DeviceWrapper", "static_rnn", "static_bidirectional_rnn",
+           "dynamic_rnn", "bidirectional_dynamic_rnn"]

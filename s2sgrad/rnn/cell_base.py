@@ -152,7 +152,7 @@ class RNNCell:
         return self.zero_state(batch_size, dtype)
 
 
-def _size_list(size: Any) -> list[int]:
+def _size_list(size: Any) -> list:
     return TensorShape(size).as_list()
 
 

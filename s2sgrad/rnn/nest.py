@@ -24,9 +24,8 @@ def flatten(structure: Any) -> list:
 
 
 def _rebuild(like: Sequence, items: list) -> Any:
-    if isinstance(like, tuple) and hasattr(like, "_fields"):
-        return type(like)(*items)
-    return type(like)(items)
+    kind: Any = type(like)
+    return kind(*items) if isinstance(like, tuple) and hasattr(like, "_fields") else kind(items)
 
 
 def _pack(structure: Any, leaves: list, start: int) -> tuple[Any, int]:

@@ -10,8 +10,8 @@ from typing import Any
 from .. import dtypes as _dt
 from ..ops import array_ops as a
 from ..ops import math_ops as m
-from ..ops.creation import range as _range
 from ..ops.convert import convert_to_tensor
+from ..ops.creation import range as _range
 from ..ops.indexing_ops import gather_nd
 from ..ops.reduce_ops import cumsum
 from ..ssa.graph import Tensor
