@@ -70,8 +70,8 @@ def np_unroll(step, xs, state, lengths=None):
     return outputs, state
 
 
-def _weights(variables):
-    return {v.name.split(":")[0]: rp.weight(v.name, v.shape.as_list()) for v in variables}
+def _weights(variables, dtype=np.float32):
+    return {v.name.split(":")[0]: rp.weight(v.name, v.shape.as_list(), dtype) for v in variables}
 
 
 def _run(fetches, variables, x, lengths):
@@ -178,3 +178,25 @@ def test_gradients_match_finite_differences_in_float64(name, fresh_graph):
         rp.set_weights(tf, sess, variables, np.float64)
         feeds = {x: rp.inputs(np.float64), lengths: rp.LENGTHS}
         check_gradients(loss, [x, *variables], feeds, session=sess, directions=3)
+
+
+def test_dynamic_rnn_with_time_and_batch_known_only_at_run_time(fresh_graph):
+    x = tf.placeholder(tf.float64, [None, None, rp.DEPTH])
+    lengths = tf.placeholder(tf.int32, [None])
+    (fw, bw), (state_fw, state_bw) = tf.nn.bidirectional_dynamic_rnn(rc.GRUCell(5), rc.GRUCell(5), x,
+                                                                      sequence_length=lengths, dtype=tf.float64)
+    assert fw.shape.as_list() == [None, None, 5]
+    loss = tf.reduce_sum(fw * fw) + tf.reduce_sum(bw) + tf.reduce_sum(state_fw * state_bw)
+    variables = tf.trainable_variables()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        rp.set_weights(tf, sess, variables, np.float64)
+        for batch, steps in [(3, 5), (2, 7)]:
+            xs = np.random.RandomState(steps).uniform(-1, 1, (batch, steps, rp.DEPTH))
+            ns = np.arange(batch) % steps + 1
+            got_fw, got_state = sess.run([fw, state_fw], {x: xs, lengths: ns})
+            want_fw, want_state = np_unroll(np_gru(_weights(variables, np.float64), "bidirectional_rnn/fw/gru_cell"),
+                                            xs.transpose(1, 0, 2), np.zeros((batch, 5)), ns)
+            np.testing.assert_allclose(got_fw, np.stack(want_fw, 1), rtol=1e-10)
+            np.testing.assert_allclose(got_state, want_state, rtol=1e-10)
+            check_gradients(loss, [x, *variables], {x: xs, lengths: ns}, session=sess)

@@ -14,12 +14,11 @@ from typing import Any
 from .. import dtypes as _dt
 from ..ops import array_ops as a
 from ..ops import math_ops as m
-from ..ops import nn_ops
+from ..ops import nest, nn_ops
 from ..ops.convert import convert_to_tensor
 from ..ops.variables import Variable, VariableScope, get_variable, variable_scope
 from ..shapes import TensorShape
 from ..ssa.graph import Tensor, name_scope
-from . import nest
 
 __all__ = ["RNNCell", "LSTMStateTuple", "activation_function", "linear", "zeros_like_sizes", "batch_dimension",
            "input_depth"]
@@ -165,16 +164,15 @@ def zeros_like_sizes(sizes: Any, batch_size: Any, dtype: Any) -> Any:
         out = a.zeros(shape, dtype=dtype)
         out.set_shape([None, *_size_list(size)])
         return out
-    if not nest.is_sequence(sizes):
+    if not nest.is_nested(sizes):
         return zeros(sizes)
     return nest.pack_sequence_as(sizes, [zeros(s) for s in nest.flatten(sizes)])
 
 
-def batch_dimension(x: Tensor) -> Any:
-    """``x``'s first dimension: an int when static, else a scalar tensor."""
-    size = x.shape[0] if x.shape.rank is not None else None
-    size = getattr(size, "value", size)
-    return int(size) if size is not None else a.shape(x)[0]
+def batch_dimension(x: Tensor, axis: int = 0) -> Any:
+    """``x``'s dimension ``axis`` (the batch): an int when static, else a scalar tensor."""
+    size = x.shape.as_list()[axis] if x.shape.rank is not None else None
+    return int(size) if size is not None else a.shape(x)[axis]
 
 
 def input_depth(input_shape: Any) -> int:

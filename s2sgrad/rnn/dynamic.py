@@ -1,21 +1,25 @@
 """``tf.nn.dynamic_rnn`` and ``tf.nn.bidirectional_dynamic_rnn``: a cell over the time axis of one tensor.
 
-Same numbers, gradients and variable names as TF-1.x (``rnn/<cell>/kernel``...). The steps are
-recorded one after another over the static time dimension (``tf.while_loop`` is not on main yet),
-so the number of steps must be known when the graph is built; a ValueError says so otherwise.
+As in TF-1.x, the steps are a ``tf.while_loop`` reading each step's input from a ``TensorArray`` and
+writing each step's output to another, so the number of steps may be known only at run time and
+the generated code is one loop (and one reversed loop for the gradient) whatever the length.
+Variables are named as TensorFlow names them (``rnn/<cell>/kernel``...).
 """
 from __future__ import annotations
 
 from typing import Any
 
 from ..ops import array_ops as a
+from ..ops import nest
 from ..ops.convert import convert_to_tensor
 from ..ops.layout_ops import reverse
+from ..ops.loop_ops import while_loop
+from ..ops.tensor_array_ops import TensorArray
 from ..ops.variables import variable_scope
-from ..ssa.graph import Tensor
-from . import nest
-from .recurrence import check_cell, reverse_sequence, sequence_lengths, start_state
-from .static import unroll
+from ..shapes import TensorShape
+from ..ssa.graph import Tensor, name_scope
+from .cell_base import RNNCell, batch_dimension
+from .recurrence import check_cell, masked_step, reverse_sequence, sequence_lengths, start_state, zero_output
 
 __all__ = ["dynamic_rnn", "bidirectional_dynamic_rnn"]
 
@@ -29,16 +33,42 @@ def _swap_batch_time(x: Tensor) -> Tensor:
     return a.transpose(x, [1, 0, *range(2, rank)])
 
 
-def _time_steps(flat: list[Tensor]) -> int:
-    dims = flat[0].shape.as_list()
+def _check_depth(flat: list[Tensor]) -> None:
     for x in flat:
-        if len(x.shape.as_list()) < 3 or None in x.shape.as_list()[2:]:
+        dims = x.shape.as_list() if x.shape.rank is not None else [None]
+        if len(dims) < 3 or None in dims[2:]:
             raise ValueError(f"Input size (depth of inputs) must be accessible via shape inference, but saw value "
                              f"None (input {x.name}, time-major shape {x.shape}).")
-    if dims[0] is None:
-        raise ValueError(f"dynamic_rnn records one step per time step, so the number of steps of {flat[0].name} "
-                         f"(time-major shape {flat[0].shape}) must be known when the graph is built")
-    return dims[0]
+
+
+def _loop(cell: RNNCell, inputs: Any, flat: list[Tensor], state: Any, lengths: Tensor | None,
+          dtype: Any) -> tuple[list[Tensor], Any]:
+    """The while loop over the time-major ``flat`` inputs: (time-major outputs, final state)."""
+    static_steps = flat[0].shape.as_list()[0]
+    steps = static_steps if static_steps is not None else a.shape(flat[0])[0]
+    with name_scope("dynamic_rnn"):
+        input_tas = [TensorArray(x.dtype, size=steps, element_shape=x.shape[1:], name=f"input_{i}").unstack(x)
+                     for i, x in enumerate(flat)]
+        out_dtype = dtype or nest.flatten(state)[0].dtype
+        zeros = zero_output(cell, batch_dimension(flat[0], 1), out_dtype) if lengths is not None else None
+        output_sizes = nest.flatten(cell.output_size)
+        output_tas = [TensorArray(out_dtype, size=steps, name=f"output_{i}") for i in range(len(output_sizes))]
+    step_shapes = [x.shape[1:] for x in flat]
+
+    def step(time: Tensor, tas: list, state: Any) -> tuple:
+        reads = [ta.read(time) for ta in input_tas]
+        for read, shape in zip(reads, step_shapes, strict=True):
+            read.set_shape(shape)
+        output, new_state = masked_step(cell, time, nest.pack_sequence_as(inputs, reads), state, lengths, zeros)
+        return time + 1, [ta.write(time, o) for ta, o in zip(tas, nest.flatten(output), strict=True)], new_state
+    _, output_tas, state = while_loop(lambda time, *_: time < steps, step, (0, output_tas, state))
+    batch = flat[0].shape.as_list()[1]
+    outputs = []
+    for ta, size in zip(output_tas, output_sizes, strict=True):
+        out = ta.stack()
+        out.set_shape(TensorShape([static_steps, batch]).concatenate(size))
+        outputs.append(out)
+    return outputs, state
 
 
 def dynamic_rnn(cell: Any, inputs: Any, sequence_length: Any = None, initial_state: Any = None, dtype: Any = None,
@@ -55,17 +85,14 @@ def dynamic_rnn(cell: Any, inputs: Any, sequence_length: Any = None, initial_sta
     with variable_scope(scope or "rnn"):
         if not time_major:
             flat = [_swap_batch_time(x) for x in flat]
-        steps = _time_steps(flat)
-        columns = [a.unstack(x, num=steps) for x in flat]
-        step_inputs = [nest.pack_sequence_as(inputs, [column[t] for column in columns]) for t in range(steps)]
+        _check_depth(flat)
         if initial_state is None and not dtype:
             raise ValueError("If there is no initial_state, you must give a dtype.")
-        state = start_state(cell, initial_state, dtype, columns[0][0])
-        outputs, state = unroll(cell, step_inputs, state, sequence_lengths(sequence_length), dtype)
-        flat_outputs = [a.stack(list(leaves)) for leaves in zip(*[nest.flatten(o) for o in outputs], strict=True)]
+        state = start_state(cell, initial_state, dtype, batch_dimension(flat[0], 1))
+        outputs, state = _loop(cell, inputs, flat, state, sequence_lengths(sequence_length), dtype)
         if not time_major:
-            flat_outputs = [_swap_batch_time(o) for o in flat_outputs]
-        return nest.pack_sequence_as(outputs[0], flat_outputs), state
+            outputs = [_swap_batch_time(o) for o in outputs]
+        return nest.pack_sequence_as(cell.output_size, outputs), state
 
 
 def bidirectional_dynamic_rnn(cell_fw: Any, cell_bw: Any, inputs: Any, sequence_length: Any = None,

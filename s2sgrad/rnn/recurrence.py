@@ -10,13 +10,12 @@ from typing import Any
 from .. import dtypes as _dt
 from ..ops import array_ops as a
 from ..ops import math_ops as m
+from ..ops import nest
 from ..ops.convert import convert_to_tensor
-from ..ops.creation import range as _range
 from ..ops.indexing_ops import gather_nd
 from ..ops.reduce_ops import cumsum
 from ..ssa.graph import Tensor
-from . import nest
-from .cell_base import RNNCell, batch_dimension, zeros_like_sizes
+from .cell_base import RNNCell, zeros_like_sizes
 
 __all__ = ["check_cell", "sequence_lengths", "start_state", "zero_output", "masked_step", "reverse_sequence"]
 
@@ -38,21 +37,21 @@ def sequence_lengths(sequence_length: Any) -> Tensor | None:
     return a.identity(lengths, name="sequence_length")
 
 
-def start_state(cell: RNNCell, initial_state: Any, dtype: Any, first_input: Tensor) -> Any:
-    """``initial_state``, or the cell's zero state for ``first_input``'s batch when there is none."""
+def start_state(cell: RNNCell, initial_state: Any, dtype: Any, batch_size: Any) -> Any:
+    """``initial_state``, or the cell's zero state for ``batch_size`` rows when there is none."""
     if initial_state is not None:
         return initial_state
     if not dtype:
         raise ValueError("If no initial_state is provided, dtype must be specified")
-    return cell.zero_state(batch_dimension(first_input), dtype)
+    return cell.zero_state(batch_size, dtype)
 
 
-def zero_output(cell: RNNCell, first_input: Tensor, dtype: Any) -> Any:
-    """Zeros shaped like the cell's output for ``first_input``'s batch."""
-    return zeros_like_sizes(cell.output_size, batch_dimension(first_input), dtype)
+def zero_output(cell: RNNCell, batch_size: Any, dtype: Any) -> Any:
+    """Zeros shaped like the cell's output for ``batch_size`` rows."""
+    return zeros_like_sizes(cell.output_size, batch_size, dtype)
 
 
-def masked_step(cell: RNNCell, time: int, inputs: Any, state: Any, lengths: Tensor | None,
+def masked_step(cell: RNNCell, time: Any, inputs: Any, state: Any, lengths: Tensor | None,
                 zeros: Any) -> tuple[Any, Any]:
     """One step of ``cell``; rows whose sequence has ended (``time >= length``) output ``zeros`` and keep
     their ``state``."""
@@ -66,6 +65,11 @@ def masked_step(cell: RNNCell, time: int, inputs: Any, state: Any, lengths: Tens
     return output, new_state
 
 
+def _positions(count: Tensor) -> Tensor:
+    """``[0, 1, ..., count - 1]`` for a count known only at run time."""
+    return m.subtract(cumsum(a.ones(a.reshape(count, [1]), dtype=_dt.int32)), 1)
+
+
 def reverse_sequence(x: Tensor, lengths: Tensor, seq_axis: int, batch_axis: int) -> Tensor:
     """Each batch row's first ``length`` steps in reverse order, the steps after them left in place."""
     x = convert_to_tensor(x)
@@ -74,14 +78,10 @@ def reverse_sequence(x: Tensor, lengths: Tensor, seq_axis: int, batch_axis: int)
         raise ValueError(f"reverse_sequence needs the rank of {x.name}")
     perm = [seq_axis, batch_axis] + [d for d in range(rank) if d not in (seq_axis, batch_axis)]
     time_major = a.transpose(x, perm) if perm != list(range(rank)) else x
-    steps = time_major.shape.as_list()[0]
-    if steps is None:
-        raise ValueError(f"reverse_sequence needs the number of steps of {x.name} (shape {x.shape}) when the "
-                         "graph is built")
-    t = a.expand_dims(_range(steps), 1)
+    t = a.expand_dims(_positions(a.shape(time_major)[0]), 1)
     ends = a.expand_dims(lengths, 0)
     source = a.where_v2(m.less(t, ends), m.subtract(m.subtract(ends, 1), t), t)
-    rows = m.add(m.multiply(source, 0), m.subtract(cumsum(a.ones_like(ends), axis=1), 1, name="batch_index"))
+    rows = m.add(m.multiply(source, 0), a.expand_dims(_positions(a.shape(time_major)[1]), 0))
     reversed_ = gather_nd(time_major, a.stack([source, rows], axis=-1))
     reversed_.set_shape(time_major.shape)
     inverse = [perm.index(d) for d in range(rank)]

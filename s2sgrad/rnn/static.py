@@ -8,11 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..ops import array_ops as a
+from ..ops import nest
 from ..ops.variables import get_variable_scope, variable_scope
 from ..shapes import TensorShape
 from ..ssa.graph import Tensor
-from . import nest
-from .cell_base import RNNCell
+from .cell_base import RNNCell, batch_dimension
 from .recurrence import check_cell, masked_step, reverse_sequence, sequence_lengths, start_state, zero_output
 
 __all__ = ["static_rnn", "static_bidirectional_rnn", "unroll"]
@@ -34,8 +34,8 @@ def _check_inputs(inputs: Any) -> Tensor:
 
 def unroll(cell: RNNCell, inputs: list, state: Any, lengths: Tensor | None, dtype: Any) -> tuple[list, Any]:
     """``cell`` applied to each step of ``inputs`` in turn from ``state``, in the current variable scope."""
-    first = nest.flatten(inputs[0])[0]
-    zeros = zero_output(cell, first, dtype or nest.flatten(state)[0].dtype) if lengths is not None else None
+    batch = batch_dimension(nest.flatten(inputs[0])[0])
+    zeros = zero_output(cell, batch, dtype or nest.flatten(state)[0].dtype) if lengths is not None else None
     outputs = []
     for time, step_input in enumerate(inputs):
         if time > 0:
@@ -54,7 +54,7 @@ def static_rnn(cell: Any, inputs: Any, initial_state: Any = None, dtype: Any = N
     check_cell(cell)
     first = _check_inputs(inputs)
     with variable_scope(scope or "rnn"):
-        state = start_state(cell, initial_state, dtype, first)
+        state = start_state(cell, initial_state, dtype, batch_dimension(first))
         return unroll(cell, list(inputs), state, sequence_lengths(sequence_length), dtype)
 
 

@@ -12,12 +12,11 @@ from typing import Any
 from .. import dtypes as _dt
 from ..ops import array_ops as a
 from ..ops import math_ops as m
-from ..ops import nn_ops, random_ops
+from ..ops import nest, nn_ops, random_ops
 from ..ops.indexing_ops import slice as _slice
 from ..ops.variables import Variable, variable_scope
 from ..shapes import TensorShape
 from ..ssa.graph import Tensor, device, name_scope
-from . import nest
 from .cell_base import LSTMStateTuple, RNNCell
 
 __all__ = ["MultiRNNCell", "DropoutWrapper", "ResidualWrapper", "DeviceWrapper"]
@@ -41,7 +40,7 @@ class MultiRNNCell(RNNCell):
             raise ValueError("Must specify at least one cell for MultiRNNCell.")
         self._cells = [_check_cell(c) for c in cells]
         self._state_is_tuple = state_is_tuple
-        if not state_is_tuple and any(nest.is_sequence(c.state_size) for c in self._cells):
+        if not state_is_tuple and any(nest.is_nested(c.state_size) for c in self._cells):
             raise ValueError("Some cells return tuples of states, but the flag state_is_tuple is not set. "
                              f"State sizes are: {[c.state_size for c in self._cells]}")
 
@@ -69,7 +68,7 @@ class MultiRNNCell(RNNCell):
             return tuple(c.zero_state(batch_size, dtype) for c in self._cells)
 
     def call(self, inputs: Tensor, state: Any) -> tuple[Any, Any]:
-        if self._state_is_tuple and (not nest.is_sequence(state) or len(state) != len(self._cells)):
+        if self._state_is_tuple and (not nest.is_nested(state) or len(state) != len(self._cells)):
             raise ValueError(f"Expected state to be a tuple of length {len(self._cells)}, but received: {state!r}")
         position, new_states, current = 0, [], inputs
         for i, cell in enumerate(self._cells):
@@ -168,7 +167,7 @@ class DropoutWrapper(_Wrapper):
     def _masks_noise(self, what: str, size: Any, dtype: _dt.DType) -> Any:
         leaves = [random_ops.random_uniform([1, *TensorShape(s).as_list()], dtype=dtype, seed=self._leaf_seed(what, i))
                   for i, s in enumerate(nest.flatten(size))]
-        return nest.pack_sequence_as(size, leaves) if nest.is_sequence(size) else leaves[0]
+        return nest.pack_sequence_as(size, leaves) if nest.is_nested(size) else leaves[0]
 
     def _dropout(self, what: str, values: Any, keep: Any, selected: list[bool] | None = None) -> Any:
         noise = self._noise.get(what)
@@ -183,7 +182,7 @@ class DropoutWrapper(_Wrapper):
             else:
                 mask = m.floor(m.add(keep, flat_noise[i]))
                 out.append(m.multiply(m.divide(value, keep), mask))
-        return nest.pack_sequence_as(values, out) if nest.is_sequence(values) else out[0]
+        return nest.pack_sequence_as(values, out) if nest.is_nested(values) else out[0]
 
     def wrap(self, inputs: Any, state: Any, run_cell: Callable[[Any, Any], tuple[Any, Any]]) -> tuple[Any, Any]:
         if _drops(self._keep["input"]):
@@ -205,8 +204,8 @@ def _filter_leaves(visitor: Callable[[Any], Any], structure: Any) -> list[bool]:
     """One flag per leaf of ``structure``: ``visitor``'s answer for it, asked top down as TF does (True
     at a structure asks again for each of its parts; a structure of answers speaks for the parts)."""
     answer = visitor(structure)
-    if not nest.is_sequence(answer):
-        if answer and nest.is_sequence(structure):
+    if not nest.is_nested(answer):
+        if answer and nest.is_nested(structure):
             return [flag for item in structure for flag in _filter_leaves(visitor, item)]
         return [bool(answer)] * len(nest.flatten(structure))
     flags: list[bool] = []
