@@ -208,3 +208,22 @@ def test_the_tf1_spellings(fresh_graph):
     assert tf.contrib.rnn.BasicLSTMCell is rc.BasicLSTMCell is tf.nn.rnn_cell.BasicLSTMCell
     assert tf.contrib.rnn.static_rnn is tf.nn.static_rnn
     assert tf.compat.v1.nn.rnn_cell.LSTMStateTuple(1, 2).h == 2
+
+
+def test_dropout_inside_dynamic_rnn_draws_a_mask_per_step_and_backpropagates_through_it(fresh_graph):
+    x = tf.placeholder(tf.float32, [8, 6, 50])
+    outputs, _ = tf.nn.dynamic_rnn(rc.DropoutWrapper(Echo(), output_keep_prob=0.5, seed=4), x, dtype=tf.float32)
+    grad = tf.gradients(tf.reduce_sum(outputs), x)[0]
+    got, got_grad = _run([outputs, grad], {x: np.ones((8, 6, 50), np.float32)})
+    assert set(np.unique(got)) == {0.0, 2.0}
+    assert not all((got[:, t] == got[:, 0]).all() for t in range(1, 6))
+    np.testing.assert_array_equal(got_grad, got)  # d(mask * 2 * x)/dx = mask * 2, the same mask
+
+
+def test_variational_dropout_inside_dynamic_rnn_keeps_one_mask(fresh_graph):
+    cell = rc.DropoutWrapper(Echo(), input_keep_prob=0.5, variational_recurrent=True, input_size=50,
+                             dtype=tf.float32, seed=6)
+    outputs, _ = tf.nn.dynamic_rnn(cell, tf.ones([8, 6, 50]), dtype=tf.float32)
+    got = _run(outputs)
+    assert all((got[b, t] == got[0, 0]).all() for b in range(8) for t in range(6))
+    assert 0.3 < (got[0, 0] == 0).mean() < 0.7

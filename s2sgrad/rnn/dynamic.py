@@ -41,8 +41,8 @@ def _check_depth(flat: list[Tensor]) -> None:
                              f"None (input {x.name}, time-major shape {x.shape}).")
 
 
-def _loop(cell: RNNCell, inputs: Any, flat: list[Tensor], state: Any, lengths: Tensor | None,
-          dtype: Any) -> tuple[list[Tensor], Any]:
+def _loop(cell: RNNCell, inputs: Any, flat: list[Tensor], state: Any, lengths: Tensor | None, dtype: Any,
+          parallel_iterations: Any, swap_memory: bool) -> tuple[list[Tensor], Any]:
     """The while loop over the time-major ``flat`` inputs: (time-major outputs, final state)."""
     static_steps = flat[0].shape.as_list()[0]
     steps = static_steps if static_steps is not None else a.shape(flat[0])[0]
@@ -61,7 +61,8 @@ def _loop(cell: RNNCell, inputs: Any, flat: list[Tensor], state: Any, lengths: T
             read.set_shape(shape)
         output, new_state = masked_step(cell, time, nest.pack_sequence_as(inputs, reads), state, lengths, zeros)
         return time + 1, [ta.write(time, o) for ta, o in zip(tas, nest.flatten(output), strict=True)], new_state
-    _, output_tas, state = while_loop(lambda time, *_: time < steps, step, (0, output_tas, state))
+    _, output_tas, state = while_loop(lambda time, *_: time < steps, step, (0, output_tas, state),
+                                      parallel_iterations=parallel_iterations or 32, swap_memory=swap_memory)
     batch = flat[0].shape.as_list()[1]
     outputs = []
     for ta, size in zip(output_tas, output_sizes, strict=True):
@@ -89,7 +90,8 @@ def dynamic_rnn(cell: Any, inputs: Any, sequence_length: Any = None, initial_sta
         if initial_state is None and not dtype:
             raise ValueError("If there is no initial_state, you must give a dtype.")
         state = start_state(cell, initial_state, dtype, batch_dimension(flat[0], 1))
-        outputs, state = _loop(cell, inputs, flat, state, sequence_lengths(sequence_length), dtype)
+        outputs, state = _loop(cell, inputs, flat, state, sequence_lengths(sequence_length), dtype,
+                               parallel_iterations, swap_memory)
         if not time_major:
             outputs = [_swap_batch_time(o) for o in outputs]
         return nest.pack_sequence_as(cell.output_size, outputs), state
