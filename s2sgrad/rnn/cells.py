@@ -24,11 +24,11 @@ def _units(num_units: Any, what: str = "num_units") -> int:
     return num_units
 
 
-class BasicRNNCell(RNNCell):
-    """``h' = activation(concat([x, h]) @ kernel + bias)``; the output is ``h'``."""
+class _StateIsOutput(RNNCell):
+    """A cell whose state is its output: ``num_units`` wide, with an ``activation``."""
 
-    def __init__(self, num_units: int, activation: Any = None, reuse: Any = None, name: str | None = None,
-                 dtype: Any = None, **kwargs: Any) -> None:
+    def __init__(self, num_units: int, activation: Any, reuse: Any, name: str | None, dtype: Any,
+                 **kwargs: Any) -> None:
         super().__init__(name=name, dtype=dtype, reuse=reuse, **kwargs)
         self._num_units = _units(num_units)
         self._activation = activation_function(activation)
@@ -40,6 +40,14 @@ class BasicRNNCell(RNNCell):
     @property
     def output_size(self) -> int:
         return self._num_units
+
+
+class BasicRNNCell(_StateIsOutput):
+    """``h' = activation(concat([x, h]) @ kernel + bias)``; the output is ``h'``."""
+
+    def __init__(self, num_units: int, activation: Any = None, reuse: Any = None, name: str | None = None,
+                 dtype: Any = None, **kwargs: Any) -> None:
+        super().__init__(num_units, activation, reuse, name, dtype, **kwargs)
 
     def build(self, input_shape: TensorShape) -> None:
         depth = input_depth(input_shape)
@@ -152,25 +160,15 @@ class LSTMCell(RNNCell):
         return h, (LSTMStateTuple(c, h) if self._state_is_tuple else a.concat([c, h], 1))
 
 
-class GRUCell(RNNCell):
+class GRUCell(_StateIsOutput):
     """The gated recurrent unit: gates ``r, u = sigmoid(concat([x, h]) @ gates/kernel + gates/bias)``,
     candidate ``activation(concat([x, r * h]) @ candidate/kernel + candidate/bias)``,
     ``h' = u * h + (1 - u) * candidate``. The gate bias starts at 1 unless ``bias_initializer`` says."""
 
     def __init__(self, num_units: int, activation: Any = None, reuse: Any = None, kernel_initializer: Any = None,
                  bias_initializer: Any = None, name: str | None = None, dtype: Any = None, **kwargs: Any) -> None:
-        super().__init__(name=name, dtype=dtype, reuse=reuse, **kwargs)
-        self._num_units = _units(num_units)
-        self._activation = activation_function(activation)
+        super().__init__(num_units, activation, reuse, name, dtype, **kwargs)
         self._kernel_initializer, self._bias_initializer = kernel_initializer, bias_initializer
-
-    @property
-    def state_size(self) -> int:
-        return self._num_units
-
-    @property
-    def output_size(self) -> int:
-        return self._num_units
 
     def build(self, input_shape: TensorShape) -> None:
         depth, n = input_depth(input_shape), self._num_units
