@@ -71,6 +71,11 @@ def gru_static_lengths(tf, x, lengths):
     return tf.nn.static_rnn(tf.nn.rnn_cell.GRUCell(5), _steps(tf, x), dtype=x.dtype, sequence_length=lengths)
 
 
+def gru_dynamic_all_shorter(tf, x, lengths):
+    """Every sequence ends before the last step (TF stops its loop at the longest)."""
+    return tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(3), x, sequence_length=tf.minimum(lengths, 3), dtype=x.dtype)
+
+
 def gru_time_major_initial_state(tf, x, lengths):
     cell = tf.nn.rnn_cell.GRUCell(3)
     start = cell.zero_state(BATCH, x.dtype) + 0.3
@@ -125,9 +130,9 @@ def cell_called_directly(tf, x, lengths):
 PROGRAMS = {f.__name__: f for f in [
     basic_rnn_static, basic_rnn_relu_static, basic_lstm_static, basic_lstm_concat_state_lengths,
     lstm_peepholes_projection, lstm_dynamic_lengths, lstm_concat_state_dynamic, gru_static_lengths,
-    gru_time_major_initial_state, multi_dynamic_lengths, multi_concat_state_static, residual_and_dropout_static,
-    bidirectional_static_lengths, bidirectional_dynamic_lengths, bidirectional_dynamic_time_major,
-    cell_called_directly]}
+    gru_dynamic_all_shorter, gru_time_major_initial_state, multi_dynamic_lengths, multi_concat_state_static,
+    residual_and_dropout_static, bidirectional_static_lengths, bidirectional_dynamic_lengths,
+    bidirectional_dynamic_time_major, cell_called_directly]}
 
 
 def flat(structure) -> list:
