@@ -169,6 +169,13 @@ OVERRIDES: dict[str, dict[str, Any]] = {
     "tf.grad": {}, "tf.value_and_grad": {}, "tf.jacobian": {"f": lambda c: (lambda x: x ** 2)}, "tf.hessian": {},
     "tf.random_normal": {"shape": [2, 3]}, "tf.random_uniform": {"shape": [2, 3]},
     "tf.truncated_normal": {"shape": [2, 3]}, "nn.dropout": {"x": lambda c: c.m23},
+    **{f"nn.{rnn}": {"cell": lambda c: tf.nn.rnn_cell.GRUCell(2), "inputs": inputs, "dtype": tf.float32,
+                     "sequence_length": lambda c: tf.constant([3, 1]), "initial_state": None}
+       for rnn, inputs in [("static_rnn", lambda c: [c.m23, c.m23, c.m23]), ("dynamic_rnn", lambda c: c.m23[:, None])]},
+    **{f"nn.{rnn}": {"cell_fw": lambda c: tf.nn.rnn_cell.GRUCell(2), "cell_bw": lambda c: tf.nn.rnn_cell.GRUCell(3),
+                     "inputs": inputs, "dtype": tf.float32, "sequence_length": lambda c: tf.constant([3, 1])}
+       for rnn, inputs in [("static_bidirectional_rnn", lambda c: [c.m23, c.m23, c.m23]),
+                           ("bidirectional_dynamic_rnn", lambda c: c.m23[:, None])]},
 }
 # Functions whose only argument is a list of tensors/ops, or that take positional-only values.
 POSITIONAL = {"tf.group": lambda c: [c.m23.op, c.v3.op], "tf.einsum": lambda c: ["ij,jk->ik", c.m23, c.m32],

@@ -19,7 +19,15 @@ from ..ops.variables import variable_scope
 from ..shapes import TensorShape
 from ..ssa.graph import Tensor, name_scope
 from .cell_base import RNNCell, batch_dimension
-from .recurrence import check_cell, masked_step, reverse_sequence, sequence_lengths, start_state, zero_output
+from .recurrence import (
+    check_cell,
+    dtype_or_none,
+    masked_step,
+    reverse_sequence,
+    sequence_lengths,
+    start_state,
+    zero_output,
+)
 
 __all__ = ["dynamic_rnn", "bidirectional_dynamic_rnn"]
 
@@ -82,12 +90,12 @@ def dynamic_rnn(cell: Any, inputs: Any, sequence_length: Any = None, initial_sta
     >>> # outputs, state = tf.nn.dynamic_rnn(tf.nn.rnn_cell.LSTMCell(64), x, sequence_length=n, dtype=tf.float32)
     """
     check_cell(cell)
-    flat = [convert_to_tensor(x) for x in nest.flatten(inputs)]
+    flat, dtype = [convert_to_tensor(x) for x in nest.flatten(inputs)], dtype_or_none(dtype)
     with variable_scope(scope or "rnn"):
         if not time_major:
             flat = [_swap_batch_time(x) for x in flat]
         _check_depth(flat)
-        if initial_state is None and not dtype:
+        if initial_state is None and dtype is None:
             raise ValueError("If there is no initial_state, you must give a dtype.")
         state = start_state(cell, initial_state, dtype, batch_dimension(flat[0], 1))
         outputs, state = _loop(cell, inputs, flat, state, sequence_lengths(sequence_length), dtype,

@@ -17,7 +17,8 @@ from ..ops.reduce_ops import cumsum
 from ..ssa.graph import Tensor
 from .cell_base import RNNCell, zeros_like_sizes
 
-__all__ = ["check_cell", "sequence_lengths", "start_state", "zero_output", "masked_step", "reverse_sequence"]
+__all__ = ["check_cell", "sequence_lengths", "dtype_or_none", "start_state", "zero_output", "masked_step",
+           "reverse_sequence"]
 
 
 def check_cell(cell: Any, what: str = "cell") -> RNNCell:
@@ -37,13 +38,18 @@ def sequence_lengths(sequence_length: Any) -> Tensor | None:
     return a.identity(lengths, name="sequence_length")
 
 
+def dtype_or_none(dtype: Any) -> _dt.DType | None:
+    """``dtype`` as a DType (TypeError for what is not one), None staying None."""
+    return None if dtype is None else _dt.as_dtype(dtype)
+
+
 def start_state(cell: RNNCell, initial_state: Any, dtype: Any, batch_size: Any) -> Any:
     """``initial_state``, or the cell's zero state for ``batch_size`` rows when there is none."""
     if initial_state is not None:
         return initial_state
-    if not dtype:
+    if dtype is None:
         raise ValueError("If no initial_state is provided, dtype must be specified")
-    return cell.zero_state(batch_size, dtype)
+    return cell.zero_state(batch_size, _dt.as_dtype(dtype))
 
 
 def zero_output(cell: RNNCell, batch_size: Any, dtype: Any) -> Any:

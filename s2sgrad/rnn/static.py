@@ -9,27 +9,37 @@ from typing import Any
 
 from ..ops import array_ops as a
 from ..ops import nest
+from ..ops.convert import convert_to_tensor
 from ..ops.variables import get_variable_scope, variable_scope
 from ..shapes import TensorShape
 from ..ssa.graph import Tensor
 from .cell_base import RNNCell, batch_dimension
-from .recurrence import check_cell, masked_step, reverse_sequence, sequence_lengths, start_state, zero_output
+from .recurrence import (
+    check_cell,
+    dtype_or_none,
+    masked_step,
+    reverse_sequence,
+    sequence_lengths,
+    start_state,
+    zero_output,
+)
 
 __all__ = ["static_rnn", "static_bidirectional_rnn", "unroll"]
 
 
-def _check_inputs(inputs: Any) -> Tensor:
+def _check_inputs(inputs: Any) -> list:
+    """``inputs`` as a list of steps whose leaves are tensors with static depths."""
     if not isinstance(inputs, (list, tuple)):
         raise TypeError(f"inputs must be a sequence, got {inputs!r}")
     if not inputs:
         raise ValueError("inputs must not be empty")
-    first = nest.flatten(inputs[0])[0]
+    inputs = [nest.map_structure(convert_to_tensor, step) for step in inputs]
     for x in nest.flatten(inputs[0]):
         dims = TensorShape(x.shape).with_rank_at_least(2).as_list()
         if None in dims[1:]:
             raise ValueError(f"Input size (dimension {dims.index(None, 1)} of inputs) must be accessible via "
                              f"shape inference, but saw value None (input {x.name}, shape {x.shape}).")
-    return first
+    return inputs
 
 
 def unroll(cell: RNNCell, inputs: list, state: Any, lengths: Tensor | None, dtype: Any) -> tuple[list, Any]:
@@ -52,10 +62,10 @@ def static_rnn(cell: Any, inputs: Any, initial_state: Any = None, dtype: Any = N
     >>> # outputs, state = tf.nn.static_rnn(tf.nn.rnn_cell.BasicLSTMCell(64), tf.unstack(x, axis=1), dtype=tf.float32)
     """
     check_cell(cell)
-    first = _check_inputs(inputs)
+    inputs, dtype = _check_inputs(inputs), dtype_or_none(dtype)
     with variable_scope(scope or "rnn"):
-        state = start_state(cell, initial_state, dtype, batch_dimension(first))
-        return unroll(cell, list(inputs), state, sequence_lengths(sequence_length), dtype)
+        state = start_state(cell, initial_state, dtype, batch_dimension(nest.flatten(inputs[0])[0]))
+        return unroll(cell, inputs, state, sequence_lengths(sequence_length), dtype)
 
 
 def _reverse_steps(steps: list, lengths: Tensor | None) -> list:
@@ -75,13 +85,13 @@ def static_bidirectional_rnn(cell_fw: Any, cell_bw: Any, inputs: Any, initial_st
     row within its ``sequence_length``); each output is the two directions' outputs joined on axis 1."""
     check_cell(cell_fw, "cell_fw")
     check_cell(cell_bw, "cell_bw")
-    _check_inputs(inputs)
+    inputs = _check_inputs(inputs)
     with variable_scope(scope or "bidirectional_rnn"):
         with variable_scope("fw") as fw_scope:
             output_fw, state_fw = static_rnn(cell_fw, inputs, initial_state_fw, dtype, sequence_length, fw_scope)
         with variable_scope("bw") as bw_scope:
             lengths = sequence_lengths(sequence_length)
-            reversed_bw, state_bw = static_rnn(cell_bw, _reverse_steps(list(inputs), lengths), initial_state_bw,
+            reversed_bw, state_bw = static_rnn(cell_bw, _reverse_steps(inputs, lengths), initial_state_bw,
                                                dtype, sequence_length, bw_scope)
             output_bw = _reverse_steps(reversed_bw, lengths)
     outputs = [nest.map_structure(lambda f, b: a.concat([f, b], 1), fw, bw)
