@@ -120,12 +120,13 @@ def _control_rule(rule: Callable) -> Rule:
 
 
 def _differentiate(ys: Any, xs: Any, grad_ys: Any) -> list:
-    """The gradients of ``ys`` (seeded with ``grad_ys``) for ``xs``, None where unconnected: one
-    walk, its ops recorded where the caller records (a gradient block being built)."""
+    """The partial gradients of ``ys`` (seeded with ``grad_ys``) for ``xs``, each x a leaf (no path
+    through one x to another), None where unconnected: one walk, its ops recorded where the caller
+    records (a gradient block being built)."""
     if not ys:
         return [None] * len(xs)
     graph = ys[0].graph
-    walk = _Walk(list(ys), list(xs), [], None, graph.version)
+    walk = _Walk(list(ys), list(xs), list(xs), None, graph.version)
     grads = walk.run(list(grad_ys))
     return [_result(grads, x, UnconnectedGradients.NONE) for x in xs]
 

@@ -41,16 +41,21 @@ def _if_rule(op: Operation, needed: Sequence[bool], out_grads: Sequence[Any], di
     found = [k for k in range(len(wanted)) if any(grads[k] is not None for grads in per_branch)]
     if not found:
         return [None] * len(op.inputs)
-    for region, grads in zip(regions, per_branch, strict=True):
+    for region, branch_grads in zip(regions, per_branch, strict=True):
         with graph._in_region(region):
-            region.results = [grads[k] if grads[k] is not None else a.zeros_like(captures[wanted[k]]) for k in found]
+            region.results = [branch_grads[k] if branch_grads[k] is not None else a.zeros_like(captures[wanted[k]])
+                              for k in found]
     for fwd, region in zip(forward, regions, strict=True):
-        _route(region, fwd, lambda t, fwd=fwd: _expose(op, fwd, t))
+        _route(region, fwd, _exposer(op, fwd))
     grad_op = control_op(graph, IF, [op.inputs[0]], regions, {}, op.name.rsplit("/", 1)[-1] + "_grad")
     grads: list = [None] * len(op.inputs)
     for k, out in zip(found, grad_op.outputs, strict=True):
         grads[1 + wanted[k]] = out
     return grads
+
+
+def _exposer(op: Operation, branch: Region) -> Callable[[Tensor], Tensor]:
+    return lambda t: _expose(op, branch, t)
 
 
 def _expose(op: Operation, branch: Region, t: Tensor) -> Tensor:

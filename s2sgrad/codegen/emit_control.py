@@ -55,11 +55,13 @@ def control_statement(em: Any, ins: Instr) -> Statement:
 
 def _name_exposed(em: Any, ins: Instr) -> None:
     """An output only one branch defines (a value its gradient reads) is named after that value."""
+    made = [{id(o) for i in block.instrs for o in i.outs} for block in ins.blocks]
     for j, out in enumerate(ins.outs):
         results = [block.results[j] for block in ins.blocks]
-        defined = [r for r in results if r.producer is None or r.producer.prim is not UNDEFINED]
-        if len(defined) == 1 and len(results) == 2 and id(out) not in em.names:
-            em.names[id(out)] = em.name_of(defined[0])
+        undefined = [r.producer is not None and r.producer.prim is UNDEFINED for r in results]
+        for r, none, mine in zip(results, reversed(undefined), made, strict=True):
+            if none and id(r) in mine and id(out) not in em.names:
+                em.names[id(out)] = em.name_of(r)
 
 
 def _share_names(em: Any, instrs: list[Instr], results: list[Value], outs: list[Value]) -> None:

@@ -36,7 +36,7 @@ def needed_ops(fetch_tensors: Iterable[Tensor], target_ops: Iterable[Operation],
         stack.extend(c for c in op.control_inputs if c not in seen)
     ops = sorted(seen, key=lambda o: o.id)
     inner = next((op for op in ops if op.region is not None), None)
-    if inner is not None:
+    if inner is not None and inner.region is not None:
         owner = inner.region.owner.name if inner.region.owner is not None else "a control-flow op"
         raise ValueError(f"Cannot run '{inner.name}' [created at {inner.where}]: it is inside a branch or loop "
                          f"body of '{owner}'; fetch what the branch or loop returns instead.")

@@ -78,7 +78,9 @@ def _recorded(t: Tensor) -> Tensor | None:
 def _block_identifier(t: Tensor) -> str:
     """A body value's name in what records it: a loop variable's own name, else its op type."""
     op = t.op
-    return identifier(op.attrs["label"]) if op.type == "BlockParam" else identifier(op.type)
+    if op.type == "BlockParam":
+        return identifier(op.attrs["label"])
+    return identifier(re.sub(r"_\d+$", "", op.name.rsplit("/", 1)[-1]))
 
 
 def value_name(v: Value) -> str:

@@ -64,13 +64,13 @@ def _rewrite(instrs: list[Instr], resolve: Any, alias: dict[int, Value], seen: d
                 kept.append(ins)
                 continue
             kept.extend(taken.instrs)  # a branch known at compile time runs inline
-            replacement = taken.results
+            replacement: list[Value] | None = taken.results
         else:
             replacement = _replacement(ins, seen)
             if replacement is None:
                 kept.append(ins)
                 continue
-        for old, new in zip(ins.outs, replacement, strict=True):
+        for old, new in zip(ins.outs, replacement or (), strict=True):
             _merge_names(old, new)
             alias[id(old)] = new
     return kept

@@ -195,7 +195,7 @@ def ta_size(ta):
 
 def ta_scatter(ta, indices, value):
     out = list(ta)
-    for i, row in zip(np.reshape(indices, -1), value):
+    for i, row in zip(np.reshape(indices, -1), value, strict=True):
         if not 0 <= i < len(out):
             raise IndexError(f"Tried to write to index {i} but array size is: {len(out)}")
         out[int(i)] = row
@@ -212,4 +212,12 @@ def ta_split(ta, value, lengths):
         raise ValueError(f"Expected sum of lengths to be equal to values.shape[0], but sum of lengths is "
                          f"{sum(lengths)} and value's shape is: {list(np.shape(value))}")
     bounds = np.cumsum([0] + lengths)
-    return [value[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
+    return [value[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+
+
+def ta_concat_grad(ta, g):
+    """The gradient of a TensorArray concat, element by element (the elements must have one length)."""
+    lengths = {len(e) for e in ta}
+    if len(lengths) > 1:
+        raise ValueError(f"the gradient of TensorArray.concat needs elements of one length, got {sorted(lengths)}")
+    return np.reshape(g, (len(ta), lengths.pop() if lengths else 0, *np.shape(g)[1:]))

@@ -6,6 +6,7 @@ operands followed by the captures (what its regions read from enclosing blocks).
 """
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -32,8 +33,15 @@ def block_param(graph: Graph, region: Region, dtype: Any, shape: TensorShape, la
     return t
 
 
-def trace(graph: Graph, region: Region, fn: Callable, args: Sequence[Any]) -> Any:
-    """``fn(*args)`` with the ops it makes recorded into ``region``; returns what ``fn`` returns."""
+def trace(graph: Graph, region: Region, fn: Callable, args: Sequence[Any], what: str) -> Any:
+    """``fn(*args)`` with the ops it makes recorded into ``region``; returns what ``fn`` returns.
+    TypeError naming ``what`` when ``fn`` cannot take those arguments."""
+    try:
+        inspect.signature(fn).bind(*args)
+    except TypeError as e:
+        raise TypeError(f"{what} cannot be called with {len(args)} argument(s) {list(args)!r}: {e}") from None
+    except ValueError:  # no signature to check (a builtin): the call itself will tell
+        pass
     with graph._in_region(region):
         return fn(*args)
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from .. import dtypes as _dt
 from ..primitives.control import IF
-from ..ssa.graph import Tensor, get_default_graph
+from ..ssa.graph import get_default_graph
 from ..ssa.regions import Region
 from . import nest
 from .blocks import as_result, control_op, trace
@@ -43,7 +43,8 @@ def cond(pred: Any, true_fn: Callable | None = None, false_fn: Callable | None =
     outer = graph._current_region()
     with graph.name_scope(name or "cond") as scope:
         regions = [Region("then", outer), Region("else", outer)]
-        returned = [trace(graph, region, fn, ()) for region, fn in zip(regions, (true_fn, false_fn), strict=True)]
+        returned = [trace(graph, region, fn, (), which) for region, fn, which in
+                    zip(regions, (true_fn, false_fn), ("true_fn", "false_fn"), strict=True)]
         _same_structure(returned[0], returned[1])
         for region, value, which in zip(regions, returned, ("true_fn", "false_fn"), strict=True):
             with graph._in_region(region):
@@ -60,6 +61,10 @@ def case(pred_fn_pairs: Any, default: Callable | None = None, exclusive: bool = 
          name: str = "case") -> Any:
     """The function of the first true predicate in ``pred_fn_pairs`` (else ``default``), as nested
     conds."""
+    if not isinstance(pred_fn_pairs, (list, tuple, dict)):
+        raise TypeError(f"pred_fn_pairs must be a list or tuple of (pred, fn) pairs, got {pred_fn_pairs!r}")
+    if default is not None and not callable(default):
+        raise TypeError(f"default must be callable, got {default!r}")
     pairs = list(pred_fn_pairs.items()) if isinstance(pred_fn_pairs, dict) else list(pred_fn_pairs)
     for item in pairs:
         if not isinstance(item, tuple) or len(item) != 2:

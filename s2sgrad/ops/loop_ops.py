@@ -84,7 +84,7 @@ def rebuild(leaves: Sequence[Any], tensors: Sequence[Tensor]) -> list:
 
 def _record_cond(graph: Graph, region: Region, cond: Callable, args: list, limit: Tensor | None) -> None:
     with graph._in_region(region):
-        test = as_result(trace(graph, region, cond, args), "cond")
+        test = as_result(trace(graph, region, cond, args, "cond"), "cond")
         if test.dtype is not _dt.bool or test.shape.rank not in (None, 0):
             raise TypeError(f"cond must return a boolean scalar tensor, got {test}")
         if limit is not None:
@@ -96,12 +96,13 @@ def _record_body(graph: Graph, region: Region, body: Callable, args: list, loop_
                  limit: Tensor | None, same_structure: bool) -> None:
     n_user = len(inits) - (limit is not None)
     with graph._in_region(region):
-        nxt = trace(graph, region, body, args)
+        nxt = trace(graph, region, body, args, "body")
         if n_user == 1 and nest.is_nested(loop_vars) and not nest.is_nested(nxt):
             nxt = [nxt]
         nest.assert_same_structure(_shape_of(loop_vars), _shape_of(nxt))
         params = region.params[len(inits) - n_user:]
-        results = [loop_value(v, p.dtype) for v, p in zip(nest.flatten(nxt), params, strict=True)]
+        results = [loop_value(v, None if isinstance(v, Tensor) else p.dtype)
+                   for v, p in zip(nest.flatten(nxt), params, strict=True)]
         if limit is not None:
             results.insert(0, add(region.params[0], 1))
         region.results = [_checked(r, p, init) for r, p, init in zip(results, region.params, inits, strict=True)]

@@ -13,7 +13,8 @@ from .core import Primitive, define
 
 __all__ = ["ALL", "BY_NAME", "FAMILIES", "Primitive", "define"]
 
-FAMILIES: tuple[ModuleType, ...] = (state, math, reduce, linalg, array, joining, fills, indexing, nn, control, tensor_array)
+FAMILIES: tuple[ModuleType, ...] = (state, math, reduce, linalg, array, joining, fills, indexing, nn, control,
+                                     tensor_array)
 
 
 def _declared(families: tuple[ModuleType, ...]) -> tuple[Primitive, ...]:

@@ -17,7 +17,8 @@ from .. import dtypes as _dt
 from ..shapes import TensorShape
 from .core import define
 
-__all__ = ["IF", "WHILE", "FOR", "BLOCK_PARAM", "STEP_READ", "STEP_GRAD", "UNDEFINED", "merged_result_spec", "kept_shape"]
+__all__ = ["IF", "WHILE", "FOR", "BLOCK_PARAM", "STEP_READ", "STEP_GRAD", "UNDEFINED", "merged_result_spec",
+           "kept_shape"]
 
 
 def merged_result_spec(a: Any, b: Any, what: str) -> tuple:

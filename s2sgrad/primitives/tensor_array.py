@@ -13,7 +13,7 @@ from .common import const_ints
 from .core import define
 
 __all__ = ["TA_NEW", "TA_WRITE", "TA_READ", "TA_STACK", "TA_UNSTACK", "TA_SIZE", "TA_GATHER", "TA_SCATTER",
-           "TA_CONCAT", "TA_SPLIT", "element_shape"]
+           "TA_CONCAT", "TA_SPLIT", "TA_CONCAT_GRAD", "element_shape"]
 
 
 def element_shape(ta: Any) -> TensorShape:
@@ -89,6 +89,11 @@ def _split_spec(inputs: Sequence[Any], attrs: dict) -> list:
     return [(ta.dtype, _with_rows(rows, TensorShape(inner)))]
 
 
+def _concat_grad_spec(inputs: Sequence[Any], attrs: dict) -> list:
+    ta, g = inputs
+    return [(g.dtype, ta.shape)]
+
+
 _LIST = {"fusable": False, "lists": True}
 TA_NEW = define("TensorArrayV3", _new_spec, differentiable=False, default_name="TensorArray", **_LIST)
 TA_WRITE = define("TensorArrayWriteV3", _write_spec, default_name="TensorArrayWrite", **_LIST)
@@ -102,3 +107,5 @@ TA_GATHER = define("TensorArrayGatherV3", _gather_spec, default_name="TensorArra
 TA_SCATTER = define("TensorArrayScatterV3", _scatter_spec, default_name="TensorArrayScatter", **_LIST)
 TA_CONCAT = define("TensorArrayConcatV3", _concat_spec, default_name="TensorArrayConcat", fusable=False)
 TA_SPLIT = define("TensorArraySplitV3", _split_spec, default_name="TensorArraySplit", **_LIST)
+TA_CONCAT_GRAD = define("TensorArrayConcatGrad", _concat_grad_spec, default_name="TensorArrayConcatGrad",
+                        fusable=False)

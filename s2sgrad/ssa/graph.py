@@ -325,7 +325,7 @@ class Graph(GraphElement):
         return len(self._ops)
 
     def __str__(self) -> str:
-        return format_ops(self._ops)
+        return format_ops(op for op in self._ops if op.region is None)
 
 
 @functools.lru_cache(maxsize=4096)

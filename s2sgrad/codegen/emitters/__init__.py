@@ -26,7 +26,8 @@ def _merged(*tables: dict[Primitive, Emitter]) -> dict[Primitive, Emitter]:
     return merged
 
 
-EMITTERS: dict[Primitive, Emitter] = _merged(array.EMITTERS, control.EMITTERS, fills.EMITTERS, indexing.EMITTERS, joining.EMITTERS,
+EMITTERS: dict[Primitive, Emitter] = _merged(array.EMITTERS, control.EMITTERS,
+                                             fills.EMITTERS, indexing.EMITTERS, joining.EMITTERS,
                                              linalg.EMITTERS, math.EMITTERS, nn.EMITTERS, reduce.EMITTERS,
                                              state.EMITTERS, tensor_array.EMITTERS)
 

@@ -35,4 +35,5 @@ EMITTERS: dict[Primitive, Emitter] = {
     ta.TA_SCATTER: lambda ins, args: rt_call("ta_scatter", [args[0], args[1], args[2]]),
     ta.TA_CONCAT: lambda ins, args: rt_call("ta_concat", [args[0], *_element(ins)]),
     ta.TA_SPLIT: lambda ins, args: rt_call("ta_split", [args[0], args[1], args[2]]),
+    ta.TA_CONCAT_GRAD: lambda ins, args: rt_call("ta_concat_grad", [args[0], args[1]]),
 }
