@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -84,4 +85,58 @@ def test_random_control_flow_values_and_gradients(tree, start):
     eps = 1e-6
     fd = np.array([(np.sum(_numpy(tree, xv + d, xv + d, [])) - np.sum(_numpy(tree, xv - d, xv - d, []))) / (2 * eps)
                    for d in np.eye(3) * eps])
+    np.testing.assert_allclose(grad, fd, rtol=1e-4, atol=1e-6)
+
+
+# -- the same programs as decorated NumPy functions with Python `if`/`while` ---------------------------
+
+_LEAF_SOURCE = {"tanh": "v = np.tanh(v + x)", "sin": "v = np.sin(v) * x", "square": "v = v * v * 0.5 + x"}
+
+
+def _source(tree: Any, indent: str, depth: list) -> list[str]:
+    kind = tree[0]
+    if kind == "leaf":
+        return [indent + _LEAF_SOURCE[tree[1]]]
+    if kind == "cond":
+        _, threshold, a, b = tree
+        return ([f"{indent}if np.sum(v) > {threshold!r}:"] + _source(a, indent + "    ", depth) +
+                [f"{indent}else:"] + _source(b, indent + "    ", depth))
+    if kind == "loop":
+        _, n, bounded, body = tree
+        depth[0] += 1
+        i = f"i{depth[0]}"
+        test = f"{i} < {n}" + (" and np.sum(v * v) < 50.0" if bounded else "")
+        return ([f"{indent}{i} = 0", f"{indent}while {test}:"] + _source(body, indent + "    ", depth) +
+                [f"{indent}    {i} = {i} + 1"])
+    _, a, b = tree
+    return _source(a, indent, depth) + _source(b, indent, depth)
+
+
+def _function(tree: Any) -> Any:
+    import importlib.util
+    import tempfile
+    lines = ["import numpy as np", "", "", "def f(x):", "    v = x", *_source(tree, "    ", [0]),
+             "    return np.sum(v)"]
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as out:
+        out.write("\n".join(lines) + "\n")
+    spec = importlib.util.spec_from_file_location("random_program", out.name)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.f
+
+
+@settings(max_examples=30, deadline=None)
+@given(programs, st.lists(st.floats(-1.0, 1.0), min_size=3, max_size=3))
+def test_random_decorated_control_flow(tree, start):
+    import s2sgrad
+    xv = np.array(start)
+    f = _function(tree)
+    expected = f(xv)
+    margins: list = []
+    _numpy(tree, xv, xv, margins)
+    assume(np.isfinite(expected) and abs(expected) < 1e3)
+    assume(all(m > 1e-3 for m in margins))  # finite differences must not cross a branch or stop point
+    fd = np.array([(f(xv + d) - f(xv - d)) / 2e-6 for d in np.eye(3) * 1e-6])
+    value, grad = s2sgrad.value_and_grad(f)(xv)
+    assert value == pytest.approx(expected, rel=1e-10, abs=1e-12)
     np.testing.assert_allclose(grad, fd, rtol=1e-4, atol=1e-6)

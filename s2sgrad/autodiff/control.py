@@ -14,6 +14,7 @@ from typing import Any
 from ..ops import array_ops as a
 from ..ops.blocks import block_param, control_op, step_read, undefined
 from ..primitives.control import FOR, IF, WHILE, kept_shape
+from ..primitives.state import CONST
 from ..shapes import TensorShape
 from ..ssa.graph import Operation, Tensor
 from ..ssa.regions import Region, encloses, region_ops
@@ -116,6 +117,16 @@ def _loop_rule(op: Operation, needed: Sequence[bool], out_grads: Sequence[Any],
     return out
 
 
+def _constant_in(region: Region, t: Tensor) -> Tensor:
+    """A forward block's constant, made again at the top of ``region`` (nothing to record)."""
+    graph = t.op.graph
+    with graph._in_region(region):
+        copy = graph.create_op(CONST, [], dict(t.op.attrs), name=t.op.name.rsplit("/", 1)[-1]).outputs[0]
+    region.ops.remove(copy.op)
+    region.ops.insert(len(region.params), copy.op)
+    return copy
+
+
 def _read_record(op: Operation, region: Region, t: Tensor, index: Tensor) -> Tensor:
     """Iteration ``index``'s value of ``t`` (a tensor of ``op``'s body), read at the top of ``region``."""
     kept = op.attrs["_kept"]
@@ -143,7 +154,7 @@ def _route(region: Region, forward: Region, replace: Callable[[Tensor], Tensor])
         if t.op.region is None or not encloses(forward, t.op.region):
             return None
         if t not in cache:
-            cache[t] = replace(t)
+            cache[t] = _constant_in(region, t) if t.op.prim is CONST else replace(t)
         return cache[t]
 
     blocks = [region]
