@@ -24,10 +24,15 @@ LEAVES = {
 }
 
 leaf = st.sampled_from(sorted(LEAVES)).map(lambda name: ("leaf", name))
-programs = st.recursive(leaf, lambda inner: st.one_of(
-    st.tuples(st.just("cond"), st.floats(-1.0, 1.0), inner, inner),
-    st.tuples(st.just("loop"), st.integers(0, 3), st.booleans(), inner),
-    st.tuples(st.just("seq"), inner, inner)), max_leaves=6)
+
+
+def _compound(inner: st.SearchStrategy) -> st.SearchStrategy:
+    return st.one_of(st.tuples(st.just("cond"), st.floats(-1.0, 1.0), inner, inner),
+                     st.tuples(st.just("loop"), st.integers(0, 3), st.booleans(), inner),
+                     st.tuples(st.just("seq"), inner, inner))
+
+
+programs = st.recursive(leaf, _compound, max_leaves=6)
 
 
 def _graph(tree: Any, v: Any, x: Any) -> Any:
