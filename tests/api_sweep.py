@@ -207,6 +207,13 @@ OVERRIDES: dict[str, dict[str, Any]] = {
     "tf.grad": {}, "tf.value_and_grad": {}, "tf.jacobian": {"f": lambda c: (lambda x: x ** 2)}, "tf.hessian": {},
     "tf.random_normal": {"shape": [2, 3]}, "tf.random_uniform": {"shape": [2, 3]},
     "tf.truncated_normal": {"shape": [2, 3]}, "nn.dropout": {"x": lambda c: c.m23},
+    **{f"nn.{rnn}": {"cell": lambda c: tf.nn.rnn_cell.GRUCell(2), "inputs": inputs, "dtype": tf.float32,
+                     "sequence_length": lambda c: tf.constant([3, 1]), "initial_state": None}
+       for rnn, inputs in [("static_rnn", lambda c: [c.m23, c.m23, c.m23]), ("dynamic_rnn", lambda c: c.m23[:, None])]},
+    **{f"nn.{rnn}": {"cell_fw": lambda c: tf.nn.rnn_cell.GRUCell(2), "cell_bw": lambda c: tf.nn.rnn_cell.GRUCell(3),
+                     "inputs": inputs, "dtype": tf.float32, "sequence_length": lambda c: tf.constant([3, 1])}
+       for rnn, inputs in [("static_bidirectional_rnn", lambda c: [c.m23, c.m23, c.m23]),
+                           ("bidirectional_dynamic_rnn", lambda c: c.m23[:, None])]},
     **{f"train.{name}": {"filepattern" if "Reader" in name else "ckpt_dir_or_file": lambda c: _checkpoint(c)}
        for name in ["CheckpointReader", "NewCheckpointReader", "load_checkpoint", "list_variables"]},
     "train.init_from_checkpoint": {"ckpt_dir_or_file": lambda c: _checkpoint(c),
