@@ -14,10 +14,12 @@ import zlib
 import numpy as np
 
 __all__ = ["scalar_summary", "histogram_summary", "image_summary", "audio_summary", "text_summary",
-           "merge_summary"]
+           "merge_summary",
+           # protobuf wire-format pieces, also used by s2sgrad.summary for Event messages
+           "varint", "read_varint", "delimited", "int_field", "double_field", "float_field"]
 
 
-def _varint(n):
+def varint(n):
     """A non-negative int as a protobuf base-128 varint (negative int64s as their 64-bit two's complement)."""
     n &= (1 << 64) - 1
     out = bytearray()
@@ -28,28 +30,43 @@ def _varint(n):
     return bytes(out)
 
 
-def _delimited(field, payload):
+def read_varint(data, pos):
+    """(value, position after it) of the varint at ``data[pos]``."""
+    shift = result = 0
+    while True:
+        byte = data[pos]
+        pos += 1
+        result |= (byte & 0x7F) << shift
+        shift += 7
+        if byte < 0x80:
+            return result, pos
+
+
+def delimited(field, payload):
     """A length-delimited field (wire type 2): strings, bytes, embedded messages, packed arrays."""
-    return _varint(field << 3 | 2) + _varint(len(payload)) + payload
+    return varint(field << 3 | 2) + varint(len(payload)) + payload
 
 
-def _int_field(field, value):
-    return _varint(field << 3) + _varint(int(value))
+def int_field(field, value):
+    """A varint field (wire type 0): ints, bools, enums."""
+    return varint(field << 3) + varint(int(value))
 
 
-def _double_field(field, value):
-    return _varint(field << 3 | 1) + struct.pack("<d", value)
+def double_field(field, value):
+    """A 64-bit field (wire type 1): doubles."""
+    return varint(field << 3 | 1) + struct.pack("<d", value)
 
 
-def _float_field(field, value):
-    return _varint(field << 3 | 5) + struct.pack("<f", value)
+def float_field(field, value):
+    """A 32-bit field (wire type 5): floats."""
+    return varint(field << 3 | 5) + struct.pack("<f", value)
 
 
 def _summary_value(tag, field, payload):
     """``Summary{value{tag, <field>: payload}}``; field 2 (simple_value) is a float, the others messages."""
-    tag_bytes = _delimited(1, tag.encode("utf-8"))
-    body = _float_field(2, payload) if field == 2 else _delimited(field, payload)
-    return _delimited(1, tag_bytes + body)
+    tag_bytes = delimited(1, tag.encode("utf-8"))
+    body = float_field(2, payload) if field == 2 else delimited(field, payload)
+    return delimited(1, tag_bytes + body)
 
 
 def scalar_summary(tag, value):
@@ -83,11 +100,11 @@ def histogram_summary(tag, values):
     keep[:-1] |= counts[1:] > 0
     keep[-1] = True
     big = sys.float_info.max
-    proto = b"".join([_double_field(1, x.min() if x.size else big), _double_field(2, x.max() if x.size else -big),
-                      _double_field(3, float(x.size)), _double_field(4, float(np.sum(x))),
-                      _double_field(5, float(np.sum(x * x))),
-                      _delimited(6, _BUCKET_LIMITS[keep].astype("<f8").tobytes()),
-                      _delimited(7, counts[keep].astype("<f8").tobytes())])
+    proto = b"".join([double_field(1, x.min() if x.size else big), double_field(2, x.max() if x.size else -big),
+                      double_field(3, float(x.size)), double_field(4, float(np.sum(x))),
+                      double_field(5, float(np.sum(x * x))),
+                      delimited(6, _BUCKET_LIMITS[keep].astype("<f8").tobytes()),
+                      delimited(7, counts[keep].astype("<f8").tobytes())])
     return _summary_value(tag, 5, proto)
 
 
@@ -135,8 +152,8 @@ def image_summary(tag, images, max_images, bad_color):
     for i, image in enumerate(images[:max_images]):
         pixels = image if image.dtype == np.uint8 else _to_uint8(image, bad_color)
         height, width, channels = pixels.shape
-        proto = b"".join([_int_field(1, height), _int_field(2, width), _int_field(3, channels),
-                          _delimited(4, _png(pixels))])
+        proto = b"".join([int_field(1, height), int_field(2, width), int_field(3, channels),
+                          delimited(4, _png(pixels))])
         parts.append(_summary_value(f"{tag}/image/{i}" if max_images > 1 else f"{tag}/image", 4, proto))
     return b"".join(parts)
 
@@ -160,8 +177,8 @@ def audio_summary(tag, audio, sample_rate, max_outputs):
     parts = []
     for i, clip in enumerate(audio[:max_outputs]):
         frames, channels = clip.shape
-        proto = b"".join([_float_field(1, float(sample_rate)), _int_field(2, channels), _int_field(3, frames),
-                          _delimited(4, _wav(clip, sample_rate)), _delimited(5, b"audio/wav")])
+        proto = b"".join([float_field(1, float(sample_rate)), int_field(2, channels), int_field(3, frames),
+                          delimited(4, _wav(clip, sample_rate)), delimited(5, b"audio/wav")])
         parts.append(_summary_value(f"{tag}/audio/{i}" if max_outputs > 1 else f"{tag}/audio", 6, proto))
     return b"".join(parts)
 
@@ -169,23 +186,12 @@ def audio_summary(tag, audio, sample_rate, max_outputs):
 def text_summary(tag, text):
     """A Summary holding a string tensor for TensorBoard's text plugin (metadata plugin_name "text")."""
     strings = np.asarray(text, dtype=object)
-    shape = b"".join(_delimited(2, _int_field(1, n)) for n in strings.shape)
-    values = b"".join(_delimited(8, s if isinstance(s, bytes) else str(s).encode("utf-8")) for s in strings.ravel())
-    tensor = _int_field(1, 7) + _delimited(2, shape) + values   # dtype DT_STRING, tensor_shape, string_val
-    metadata = _delimited(1, _delimited(1, b"text"))              # plugin_data{plugin_name: "text"}
-    value = _delimited(1, tag.encode("utf-8")) + _delimited(9, metadata) + _delimited(8, tensor)
-    return _delimited(1, value)
-
-
-def _read_varint(data, pos):
-    shift = result = 0
-    while True:
-        byte = data[pos]
-        pos += 1
-        result |= (byte & 0x7F) << shift
-        shift += 7
-        if byte < 0x80:
-            return result, pos
+    shape = b"".join(delimited(2, int_field(1, n)) for n in strings.shape)
+    values = b"".join(delimited(8, s if isinstance(s, bytes) else str(s).encode("utf-8")) for s in strings.ravel())
+    tensor = int_field(1, 7) + delimited(2, shape) + values   # dtype DT_STRING, tensor_shape, string_val
+    metadata = delimited(1, delimited(1, b"text"))              # plugin_data{plugin_name: "text"}
+    value = delimited(1, tag.encode("utf-8")) + delimited(9, metadata) + delimited(8, tensor)
+    return delimited(1, value)
 
 
 def _tags(summary):
@@ -193,14 +199,14 @@ def _tags(summary):
     tags = []
     pos = 0
     while pos < len(summary):
-        key, pos = _read_varint(summary, pos)
-        length, pos = _read_varint(summary, pos)
+        key, pos = read_varint(summary, pos)
+        length, pos = read_varint(summary, pos)
         if key != 10:
             raise ValueError(f"not a serialized Summary: field key {key} at byte {pos}")
         value, pos = summary[pos:pos + length], pos + length
-        inner, start = _read_varint(value, 0)
+        inner, start = read_varint(value, 0)
         if inner == 10:
-            size, start = _read_varint(value, start)
+            size, start = read_varint(value, start)
             tags.append(value[start:start + size].decode("utf-8"))
     return tags
 
