@@ -57,7 +57,7 @@ class FileWriter:
         self._path = os.path.join(self._logdir, name)
         self._file = open(self._path, "ab")
         self._pending, self._last_flush = 0, now
-        write_record(self._file, event(now, file_version=FILE_VERSION))
+        write_record(self._file, event(float(int(now)), file_version=FILE_VERSION))  # whole seconds, as TF
         self._file.flush()
 
     def get_logdir(self) -> str:
