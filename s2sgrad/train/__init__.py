@@ -1,23 +1,44 @@
 """``tf.train``: optimizers, the global step, checkpoints, monitored sessions and their hooks."""
-from ..checkpoint import (CheckpointReader, CheckpointState, NewCheckpointReader, Saver, SaverDef, checkpoint_exists,
-                          generate_checkpoint_state_proto, get_checkpoint_mtimes, get_checkpoint_state,
-                          init_from_checkpoint, latest_checkpoint, list_variables, load_checkpoint, remove_checkpoint,
-                          update_checkpoint_state)
+from ..checkpoint import (
+                          CheckpointReader,
+                          CheckpointState,
+                          NewCheckpointReader,
+                          Saver,
+                          SaverDef,
+                          checkpoint_exists,
+                          generate_checkpoint_state_proto,
+                          get_checkpoint_mtimes,
+                          get_checkpoint_state,
+                          init_from_checkpoint,
+                          latest_checkpoint,
+                          list_variables,
+                          load_checkpoint,
+                          remove_checkpoint,
+                          update_checkpoint_state,
+)
+from ..summary.writer import FileWriterCache as SummaryWriterCache
 from ..tf1_api import missing_names as _missing_names
 from .adagrad import AdagradOptimizer
 from .adam import AdamOptimizer
+from .basic_hooks import (
+                          FeedFnHook,
+                          FinalOpsHook,
+                          LoggingTensorHook,
+                          NanLossDuringTrainingError,
+                          NanTensorHook,
+                          SecondOrStepTimer,
+                          StepCounterHook,
+                          StopAtStepHook,
+)
+from .coordinator import Coordinator
 from .gradient_descent import GradientDescentOptimizer
 from .momentum import MomentumOptimizer
+from .monitored_session import MonitoredSession, MonitoredTrainingSession, SingularMonitoredSession
 from .optimizer import Optimizer, get_global_step, get_or_create_global_step, global_step
 from .rmsprop import RMSPropOptimizer
-from .basic_hooks import (FeedFnHook, FinalOpsHook, LoggingTensorHook, NanLossDuringTrainingError, NanTensorHook,
-                          SecondOrStepTimer, StepCounterHook, StopAtStepHook)
-from .coordinator import Coordinator
-from .monitored_session import MonitoredSession, MonitoredTrainingSession, SingularMonitoredSession
 from .saving_hooks import CheckpointSaverHook, CheckpointSaverListener, SummarySaverHook
 from .scaffold import ChiefSessionCreator, Scaffold, SessionCreator, WorkerSessionCreator
 from .session_run_hook import SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues
-from ..summary.writer import FileWriterCache as SummaryWriterCache
 
 __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer", "AdagradOptimizer",
            "RMSPropOptimizer", "get_global_step", "get_or_create_global_step", "global_step"]

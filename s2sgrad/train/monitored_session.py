@@ -96,9 +96,8 @@ class MonitoredSession:
                                                run_metadata=run_metadata)
         answered = iter(hook_results)
         for hook, request in zip(self._hooks, requests, strict=True):
-            if request is not None:
-                values = next(answered)
-                hook.after_run(context, SessionRunValues(values[0] if values else None, options, run_metadata))
+            values = next(answered) if request is not None else []   # every hook's after_run is called, as in TF
+            hook.after_run(context, SessionRunValues(values[0] if values else None, options, run_metadata))
         self._should_stop = self._should_stop or context.stop_requested
         return outputs
 

@@ -6,7 +6,9 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+from ..graph_keys import GraphKeys
 from ..platform import tf_logging as logging
+from ..ssa.graph import get_default_graph
 from ..summary.events import SessionLog
 from ..summary.writer import FileWriterCache
 from .basic_hooks import SecondOrStepTimer, required_global_step
@@ -84,12 +86,25 @@ class CheckpointSaverHook(SessionRunHook):
         for listener in self._listeners:
             listener.end(session, step)
 
+    def _get_saver(self) -> Any:
+        """The saver given, the scaffold's, or the one in the graph's ``savers`` collection."""
+        if self._saver is not None:
+            return self._saver
+        if self._scaffold is not None:
+            return self._scaffold.saver
+        savers = get_default_graph().get_collection(GraphKeys.SAVERS)
+        if len(savers) != 1:
+            raise RuntimeError(f"{'No' if not savers else 'More than one'} item in collection {GraphKeys.SAVERS}. "
+                               "Please add a saver to the collection or provide a saver or scaffold.")
+        self._saver = savers[0]
+        return self._saver
+
     def _save(self, session: Any, step: int) -> bool:
         """Write the checkpoint of ``step``; whether a listener asked to stop."""
         logging.info("Saving checkpoints for %d into %s.", step, self._save_path)
         for listener in self._listeners:
             listener.before_save(session, step)
-        saver = self._saver if self._saver is not None else self._scaffold.saver
+        saver = self._get_saver()
         path = saver.save(session, self._save_path, global_step=step, write_meta_graph=self._save_graph_def)
         self._writer.add_session_log(SessionLog(status=SessionLog.CHECKPOINT, checkpoint_path=path), step)
         self._writer.flush()

@@ -22,7 +22,8 @@ class SessionRunHook:
         return None
 
     def after_run(self, run_context: SessionRunContext, run_values: SessionRunValues) -> None:
-        """After each run that raised nothing: ``run_values.results`` are this hook's fetches' values."""
+        """After each run that raised nothing: ``run_values.results`` holds the values of this hook's fetches
+        (None when its ``before_run`` asked for none)."""
 
     def end(self, session: Any) -> None:
         """When the session closes without an error (OutOfRangeError counts as none)."""
