@@ -128,5 +128,9 @@ def merge(inputs: Sequence[Any], collections: Sequence[str] | None = None, name:
 def merge_all(key: str = SUMMARIES, scope: str | None = None, name: str | None = None) -> Tensor | None:
     """``merge`` of every summary in collection ``key`` (optionally only names under ``scope``), or None
     when there is none."""
+    if not isinstance(key, str):
+        raise TypeError(f"key must be a collection name (a string), got {key!r}")
+    if scope is not None and not isinstance(scope, str):
+        raise TypeError(f"scope must be a name prefix (a string) or None, got {scope!r}")
     found = get_default_graph().get_collection(key, scope)
     return merge(found, name=name) if found else None

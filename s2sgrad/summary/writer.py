@@ -21,7 +21,18 @@ from .events import FILE_VERSION, event, serialized
 from .graph_def import graph_def as _graph_def
 from .records import write_record
 
-__all__ = ["FileWriter", "FileWriterCache"]
+__all__ = ["FileWriter", "FileWriterCache", "directory_argument"]
+
+
+def directory_argument(path: Any, what: str, required: bool = False) -> Any:
+    """``path`` (str, bytes or os.PathLike; None unless ``required``) as a str; TypeError naming ``what``."""
+    if path is None and not required:
+        return None
+    if isinstance(path, bytes):
+        path = path.decode()
+    if not isinstance(path, (str, os.PathLike)) or not os.fspath(path):
+        raise TypeError(f"{what} must be a directory path, got {path!r}")
+    return os.fspath(path)
 
 
 class FileWriter:
@@ -32,17 +43,13 @@ class FileWriter:
         if session is not None:
             raise NotImplementedError("FileWriter(session=) writes through a summary session in TF 2 only; "
                                       "pass logdir (and graph=) instead")
-        if isinstance(logdir, bytes):
-            logdir = logdir.decode()
-        if not isinstance(logdir, (str, os.PathLike)) or not str(logdir):
-            raise TypeError(f"logdir must be a directory path, got {logdir!r}")
         if isinstance(max_queue, bool) or not isinstance(max_queue, int) or max_queue < 0:
             raise ValueError(f"max_queue must be a non-negative int, got {max_queue!r}")
         if isinstance(flush_secs, bool) or not isinstance(flush_secs, (int, float)) or flush_secs < 0:
             raise ValueError(f"flush_secs must be a non-negative number of seconds, got {flush_secs!r}")
         if filename_suffix is not None and not isinstance(filename_suffix, str):
             raise TypeError(f"filename_suffix must be a string, got {filename_suffix!r}")
-        self._logdir = os.fspath(logdir)
+        self._logdir = directory_argument(logdir, "logdir", required=True)
         self._max_queue, self._flush_secs, self._suffix = max_queue, float(flush_secs), filename_suffix or ""
         self._lock = threading.Lock()
         self._file: Any = None
@@ -150,7 +157,7 @@ class FileWriterCache:
     @staticmethod
     def get(logdir: Any) -> FileWriter:
         """The cached FileWriter of ``logdir``, created on first use."""
-        key = os.path.abspath(os.fspath(logdir))
+        key = os.path.abspath(directory_argument(logdir, "logdir", required=True))
         with FileWriterCache._lock:
             writer = FileWriterCache._writers.get(key)
             if writer is None:

@@ -35,7 +35,8 @@ class SecondOrStepTimer:
         if every_steps is not None and (isinstance(every_steps, bool) or not isinstance(every_steps, int)
                                         or every_steps <= 0):
             raise ValueError(f"every_steps must be a positive int, got {every_steps!r}")
-        if every_secs is not None and (not isinstance(every_secs, (int, float)) or every_secs <= 0):
+        if every_secs is not None and (isinstance(every_secs, bool) or not isinstance(every_secs, (int, float))
+                                       or not every_secs > 0):
             raise ValueError(f"every_secs must be a positive number, got {every_secs!r}")
         self._every_secs, self._every_steps = every_secs, every_steps
         self.reset()
@@ -145,6 +146,9 @@ class LoggingTensorHook(SessionRunHook):
             self._tag_order = sorted(tensors)
         else:
             tensors = list(tensors) if isinstance(tensors, (list, tuple)) else [tensors]
+            for t in tensors:
+                if not isinstance(t, str) and not isinstance(getattr(t, "name", None), str):
+                    raise TypeError(f"LoggingTensorHook logs tensors (or their names), got {t!r}")
             self._tag_order = [t if isinstance(t, str) else t.name for t in tensors]
             tensors = dict(zip(self._tag_order, tensors, strict=True))
         self._tensors = tensors

@@ -9,18 +9,18 @@ Leaving the ``with`` block calls the hooks' ``end`` and closes the session; an `
 """
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from .. import errors
 from ..session import Session
 from ..ssa.graph import Graph
+from ..summary.writer import directory_argument
 from .basic_hooks import StepCounterHook
 from .coordinator import Coordinator
 from .saving_hooks import CheckpointSaverHook, SummarySaverHook
 from .scaffold import ChiefSessionCreator, Scaffold, SessionCreator, WorkerSessionCreator
-from .session_run_hook import SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues
+from .session_run_hook import SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues, hook_list
 
 __all__ = ["MonitoredSession", "SingularMonitoredSession", "MonitoredTrainingSession", "StepContext", "USE_DEFAULT"]
 
@@ -51,10 +51,9 @@ class MonitoredSession:
 
     def __init__(self, session_creator: SessionCreator | None = None, hooks: Sequence[SessionRunHook] | None = None,
                  stop_grace_period_secs: float = 120) -> None:
-        hooks = list(hooks or [])
-        for hook in hooks:
-            if not isinstance(hook, SessionRunHook):
-                raise TypeError(f"hooks must be SessionRunHook instances, got {hook!r}")
+        if session_creator is not None and not isinstance(session_creator, SessionCreator):
+            raise TypeError(f"session_creator must be a tf.train.SessionCreator, got {session_creator!r}")
+        hooks = hook_list(hooks)
         self._hooks = hooks   # stop_grace_period_secs: no thread to wait for (s2sgrad runs no queue runners)
         for hook in hooks:
             hook.begin()
@@ -148,8 +147,13 @@ class SingularMonitoredSession(MonitoredSession):
         return self._sess
 
 
-def _pick(steps: Any, secs: Any, default_steps: int | None, default_secs: float | None) -> tuple[Any, Any]:
-    """TF's rule for a (steps, secs) pair: neither given -> the defaults; one given -> the other None."""
+def _pick(what: str, steps: Any, secs: Any, default_steps: int | None, default_secs: float | None) -> tuple[Any, Any]:
+    """TF's rule for a (steps, secs) pair: neither given -> the defaults; one given -> the other None.
+    0 and None turn saving off."""
+    for name, value in ((f"save_{what}_steps", steps), (f"save_{what}_secs", secs)):
+        if value is not USE_DEFAULT and value is not None and (isinstance(value, bool)
+                                                               or not isinstance(value, (int, float))):
+            raise TypeError(f"{name} must be a number or None, got {value!r}")
     if steps is USE_DEFAULT and secs is USE_DEFAULT:
         return default_steps, default_secs
     return (None if steps is USE_DEFAULT else steps), (None if secs is USE_DEFAULT else secs)
@@ -168,17 +172,22 @@ def MonitoredTrainingSession(master: str = "", is_chief: bool = True, checkpoint
     ``summary_dir`` (default ``checkpoint_dir``) every 100 steps, logs steps per second every
     ``log_step_count_steps``; ``chief_only_hooks`` run on the chief only. ``max_wait_secs`` is accepted
     and unused: no chief to wait for (see ``WorkerSessionCreator``)."""
-    summary_steps, summary_secs = _pick(save_summaries_steps, save_summaries_secs, 100, None)
-    checkpoint_steps, checkpoint_secs = _pick(save_checkpoint_steps, save_checkpoint_secs, None, 600)
+    summary_steps, summary_secs = _pick("summaries", save_summaries_steps, save_summaries_secs, 100, None)
+    checkpoint_steps, checkpoint_secs = _pick("checkpoint", save_checkpoint_steps, save_checkpoint_secs, None, 600)
+    if scaffold is not None and not isinstance(scaffold, Scaffold):
+        raise TypeError(f"scaffold must be a tf.train.Scaffold, got {scaffold!r}")
     scaffold = scaffold or Scaffold()
-    if checkpoint_dir is not None:
-        checkpoint_dir = os.fspath(checkpoint_dir)
-    all_hooks = list(hooks or [])
+    checkpoint_dir = directory_argument(checkpoint_dir, "checkpoint_dir")
+    summary_dir = directory_argument(summary_dir, "summary_dir")
+    if log_step_count_steps is not None and (isinstance(log_step_count_steps, bool)
+                                             or not isinstance(log_step_count_steps, int)):
+        raise TypeError(f"log_step_count_steps must be an int or None, got {log_step_count_steps!r}")
+    all_hooks = hook_list(hooks)
     if not is_chief:
         creator: SessionCreator = WorkerSessionCreator(scaffold=scaffold, master=master, config=config,
                                                        checkpoint_dir=checkpoint_dir)
         return MonitoredSession(creator, all_hooks, stop_grace_period_secs)
-    all_hooks = list(chief_only_hooks or []) + all_hooks
+    all_hooks = hook_list(chief_only_hooks, "chief_only_hooks") + all_hooks
     summary_dir = summary_dir or checkpoint_dir
     if log_step_count_steps and log_step_count_steps > 0:
         all_hooks.append(StepCounterHook(output_dir=summary_dir, every_n_steps=log_step_count_steps))

@@ -10,7 +10,7 @@ from ..graph_keys import GraphKeys
 from ..platform import tf_logging as logging
 from ..ssa.graph import get_default_graph
 from ..summary.events import SessionLog
-from ..summary.writer import FileWriterCache
+from ..summary.writer import FileWriterCache, directory_argument
 from .basic_hooks import SecondOrStepTimer, required_global_step
 from .session_run_hook import SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues
 
@@ -46,10 +46,8 @@ class CheckpointSaverHook(SessionRunHook):
                  listeners: Sequence[CheckpointSaverListener] | None = None, save_graph_def: bool = True) -> None:
         if saver is not None and scaffold is not None:
             raise ValueError("You cannot provide both saver and scaffold.")
-        if not isinstance(checkpoint_dir, (str, os.PathLike)):
-            raise TypeError(f"checkpoint_dir must be a directory path, got {checkpoint_dir!r}")
         self._saver, self._scaffold = saver, scaffold
-        self._checkpoint_dir = os.fspath(checkpoint_dir)
+        self._checkpoint_dir = directory_argument(checkpoint_dir, "checkpoint_dir", required=True)
         self._save_path = os.path.join(self._checkpoint_dir, checkpoint_basename)
         self._timer = SecondOrStepTimer(every_secs=save_secs, every_steps=save_steps)
         self._listeners = list(listeners or [])
@@ -123,7 +121,7 @@ class SummarySaverHook(SessionRunHook):
         if output_dir is None and summary_writer is None:
             raise ValueError("SummarySaverHook needs output_dir or summary_writer")
         self._summary_op, self._scaffold = summary_op, scaffold
-        self._writer, self._output_dir = summary_writer, output_dir
+        self._writer, self._output_dir = summary_writer, directory_argument(output_dir, "output_dir")
         self._timer = SecondOrStepTimer(every_secs=save_secs, every_steps=save_steps)
 
     def begin(self) -> None:

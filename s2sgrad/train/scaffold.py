@@ -17,6 +17,7 @@ from ..ops import summary_ops
 from ..ops.variables import global_variables_initializer, local_variables_initializer
 from ..session import Session
 from ..ssa.graph import get_default_graph
+from ..summary.writer import directory_argument
 
 __all__ = ["Scaffold", "SessionCreator", "ChiefSessionCreator", "WorkerSessionCreator"]
 
@@ -101,7 +102,10 @@ class ChiefSessionCreator(SessionCreator):
 
     def __init__(self, scaffold: Scaffold | None = None, master: str = "", config: Any = None,
                  checkpoint_dir: str | None = None, checkpoint_filename_with_path: str | None = None) -> None:
+        if scaffold is not None and not isinstance(scaffold, Scaffold):
+            raise TypeError(f"scaffold must be a tf.train.Scaffold, got {scaffold!r}")
         self._scaffold = scaffold or Scaffold()
+        checkpoint_dir = directory_argument(checkpoint_dir, "checkpoint_dir")
         self._master, self._config = master, config
         self._checkpoint_dir, self._checkpoint_path = checkpoint_dir, checkpoint_filename_with_path
 

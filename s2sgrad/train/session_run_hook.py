@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-__all__ = ["SessionRunHook", "SessionRunArgs", "SessionRunContext", "SessionRunValues"]
+__all__ = ["SessionRunHook", "SessionRunArgs", "SessionRunContext", "SessionRunValues", "hook_list"]
 
 
 class SessionRunHook:
@@ -69,3 +69,15 @@ class SessionRunContext:
     def request_stop(self) -> None:
         """End the loop after this run: ``should_stop()`` becomes True."""
         self._stop_requested = True
+
+
+def hook_list(hooks: Any, what: str = "hooks") -> list[SessionRunHook]:
+    """``hooks`` (None, a list or a tuple of SessionRunHooks) as a list; TypeError naming ``what`` otherwise."""
+    if hooks is None:
+        return []
+    if not isinstance(hooks, (list, tuple)):
+        raise TypeError(f"{what} must be a list of SessionRunHook instances, got {hooks!r}")
+    for hook in hooks:
+        if not isinstance(hook, SessionRunHook):
+            raise TypeError(f"{what} must be SessionRunHook instances, got {hook!r}")
+    return list(hooks)
