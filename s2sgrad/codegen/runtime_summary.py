@@ -59,7 +59,7 @@ def double_field(field, value):
 
 def float_field(field, value):
     """A 32-bit field (wire type 5): floats."""
-    return varint(field << 3 | 5) + struct.pack("<f", value)
+    return varint(field << 3 | 5) + np.asarray(value, "<f4").tobytes()   # out of float range: inf, as a cast
 
 
 def _summary_value(tag, field, payload):

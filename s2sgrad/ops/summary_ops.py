@@ -109,7 +109,7 @@ def audio(name: str, tensor: Any, sample_rate: Any, max_outputs: int = 3, collec
 
 def text(name: str, tensor: Any, collections: Sequence[str] | None = None) -> Tensor:
     """A string tensor for TensorBoard's text dashboard."""
-    return _summary(TEXT_SUMMARY, name, tensor, collections, None, dtype=_dt.string)
+    return _summary(TEXT_SUMMARY, name, tensor, collections, None, dtype=None if isinstance(tensor, Tensor) else _dt.string)
 
 
 def merge(inputs: Sequence[Any], collections: Sequence[str] | None = None, name: str | None = None) -> Tensor:
