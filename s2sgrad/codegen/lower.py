@@ -78,8 +78,12 @@ def lower(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feeds: dict
 
 def _lower_op(op: Operation, values: dict, prog: Program, rng_params: dict) -> None:
     prim = op.prim
-    if prim is NO_OP:
+    if prim is NO_OP or (prim.host and not op.outputs):
         return
+    if prim.host:
+        raise errors.InvalidArgumentError(
+            None, op, f"'{op.name}' ({op.type}) is computed by a Session's input pipeline: it runs only in "
+            f"Session.run [created at {op.where}]")
     if prim is CONST:
         t = op.outputs[0]
         values[t] = Value(t.dtype, t.shape, const=op.attrs["value"], tensor=t, kind=Kind.CONST)

@@ -16,6 +16,17 @@ from ..checkpoint import (
                           remove_checkpoint,
                           update_checkpoint_state,
 )
+from ..data.example import (
+                            BytesList,
+                            Example,
+                            Feature,
+                            FeatureList,
+                            FeatureLists,
+                            Features,
+                            FloatList,
+                            Int64List,
+                            SequenceExample,
+)
 from ..summary.writer import FileWriterCache as SummaryWriterCache
 from ..tf1_api import missing_names as _missing_names
 from .adagrad import AdagradOptimizer
@@ -50,6 +61,8 @@ __all__ += ["MonitoredSession", "MonitoredTrainingSession", "SingularMonitoredSe
             "SessionRunValues", "StopAtStepHook", "StepCounterHook", "LoggingTensorHook", "NanTensorHook",
             "NanLossDuringTrainingError", "FinalOpsHook", "FeedFnHook", "SecondOrStepTimer", "CheckpointSaverHook",
             "CheckpointSaverListener", "SummarySaverHook", "Coordinator", "SummaryWriterCache"]
+__all__ += ["BytesList", "Example", "Feature", "FeatureList", "FeatureLists", "Features", "FloatList",  # tf.data's
+            "Int64List", "SequenceExample"]
 
 
 __getattr__ = _missing_names("train", __name__)
