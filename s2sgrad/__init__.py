@@ -50,7 +50,7 @@ from .autodiff.custom_gradient import custom_gradient
 from .session import InteractiveSession, Session, get_default_session
 from . import compat, contrib, debugging, initializers, linalg, losses, manip, math, nn, random, train
 from . import summary
-from .summary import SessionLog
+from .summary import HistogramProto, SessionLog, Summary
 from .graph_keys import GraphKeys, add_to_collection, add_to_collections, get_collection, is_tensor
 from .execution_mode import (disable_eager_execution, disable_tensor_equality, disable_v2_behavior,
                              enable_eager_execution, enable_tensor_equality, enable_v2_behavior, executing_eagerly,
@@ -88,11 +88,11 @@ newaxis = None
 # the public names: what `from s2sgrad import *` gives (and what ruff checks the imports against)
 __all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "SparseTensor", "VarLenFeature", "data",
            "parse_example", "parse_single_example", "python_io"]  # tf.data (issue 15)
+__all__ += ["HistogramProto", "SessionLog", "Summary", "summary"]  # tf.summary (issue 15)
 __all__ += ["AUTO_REUSE", "AggregationMethod", "ConfigProto", "DType", "DeviceSpec", "Dimension", "GPUOptions", "Graph",
            "GraphKeys", "GraphOptions", "IndexedSlices", "IndexedSlicesValue", "InteractiveSession", "NoGradient",
            "NotDifferentiable", "OpError", "Operation", "OptimizerOptions", "RegisterGradient", "RunMetadata",
-           "RunOptions", "Session", "SessionLog", "Tensor", "TensorShape", "UnconnectedGradients", "Variable", "abs",
-           "acos", "add",
+           "RunOptions", "Session", "Tensor", "TensorShape", "UnconnectedGradients", "Variable", "abs", "acos", "add",
            "add_n", "add_to_collection", "add_to_collections", "all_variables", "app", "arg_max", "arg_min", "argmax",
            "argmin", "as_dtype", "asin", "asinh", "assign", "assign_add", "assign_sub", "atan", "atan2", "bool",
            "boolean_mask", "broadcast_to", "cast", "ceil", "clip_by_value", "colocate_with", "compat", "complex128",
@@ -119,8 +119,7 @@ __all__ += ["AUTO_REUSE", "AggregationMethod", "ConfigProto", "DType", "DeviceSp
            "reduce_prod", "reduce_sum", "reset_default_graph", "reshape", "resource_loader", "reverse", "reverse_v2",
            "round", "rsqrt", "scalar_mul", "scatter_nd", "select", "set_random_seed", "shape", "show_numpy_warnings",
            "sigmoid", "sign", "sin", "sinh", "size", "slice", "source", "split", "sqrt", "square", "squared_difference",
-           "squeeze", "stack", "stop_gradient", "string", "sub", "subtract", "summary", "tan", "tanh", "tensordot",
-           "tile",
+           "squeeze", "stack", "stop_gradient", "string", "sub", "subtract", "tan", "tanh", "tensordot", "tile",
            "to_double", "to_float", "to_int32", "to_int64", "train", "trainable_variables", "transpose", "truediv",
            "truncated_normal", "truncated_normal_initializer", "tuple", "uint16", "uint32", "uint64", "uint8", "unpack",
            "unsorted_segment_sum", "unstack", "value_and_grad", "variable_scope", "variables_initializer",

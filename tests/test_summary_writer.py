@@ -207,3 +207,32 @@ def test_bad_arguments_are_refused(tmp_path):
             writer.add_run_metadata(None, 3)
     with pytest.raises(ValueError, match="SessionLog status"):
         tf.SessionLog(status=7)
+
+
+def test_summary_messages_built_by_hand_and_parsed_from_ops(tmp_path):
+    summary = tf.Summary(value=[tf.Summary.Value(tag="accuracy", simple_value=0.75)])
+    summary.value.add(tag="h", histo=tf.HistogramProto(min=-1, max=2, num=2, sum=1, sum_squares=5,
+                                                       bucket_limit=[0.0, 2.5], bucket=[1, 1]))
+    with tf.summary.FileWriter(str(tmp_path)) as writer:
+        writer.add_summary(summary, 2)
+    (written,) = [e["summary"] for e in events(str(tmp_path)) if "summary" in e]
+    assert [v["tag"] for v in written] == ["accuracy", "h"] and written[0]["simple_value"] == 0.75
+    assert list(written[1]["histo"]["bucket"]) == [1.0, 1.0] and written[1]["histo"]["sum_squares"] == 5.0
+    with tf.Graph().as_default():
+        images = np.zeros((1, 2, 2, 3), np.uint8)
+        merged = tf.summary.merge([tf.summary.scalar("loss", 0.5), tf.summary.histogram("w", [1.0, 2.0]),
+                                   tf.summary.image("img", images), tf.summary.text("t", "a")])
+        with tf.Session() as sess:
+            serialized = sess.run(merged)
+    parsed = tf.summary.Summary.FromString(serialized)
+    assert [v.tag for v in parsed.value] == ["loss", "w", "img/image/0", "t"]
+    assert parsed.value[0].HasField("simple_value") and parsed.value[0].simple_value == 0.5
+    assert (parsed.value[1].histo.num, parsed.value[1].histo.max) == (2.0, 2.0)
+    assert (parsed.value[2].image.height, parsed.value[2].image.colorspace) == (2, 3)
+    assert parsed.SerializeToString() == serialized   # the text value's fields kept as they were
+    image = tf.Summary.Image(height=2, width=2, colorspace=3,
+                             encoded_image_string=parsed.value[2].image.encoded_image_string)
+    again = tf.Summary(value=[tf.Summary.Value(tag="img/image/0", image=image)])
+    assert again.SerializeToString() == tf.Summary(value=[parsed.value[2]]).SerializeToString()
+    with pytest.raises(TypeError, match="simple_value must be a number"):
+        tf.Summary.Value(tag="a", simple_value="high")

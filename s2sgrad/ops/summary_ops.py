@@ -109,7 +109,8 @@ def audio(name: str, tensor: Any, sample_rate: Any, max_outputs: int = 3, collec
 
 def text(name: str, tensor: Any, collections: Sequence[str] | None = None) -> Tensor:
     """A string tensor for TensorBoard's text dashboard."""
-    return _summary(TEXT_SUMMARY, name, tensor, collections, None, dtype=None if isinstance(tensor, Tensor) else _dt.string)
+    dtype = None if isinstance(tensor, Tensor) else _dt.string   # a tensor of another dtype: the op says so
+    return _summary(TEXT_SUMMARY, name, tensor, collections, None, dtype=dtype)
 
 
 def merge(inputs: Sequence[Any], collections: Sequence[str] | None = None, name: str | None = None) -> Tensor:

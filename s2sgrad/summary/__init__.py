@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from ..ops.summary_ops import audio, histogram, image, merge, merge_all, scalar, text
 from .events import SessionLog
+from .messages import HistogramProto, Summary
 from .writer import FileWriter, FileWriterCache
 
 __all__ = ["audio", "histogram", "image", "merge", "merge_all", "scalar", "text", "FileWriter", "FileWriterCache",
-           "SessionLog"]
+           "SessionLog", "Summary", "HistogramProto"]
