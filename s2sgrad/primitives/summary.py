@@ -1,7 +1,8 @@
 """Summary ops: each outputs a scalar string, the serialized ``tensorflow.Summary`` of its input.
 
 The tag (and the image/audio settings) are attributes, so the generated line reads
-``loss_summary = rt.scalar_summary('train/loss', loss)``. None of them is differentiable.
+``loss_summary = rt.scalar_summary('train/loss', loss)``. None of them is differentiable, and none
+is constant-folded (the line stays a readable call rather than a bytes literal).
 """
 from __future__ import annotations
 
@@ -52,12 +53,10 @@ def _merge_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(_dt.string, TensorShape([]))]
 
 
-SCALAR_SUMMARY = define("ScalarSummary", _scalar_infer, differentiable=False, printed_attrs=("tag",))
-HISTOGRAM_SUMMARY = define("HistogramSummary", _kinds("histogram", "iuf"), differentiable=False, fusable=False,
-                           printed_attrs=("tag",))
-IMAGE_SUMMARY = define("ImageSummary", _image_infer, differentiable=False, fusable=False, printed_attrs=("tag",))
-AUDIO_SUMMARY = define("AudioSummaryV2", _kinds("audio", "f"), differentiable=False, fusable=False,
-                       printed_attrs=("tag",))
-TEXT_SUMMARY = define("TensorSummaryV2", _kinds("text", "O"), differentiable=False, default_name="TextSummary",
-                      printed_attrs=("tag",))
-MERGE_SUMMARY = define("MergeSummary", _merge_infer, differentiable=False, fusable=False)
+_SUMMARY = {"differentiable": False, "foldable": False, "printed_attrs": ("tag",)}
+SCALAR_SUMMARY = define("ScalarSummary", _scalar_infer, **_SUMMARY)
+HISTOGRAM_SUMMARY = define("HistogramSummary", _kinds("histogram", "iuf"), fusable=False, **_SUMMARY)
+IMAGE_SUMMARY = define("ImageSummary", _image_infer, fusable=False, **_SUMMARY)
+AUDIO_SUMMARY = define("AudioSummaryV2", _kinds("audio", "f"), fusable=False, **_SUMMARY)
+TEXT_SUMMARY = define("TensorSummaryV2", _kinds("text", "O"), default_name="TextSummary", **_SUMMARY)
+MERGE_SUMMARY = define("MergeSummary", _merge_infer, differentiable=False, foldable=False, fusable=False)

@@ -29,7 +29,8 @@ class Scaffold:
 
     def __init__(self, init_op: Any = None, init_feed_dict: Any = None, init_fn: Callable | None = None,
                  ready_op: Any = None, ready_for_local_init_op: Any = None, local_init_op: Any = None,
-                 summary_op: Any = None, saver: Any = None, copy_from_scaffold: Scaffold | None = None) -> None:
+                 summary_op: Any = None, saver: Any = None, copy_from_scaffold: Scaffold | None = None,
+                 local_init_feed_dict: Any = None) -> None:
         if copy_from_scaffold is not None:
             if not isinstance(copy_from_scaffold, Scaffold):
                 raise TypeError("copy_from_scaffold is not a Scaffold instance.")
@@ -39,6 +40,7 @@ class Scaffold:
             init_fn = base._user_init_fn if init_fn is None else init_fn
             ready_op = base.ready_op if ready_op is None else ready_op
             local_init_op = base.local_init_op if local_init_op is None else local_init_op
+            local_init_feed_dict = base.local_init_feed_dict if local_init_feed_dict is None else local_init_feed_dict
             summary_op = base.summary_op if summary_op is None else summary_op
             saver = base.saver if saver is None else saver
         if init_fn is not None and not callable(init_fn):
@@ -47,6 +49,7 @@ class Scaffold:
         self._user_init_fn = init_fn
         self.init_op, self.init_feed_dict, self.ready_op = init_op, init_feed_dict, ready_op
         self.ready_for_local_init_op, self.local_init_op = ready_for_local_init_op, local_init_op
+        self.local_init_feed_dict = local_init_feed_dict
         self.summary_op, self.saver = summary_op, saver
         self._finalized = False
 
@@ -125,11 +128,15 @@ class ChiefSessionCreator(SessionCreator):
             if scaffold.init_fn is not None:
                 scaffold.init_fn(sess)
         if scaffold.local_init_op is not None:
-            sess.run(scaffold.local_init_op)
+            sess.run(scaffold.local_init_op, feed_dict=scaffold.local_init_feed_dict)
         return sess
 
 
 class WorkerSessionCreator(ChiefSessionCreator):
-    """A worker's session. A TensorFlow worker waits for the chief to initialize variables on a shared
-    server; s2sgrad's sessions share no server, so a worker initializes (or restores) its own, as the
-    chief does."""
+    """A worker's session. A TensorFlow worker waits (up to ``max_wait_secs``) for the chief to initialize
+    the variables on their shared server; s2sgrad's sessions share no server, so a worker initializes its
+    own, as the chief does, and restores ``checkpoint_dir``'s latest checkpoint (an s2sgrad addition)."""
+
+    def __init__(self, scaffold: Scaffold | None = None, master: str = "", config: Any = None,
+                 max_wait_secs: float = 1800, checkpoint_dir: str | None = None) -> None:
+        super().__init__(scaffold=scaffold, master=master, config=config, checkpoint_dir=checkpoint_dir)
