@@ -67,6 +67,13 @@ class Context:
         self.loss = tf.reduce_sum(self.var * self.m23, name="loss")
 
 
+def _checkpoint(c: Context) -> str:
+    """The prefix of a checkpoint of ``c.var`` (saved in the current, scratch, directory)."""
+    with tf.Session() as sess:
+        sess.run(c.var.initializer)
+        return tf.train.Saver([c.var]).save(sess, os.path.join("ckpt", "model"))
+
+
 def _float_tensor(c: Context) -> Any:
     return c.m23
 
@@ -170,6 +177,19 @@ OVERRIDES: dict[str, dict[str, Any]] = {
     "tf.grad": {}, "tf.value_and_grad": {}, "tf.jacobian": {"f": lambda c: (lambda x: x ** 2)}, "tf.hessian": {},
     "tf.random_normal": {"shape": [2, 3]}, "tf.random_uniform": {"shape": [2, 3]},
     "tf.truncated_normal": {"shape": [2, 3]}, "nn.dropout": {"x": lambda c: c.m23},
+    **{f"train.{name}": {"filepattern" if "Reader" in name else "ckpt_dir_or_file": lambda c: _checkpoint(c)}
+       for name in ["CheckpointReader", "NewCheckpointReader", "load_checkpoint", "list_variables"]},
+    "train.init_from_checkpoint": {"ckpt_dir_or_file": lambda c: _checkpoint(c),
+                                   "assignment_map": lambda c: {"var": "var"}},
+    "train.checkpoint_exists": {"checkpoint_prefix": lambda c: _checkpoint(c)},
+    "train.remove_checkpoint": {"checkpoint_prefix": lambda c: _checkpoint(c)},
+    "train.get_checkpoint_mtimes": {"checkpoint_prefixes": lambda c: [_checkpoint(c)]},
+    "train.get_checkpoint_state": {"checkpoint_dir": lambda c: os.path.dirname(_checkpoint(c))},
+    "train.latest_checkpoint": {"checkpoint_dir": lambda c: os.path.dirname(_checkpoint(c))},
+    "train.update_checkpoint_state": {"save_dir": lambda c: os.path.dirname(_checkpoint(c)),
+                                      "model_checkpoint_path": lambda c: _checkpoint(c)},
+    "train.generate_checkpoint_state_proto": {"save_dir": lambda c: os.path.dirname(_checkpoint(c)),
+                                              "model_checkpoint_path": lambda c: _checkpoint(c)},
 }
 # Monitored sessions and their hooks (issue 15); a MonitoredTrainingSession needs the global step.
 OVERRIDES.update({
@@ -265,6 +285,10 @@ METHODS: dict[str, tuple[Callable[[Context], Callable], dict[str, Any]]] = {
     "Graph.as_graph_element": (lambda c: tf.get_default_graph().as_graph_element, {"obj": lambda c: "m23:0"}),
     "Graph.control_dependencies": (lambda c: tf.get_default_graph().control_dependencies,
                                    {"control_inputs": lambda c: [c.m23]}),
+    "Saver.save": (lambda c: tf.train.Saver().save,
+                   {"sess": _session, "save_path": lambda c: "ckpt/model", "global_step": lambda c: None,
+                    "latest_filename": lambda c: None}),
+    "Saver.restore": (lambda c: tf.train.Saver().restore, {"sess": _session, "save_path": _checkpoint}),
 }
 
 

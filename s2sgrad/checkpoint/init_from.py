@@ -31,13 +31,15 @@ def init_from_checkpoint(ckpt_dir_or_file: str, assignment_map: dict[str, Any]) 
     prefix = checkpoint_prefix(ckpt_dir_or_file)
     bundle = BundleReader(prefix)
     current = {var.op.name: var for var in get_default_graph().get_collection(GLOBAL_VARIABLES)}
-    for ckpt_name, target in sorted(assignment_map.items(), key=lambda item: item[0]):
-        var = target if isinstance(target, Variable) else current.get(target)
+    for ckpt_name, target in sorted(assignment_map.items(), key=lambda item: str(item[0])):
+        var = target if isinstance(target, Variable) else current.get(target) if isinstance(target, str) else None
+        if var is not None and not isinstance(ckpt_name, str):
+            raise TypeError(f"assignment_map keys must be checkpoint names, got {ckpt_name!r}")
         if var is not None:
             _initialize_from(bundle, ckpt_name, var, prefix)
             continue
-        if not isinstance(target, str):
-            raise TypeError(f"assignment_map values must be variables or names, got {target!r} for {ckpt_name!r}")
+        if not isinstance(target, str) or not isinstance(ckpt_name, str):
+            raise TypeError(f"assignment_map must map names to variables or names, got {ckpt_name!r}: {target!r}")
         scope = target[:target.rindex("/")] if "/" in target else ""
         if not ckpt_name.endswith("/"):
             raise ValueError(f"Assignment map with scope only name {scope} should map to scope only {ckpt_name}. "

@@ -2,6 +2,7 @@
 and the checked value of a checkpoint tensor for a variable (what restoring assigns)."""
 from __future__ import annotations
 
+import math
 import os
 from typing import Any
 
@@ -11,7 +12,7 @@ from .. import dtypes as _dt
 from .. import errors
 from ..ops.variables import Variable
 from .bundle import BundleReader
-from .state import latest_checkpoint
+from .state import latest_checkpoint, path_argument
 
 __all__ = ["CheckpointReader", "NewCheckpointReader", "load_checkpoint", "list_variables", "checkpoint_prefix",
            "value_for"]
@@ -24,13 +25,15 @@ class CheckpointReader:
     """
 
     def __init__(self, filepattern: str) -> None:
-        self._bundle = BundleReader(os.fspath(filepattern))
+        self._bundle = BundleReader(path_argument(filepattern, "filepattern"))
 
     def has_tensor(self, tensor_str: str) -> bool:
-        return tensor_str in self._bundle.entries
+        return isinstance(tensor_str, str) and tensor_str in self._bundle.entries
 
     def get_tensor(self, tensor_str: str) -> Any:
         """The value of ``tensor_str`` (a NumPy scalar for rank 0, as TF; strings as bytes)."""
+        if not isinstance(tensor_str, str):
+            raise TypeError(f"tensor_str must be a tensor name, got {tensor_str!r}")
         value = self._bundle.read(tensor_str)
         return value[()] if value.ndim == 0 else value
 
@@ -46,14 +49,14 @@ class CheckpointReader:
         return "".join(lines).encode()
 
 
-def NewCheckpointReader(filepattern: str) -> CheckpointReader:  # noqa: N802 (TF's name)
+def NewCheckpointReader(filepattern: str) -> CheckpointReader:
     """A reader of the checkpoint ``filepattern`` (NotFoundError when there is none)."""
     return CheckpointReader(filepattern)
 
 
 def checkpoint_prefix(ckpt_dir_or_file: str) -> str:
     """The latest checkpoint of a directory, or the prefix itself (ValueError when a directory has none)."""
-    path = os.fspath(ckpt_dir_or_file)
+    path = path_argument(ckpt_dir_or_file, "ckpt_dir_or_file")
     if os.path.isdir(path):
         latest = latest_checkpoint(path)
         if latest is None:
@@ -72,9 +75,10 @@ def list_variables(ckpt_dir_or_file: str) -> list[tuple[str, list[int]]]:
     return sorted(load_checkpoint(ckpt_dir_or_file).get_variable_to_shape_map().items())
 
 
-def value_for(bundle: BundleReader, key: str, var: Variable) -> Any:
+def value_for(bundle: BundleReader, key: str, var: Variable, reshape: bool = False) -> Any:
     """The value of checkpoint tensor ``key`` for ``var``, as a session stores it; TF's errors when
-    it is missing (NotFoundError) or its dtype or shape does not fit (InvalidArgumentError)."""
+    it is missing (NotFoundError) or its dtype or shape does not fit (InvalidArgumentError). With
+    ``reshape``, a tensor of another shape with as many elements takes ``var``'s static shape."""
     entry = bundle.entries.get(key)
     if entry is None:
         raise errors.NotFoundError(None, var.op, f"Key {key} not found in checkpoint")
@@ -82,10 +86,14 @@ def value_for(bundle: BundleReader, key: str, var: Variable) -> Any:
         raise errors.InvalidArgumentError(None, var.op, f"tensor_name = {key}; expected dtype {var.dtype.name} "
                                           f"does not equal original dtype {entry.dtype.name} (variable "
                                           f"{var.op.name})")
-    if not var.shape.is_compatible_with(entry.shape):
+    target = entry.shape
+    if reshape and var.shape.is_fully_defined():
+        static = tuple(int(d) for d in var.shape.as_list() if d is not None)
+        target = static if math.prod(static) == math.prod(entry.shape) else target
+    if not var.shape.is_compatible_with(target):
         lhs = var.shape.as_list() if var.shape.rank is not None else "<unknown>"
         raise errors.InvalidArgumentError(None, var.op, f"Assign requires shapes of both tensors to match. lhs "
                                           f"shape= {lhs} rhs shape= {list(entry.shape)} (variable "
                                           f"{var.op.name}, checkpoint tensor {key})")
-    value = bundle.read(key)
+    value = bundle.read(key).reshape(target)
     return value[()] if value.ndim == 0 else np.array(value)

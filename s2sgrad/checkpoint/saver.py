@@ -12,10 +12,13 @@ TensorFlow through a TF-built graph with the same variable names (or ``NewCheckp
 """
 from __future__ import annotations
 
+import numbers
 import os
 import time
 from collections.abc import Sequence
 from typing import Any
+
+import numpy as np
 
 from .. import errors
 from ..ops.variables import GLOBAL_VARIABLES, Variable
@@ -23,7 +26,13 @@ from ..pipeline.variable_store import VariableStore
 from ..ssa.graph import get_default_graph
 from .bundle import BundleReader, write_bundle
 from .reader import value_for
-from .state import checkpoint_exists, get_checkpoint_mtimes, remove_checkpoint, update_checkpoint_state_internal
+from .state import (
+    checkpoint_exists,
+    get_checkpoint_mtimes,
+    path_argument,
+    remove_checkpoint,
+    update_checkpoint_state_internal,
+)
 
 __all__ = ["Saver", "SaverDef"]
 
@@ -35,7 +44,8 @@ class SaverDef:
 
     LEGACY, V1, V2 = 0, 1, 2
 
-    def __init__(self, max_to_keep: int, keep_checkpoint_every_n_hours: float, sharded: bool, name: str) -> None:
+    def __init__(self, max_to_keep: int = 5, keep_checkpoint_every_n_hours: float = 10000.0, sharded: bool = False,
+                 name: str = "save") -> None:
         self.filename_tensor_name = f"{name}/Const:0"
         self.save_tensor_name = f"{name}/control_dependency:0"
         self.restore_op_name = f"{name}/restore_all"
@@ -65,6 +75,7 @@ class Saver:
             raise NotImplementedError("Saver(saver_def=, builder=) builds from a graph's SaverDef, which s2sgrad "
                                       "graphs do not have; pass var_list instead")
         self._var_list = var_list
+        self._reshape = reshape
         self._allow_empty = allow_empty
         self._max_to_keep = max_to_keep
         self._keep_every = keep_checkpoint_every_n_hours
@@ -100,14 +111,14 @@ class Saver:
         (``latest_filename``, default ``checkpoint``) and delete checkpoints beyond ``max_to_keep``.
         No ``.meta`` file is written (see the module docstring). None when there is nothing to save."""
         variables = self._built()
-        store = _store_of(sess)
-        if latest_filename is None:
-            latest_filename = "checkpoint"
+        store = _store_of(sess, variables)
+        latest_filename = "checkpoint" if latest_filename is None else path_argument(latest_filename,
+                                                                                      "latest_filename")
         if os.path.split(latest_filename)[0]:
             raise ValueError("'latest_filename' must not contain path components")
-        save_path = os.fspath(save_path)
+        save_path = path_argument(save_path, "save_path")
         if global_step is not None:
-            step = global_step if isinstance(global_step, int) else int(sess.run(global_step))
+            step = _step(sess, global_step)
             save_path = f"{save_path}-{step:08d}" if self._pad_step_number else f"{save_path}-{step}"
         if not variables:
             return None
@@ -171,17 +182,17 @@ class Saver:
         (NotFoundError for a missing variable, InvalidArgumentError for a dtype or shape mismatch,
         DataLossError for a damaged file)."""
         variables = self._built()
-        store = _store_of(sess)
-        if save_path is None:
-            raise ValueError("Can't load save_path when it is None.")
-        save_path = os.fspath(save_path)
-        if not checkpoint_exists(save_path):
-            raise ValueError(f"The passed save_path is not a valid checkpoint: {save_path}")
         if not variables:
             return
+        store = _store_of(sess, variables)
+        if save_path is None:
+            raise ValueError("Can't load save_path when it is None.")
+        save_path = path_argument(save_path, "save_path")
+        if not checkpoint_exists(save_path):
+            raise ValueError(f"The passed save_path is not a valid checkpoint: {save_path}")
         bundle = BundleReader(save_path)
         try:
-            values = [(var.op, value_for(bundle, name, var)) for name, var in variables.items()]
+            values = [(var.op, value_for(bundle, name, var, self._reshape)) for name, var in variables.items()]
         except errors.NotFoundError as e:
             raise _restore_error(e, "a Variable name or other graph key that is missing") from None
         except errors.InvalidArgumentError as e:
@@ -192,16 +203,31 @@ class Saver:
         return self.saver_def
 
 
+def _step(sess: Any, global_step: Any) -> int:
+    """The step number of ``global_step``: an int, or a tensor or variable holding one in ``sess``."""
+    if isinstance(global_step, numbers.Integral):
+        return int(global_step)
+    value = np.asarray(sess.run(global_step))
+    if value.shape != () or value.dtype.kind not in "iu":
+        raise TypeError(f"global_step must be an int or an integer scalar tensor, got {global_step!r}")
+    return int(value)
+
+
 def _restore_error(e: errors.OpError, cause: str) -> errors.OpError:
     return type(e)(None, e.op, f"Restoring from checkpoint failed. This is most likely due to {cause} from the "
                                "checkpoint. Please ensure that you have not altered the graph expected based on "
                                f"the checkpoint. Original error:\n\n{e.message}")
 
 
-def _store_of(sess: Any) -> VariableStore:
+def _store_of(sess: Any, variables: dict[str, Variable]) -> VariableStore:
+    """The variable store of ``sess``, whose graph must hold ``variables``."""
     store = getattr(sess, "variable_store", None)
     if not isinstance(store, VariableStore):
         raise TypeError(f"'sess' must be a Session; {sess!r}")
+    graph = getattr(sess, "graph", None)
+    for var in variables.values():
+        if graph is not None and var.graph is not graph:
+            raise ValueError(f"Variable {var.op.name} is not an element of the session's graph")
     return store
 
 
@@ -214,10 +240,10 @@ def _names_to_variables(var_list: Any) -> dict[str, Variable]:
     if isinstance(var_list, dict):
         items = list(var_list.items())
     elif isinstance(var_list, (list, tuple, set)):
-        unique = list(dict.fromkeys(var_list))
-        for var in unique:
+        for var in var_list:
             if not isinstance(var, Variable):
                 raise TypeError(f"Variable to save is not a Variable: {var!r}")
+        unique = list(dict.fromkeys(var_list))
         items = sorted(((var.op.name, var) for var in unique), key=lambda item: item[0])
     else:
         raise TypeError(f"Variables to save should be passed in a dict or a list: {var_list!r}")

@@ -17,10 +17,12 @@ import os
 import re
 import uuid
 from collections.abc import Sequence
+from typing import Any
 
+from .. import errors
 from .bundle import index_path
 
-__all__ = ["CheckpointState", "generate_checkpoint_state_proto", "update_checkpoint_state",
+__all__ = ["path_argument", "CheckpointState", "generate_checkpoint_state_proto", "update_checkpoint_state",
            "update_checkpoint_state_internal", "get_checkpoint_state", "latest_checkpoint", "checkpoint_exists",
            "get_checkpoint_mtimes", "remove_checkpoint", "atomic_write"]
 
@@ -30,6 +32,22 @@ _UNESCAPES = {"n": "\n", "r": "\r", "t": "\t", '"': '"', "'": "'", "\\": "\\", "
 _LINE = re.compile(r'\s*([A-Za-z_]\w*)\s*:\s*("(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|[-+.\w]+)\s*(?:#.*)?$')
 _FIELDS = ("model_checkpoint_path", "all_model_checkpoint_paths", "all_model_checkpoint_timestamps",
            "last_preserved_timestamp")
+
+
+def path_argument(value: Any, name: str) -> str:
+    """``value`` as a path string (str, bytes or os.PathLike); TypeError naming the argument otherwise."""
+    if not isinstance(value, (str, bytes, os.PathLike)):
+        raise TypeError(f"{name} must be a path (str or os.PathLike), got {value!r}")
+    path = os.fspath(value)
+    return os.fsdecode(path) if isinstance(path, bytes) else path
+
+
+def _paths_argument(value: Any, name: str) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)):
+        raise TypeError(f"{name} must be a list of paths, got {value!r}")
+    return [path_argument(p, name) for p in value]
 
 
 @dataclasses.dataclass
@@ -77,11 +95,9 @@ def _set(state: CheckpointState, name: str, value: str | float, number: int) -> 
 
 
 def _escape(text: str) -> str:
-    out = []
-    for byte in text.encode("utf-8"):
-        ch = chr(byte)
-        out.append(_ESCAPES.get(ch) or (ch if 0x20 <= byte < 0x7F else f"\\{byte:03o}"))
-    return "".join(out)
+    """A text-format string body: quotes, backslashes and control characters escaped; UTF-8 as is."""
+    return "".join(_ESCAPES.get(ch) or (f"\\{ord(ch):03o}" if ord(ch) < 0x20 or ord(ch) == 0x7F else ch)
+                   for ch in text)
 
 
 def _unescape(text: str) -> str:
@@ -119,6 +135,11 @@ def atomic_write(path: str, contents: bytes) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.replace(temp, path)
+    except FileNotFoundError:
+        raise errors.NotFoundError(None, None, f"{os.path.dirname(path) or '.'}: no such directory (writing "
+                                   f"{path})") from None
+    except OSError as e:
+        raise errors.PermissionDeniedError(None, None, f"{path}: cannot write ({e.strerror})") from None
     finally:
         if os.path.exists(temp):
             os.remove(temp)
@@ -134,10 +155,15 @@ def generate_checkpoint_state_proto(save_dir: str, model_checkpoint_path: str,
                                     last_preserved_timestamp: float | None = None) -> CheckpointState:
     """The state naming ``model_checkpoint_path`` as latest (appended to the list when not last);
     with a relative ``save_dir``, relative paths are made relative to it, as TF does."""
-    paths = list(all_model_checkpoint_paths or [])
+    save_dir = path_argument(save_dir, "save_dir")
+    model_checkpoint_path = path_argument(model_checkpoint_path, "model_checkpoint_path")
+    paths = _paths_argument(all_model_checkpoint_paths, "all_model_checkpoint_paths")
     if not paths or paths[-1] != model_checkpoint_path:
         paths.append(model_checkpoint_path)
     stamps = list(all_model_checkpoint_timestamps or [])
+    if not all(isinstance(t, (int, float)) for t in stamps) or \
+            not isinstance(last_preserved_timestamp, (int, float, type(None))):
+        raise TypeError("checkpoint timestamps must be numbers (seconds since the epoch)")
     if stamps and len(stamps) != len(paths):
         raise ValueError(f"Checkpoint timestamps, if provided, must match checkpoint paths (got paths {paths} "
                          f"and timestamps {stamps})")
@@ -149,7 +175,7 @@ def generate_checkpoint_state_proto(save_dir: str, model_checkpoint_path: str,
 
 
 def _relative(path: str, start: str) -> str:
-    return path if os.path.isabs(path) else os.path.relpath(path, start)
+    return path if os.path.isabs(path) else os.path.relpath(path, start or os.curdir)
 
 
 def update_checkpoint_state(save_dir: str, model_checkpoint_path: str,
@@ -169,9 +195,14 @@ def update_checkpoint_state_internal(save_dir: str, model_checkpoint_path: str,
                                      last_preserved_timestamp: float | None = None) -> None:
     """``update_checkpoint_state``; with ``save_relative_paths``, absolute paths are written relative
     to ``save_dir`` (so the directory can be moved)."""
+    save_dir = path_argument(save_dir, "save_dir")
+    if latest_filename is not None:
+        latest_filename = path_argument(latest_filename, "latest_filename")
     if save_relative_paths:
-        model_checkpoint_path = _relative_to_dir(model_checkpoint_path, save_dir)
-        all_model_checkpoint_paths = [_relative_to_dir(p, save_dir) for p in all_model_checkpoint_paths or []]
+        model_checkpoint_path = _relative_to_dir(path_argument(model_checkpoint_path, "model_checkpoint_path"),
+                                                 save_dir)
+        all_model_checkpoint_paths = [_relative_to_dir(p, save_dir) for p in
+                                      _paths_argument(all_model_checkpoint_paths, "all_model_checkpoint_paths")]
     state = generate_checkpoint_state_proto(save_dir, model_checkpoint_path, all_model_checkpoint_paths,
                                             all_model_checkpoint_timestamps, last_preserved_timestamp)
     path = _state_path(save_dir, latest_filename)
@@ -182,13 +213,16 @@ def update_checkpoint_state_internal(save_dir: str, model_checkpoint_path: str,
 
 
 def _relative_to_dir(path: str, save_dir: str) -> str:
-    return os.path.relpath(path, save_dir) if os.path.isabs(path) else path
+    return os.path.relpath(path, save_dir or os.curdir) if os.path.isabs(path) else path
 
 
 def get_checkpoint_state(checkpoint_dir: str, latest_filename: str | None = None) -> CheckpointState | None:
     """The state file of ``checkpoint_dir`` with relative paths joined to it, or None when there is
     none or it cannot be parsed; ValueError when it names no checkpoint."""
-    path = _state_path(os.fspath(checkpoint_dir), latest_filename)
+    checkpoint_dir = path_argument(checkpoint_dir, "checkpoint_dir")
+    if latest_filename is not None:
+        latest_filename = path_argument(latest_filename, "latest_filename")
+    path = _state_path(checkpoint_dir, latest_filename)
     try:
         with open(path, encoding="utf-8") as f:
             state = CheckpointState.parse(f.read())
@@ -212,18 +246,22 @@ def latest_checkpoint(checkpoint_dir: str, latest_filename: str | None = None) -
 
 def checkpoint_exists(checkpoint_prefix: str) -> bool:
     """Whether the checkpoint ``checkpoint_prefix`` exists (its ``.index`` file, or a V1 file)."""
-    prefix = os.fspath(checkpoint_prefix)
+    prefix = path_argument(checkpoint_prefix, "checkpoint_prefix")
     return bool(glob.glob(glob.escape(index_path(prefix)))) or os.path.isfile(prefix)
 
 
 def get_checkpoint_mtimes(checkpoint_prefixes: Sequence[str]) -> list[float]:
     """The modification time of each existing checkpoint's index file."""
-    return [os.path.getmtime(index_path(p)) for p in checkpoint_prefixes if os.path.isfile(index_path(p))]
+    prefixes = _paths_argument(checkpoint_prefixes, "checkpoint_prefixes")
+    return [os.path.getmtime(index_path(p)) for p in prefixes if os.path.isfile(index_path(p))]
 
 
 def remove_checkpoint(checkpoint_prefix: str, checkpoint_format_version: int = 2,
                       meta_graph_suffix: str = "meta") -> None:
     """Delete the files of the checkpoint ``checkpoint_prefix`` (index, data shards, meta graph)."""
+    checkpoint_prefix = path_argument(checkpoint_prefix, "checkpoint_prefix")
+    if not isinstance(meta_graph_suffix, str):
+        raise TypeError(f"meta_graph_suffix must be a string, got {meta_graph_suffix!r}")
     escaped = glob.escape(checkpoint_prefix)
     for path in [index_path(checkpoint_prefix), f"{checkpoint_prefix}.{meta_graph_suffix}",
                  *glob.glob(escaped + ".data-?????-of-?????")]:

@@ -1,20 +1,16 @@
 """``tf.train``: optimizers, the global step, checkpoints, monitored sessions and their hooks."""
-from ..checkpoint import (
-                          CheckpointReader,
-                          CheckpointState,
-                          NewCheckpointReader,
-                          Saver,
-                          SaverDef,
-                          checkpoint_exists,
-                          generate_checkpoint_state_proto,
-                          get_checkpoint_mtimes,
-                          get_checkpoint_state,
-                          init_from_checkpoint,
-                          latest_checkpoint,
-                          list_variables,
-                          load_checkpoint,
-                          remove_checkpoint,
-                          update_checkpoint_state,
+from ..checkpoint.init_from import init_from_checkpoint
+from ..checkpoint.reader import CheckpointReader, NewCheckpointReader, list_variables, load_checkpoint
+from ..checkpoint.saver import Saver, SaverDef
+from ..checkpoint.state import (
+    CheckpointState,
+    checkpoint_exists,
+    generate_checkpoint_state_proto,
+    get_checkpoint_mtimes,
+    get_checkpoint_state,
+    latest_checkpoint,
+    remove_checkpoint,
+    update_checkpoint_state,
 )
 from ..data.example import (
                             BytesList,

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..checkpoint import Saver, latest_checkpoint
+from ..checkpoint.saver import Saver
+from ..checkpoint.state import latest_checkpoint
 from ..graph_keys import GraphKeys
 from ..ops import control_flow as cf
 from ..ops import summary_ops

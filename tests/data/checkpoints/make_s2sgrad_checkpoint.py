@@ -33,5 +33,5 @@ with tf.Session() as sess:
     values = sess.run(variables)
     np.savez(os.path.join(OUT, "values.npz"), **{v.op.name.replace("/", "|"): np.asarray(value).astype(bytes)
                                                  if np.asarray(value).dtype == object else np.asarray(value)
-                                                 for v, value in zip(variables, values)})
+                                                 for v, value in zip(variables, values, strict=True)})
     print(tf.train.Saver().save(sess, os.path.join(OUT, "model.ckpt"), global_step=step))

@@ -83,6 +83,35 @@ def adam():
                      loss_after_step_6=sess.run(loss, {x: x_data, y: y_data}))
 
 
+OPTIMIZERS = {"momentum": "MomentumOptimizer(0.05, 0.9)", "adagrad": "AdagradOptimizer(0.1)",
+              "rmsprop": "RMSPropOptimizer(0.01, momentum=0.5, centered=True)", "sgd": "GradientDescentOptimizer(0.1)"}
+
+
+def optimizers():
+    """For each optimizer: ``opt_<name>.ckpt-3`` after 3 steps on a small model (variables ``layer/w``, ``b``,
+    their slots, ``global_step``), and ``opt_<name>_data.npz`` with the loss after a 4th step."""
+    rng = np.random.RandomState(3)
+    x_data, y_data = rng.standard_normal([6, 2]).astype("float32"), rng.standard_normal([6, 1]).astype("float32")
+    w0, b0 = rng.standard_normal([2, 1]).astype("float32"), np.float32(0.5)
+    for name, optimizer in OPTIMIZERS.items():
+        graph = tf1.Graph()
+        with graph.as_default():
+            step = tf1.train.get_or_create_global_step()
+            with tf1.variable_scope("layer"):
+                w = tf1.Variable(w0, name="w")
+            b = tf1.Variable(b0, name="b")
+            loss = tf1.reduce_mean(tf1.square(tf1.matmul(x_data, w) * b - y_data))
+            train = eval("tf1.train." + optimizer).minimize(loss, global_step=step)
+            with tf1.Session() as sess:
+                sess.run(tf1.global_variables_initializer())
+                for _ in range(3):
+                    sess.run(train)
+                _save("opt_" + name, 3, graph, sess, values=False)
+                sess.run(train)
+                np.savez(os.path.join(OUT, f"opt_{name}_data.npz"), x=x_data, y=y_data,
+                         loss_after_step_4=sess.run(loss))
+
+
 def many():
     """900 variables with 300-character names: the index table has several data blocks."""
     graph = tf1.Graph()
@@ -114,4 +143,5 @@ if __name__ == "__main__":
     adam()
     many()
     sharded()
+    optimizers()
     os.remove(os.path.join(OUT, "checkpoint"))  # it holds this machine's absolute paths
