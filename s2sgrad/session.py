@@ -109,7 +109,7 @@ class Session(SessionBase):
                 if sources or sinks:  # tf.data iterator ops: computed here, around the module
                     inner = _Runner(plan(self._graph, (fetches, sink_fetches(sinks)),
                                          list(feed_dict) + host_feeds(sources)), self._new_step)
-                    runner = HostRunner(sources, sinks, inner, self._resources, self.run, list(feed_dict))
+                    runner = HostRunner(sources, sinks, inner, self._resources, self, list(feed_dict))
                 if key is not None:
                     self._runners[key] = runner
         return runner

@@ -118,6 +118,15 @@ VALID: dict[str, Callable[[Context], Any]] = {
 
 # Per function: arguments that differ from the table (makers or plain values).
 OVERRIDES: dict[str, dict[str, Any]] = {
+    "tf.parse_example": {"serialized": lambda c: tf.constant([b""]),
+                         "features": lambda c: {"a": tf.FixedLenFeature([2], tf.int64, default_value=[1, 2])}},
+    "tf.parse_single_example": {"serialized": lambda c: tf.constant(b""),
+                                "features": lambda c: {"a": tf.VarLenFeature(tf.float32)}},
+    "tf.SparseTensor": {"indices": lambda c: tf.constant([[0]], tf.int64), "values": lambda c: c.v3[:1],
+                        "dense_shape": lambda c: tf.constant([3], tf.int64)},
+    "train.Example": {"features": lambda c: tf.train.Features()},
+    "train.BytesList": {"value": [b"a", b"b"]}, "train.FloatList": {"value": [0.5, 2.0]},
+    "train.Int64List": {"value": [1, -2]},
     "tf.concat": {"values": lambda c: [c.m23, c.m23]}, "tf.concat_v2": {"values": lambda c: [c.m23, c.m23]},
     "tf.select": {"t": lambda c: c.m23, "e": lambda c: c.m23},
     "tf.arg_max": {"dimension": 1}, "tf.arg_min": {"dimension": 1}, "tf.stack": {"values": lambda c: [c.m23, c.m23]},

@@ -1,5 +1,7 @@
 """tf.data iterators in sessions: end of data, reinitialization, feedable handles, one element per
 run, maps traced into the step's module and differentiated, failed runs changing no variable."""
+import threading
+
 import numpy as np
 import pytest
 
@@ -210,3 +212,38 @@ def test_make_iterator_helpers_refuse_non_datasets():
         tf.data.make_one_shot_iterator([1, 2])
     with pytest.raises(TypeError, match="Dataset"):
         tf.data.get_output_types(3)
+
+
+def test_one_shot_iterators_refuse_placeholders_and_initializers_run_in_groups():
+    data = tf.placeholder(tf.float32, [None])
+    with pytest.raises(ValueError, match="Cannot capture a placeholder"):
+        Dataset.from_tensor_slices(data).make_one_shot_iterator()
+    it = Dataset.from_tensor_slices(data).make_initializable_iterator()
+    v = tf.Variable(2.0)
+    nxt = it.get_next() * v
+    with tf.Session() as sess:
+        sess.run(tf.group(tf.global_variables_initializer(), it.initializer), {data: [1.0, 2.0]})
+        step = sess.make_callable(nxt)
+        assert [step(), step()] == [2.0, 4.0]
+        with pytest.raises(tf.errors.OutOfRangeError):
+            step()
+
+
+def test_threads_share_an_iterator_without_losing_or_repeating_elements():
+    nxt = Dataset.range(400).make_one_shot_iterator().get_next()
+    seen, errors = [], []
+    with tf.Session() as sess:
+        def worker():
+            try:
+                while True:
+                    seen.append(int(sess.run(nxt)))
+            except tf.errors.OutOfRangeError:
+                pass
+            except Exception as e:   # reported below
+                errors.append(e)
+        threads = [threading.Thread(target=worker) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert not errors and sorted(seen) == list(range(400))

@@ -175,6 +175,25 @@ def test_repeat_take_skip():
         Dataset.range(3).take(-2)
 
 
+def test_shard():
+    assert ints(elements(Dataset.range(10).shard(3, 1))) == [1, 4, 7]
+    with pytest.raises(ValueError, match="index"):
+        Dataset.range(3).shard(2, 2)
+
+
+def test_maps_move_past_order_only_transformations_into_the_graph():
+    w = tf.Variable(3, dtype=tf.int64)
+    ds = Dataset.range(6).map(lambda i: i * w).shuffle(2, seed=1).shard(2, 0).take(2).repeat(2).prefetch(1)
+    it = ds.make_initializable_iterator()
+    nxt = it.get_next()
+    # the map is applied in the graph, on the IteratorGetNext tensor, after shuffle/shard/take/repeat
+    assert nxt.op.type == "Mul" and {i.op.type for i in nxt.op.inputs} == {"IteratorGetNext", "VariableV2"}
+    with tf.Session() as sess:
+        sess.run([w.initializer, it.initializer])
+        got = ints([sess.run(nxt) for _ in range(4)])
+    assert all(v % 3 == 0 for v in got) and len(set(got[:2])) == 2
+
+
 def test_enumerate_prefetch_apply():
     got = elements(Dataset.range(10, 13).enumerate(start=5).prefetch(2))
     assert [(int(i), int(v)) for i, v in got] == [(5, 10), (6, 11), (7, 12)]

@@ -142,8 +142,28 @@ def test_parse_errors_name_the_feature():
             sess.run(tf.io.parse_single_example(tf.constant(b"\x0a\xff"), {"a": tf.io.VarLenFeature(tf.int64)}))
     with pytest.raises(ValueError, match="dtype"):
         tf.io.parse_single_example(tf.constant(record), {"a": tf.io.FixedLenFeature([], tf.int32)})
-    with pytest.raises(ValueError, match="FixedLenSequenceFeature"):
+    with pytest.raises(ValueError, match="allow_missing"):
         tf.io.parse_single_example(tf.constant(record), {"a": tf.io.FixedLenSequenceFeature([], tf.int64)})
+
+
+def test_fixed_len_sequence_features_pad_to_the_longest():
+    serialized = tf.placeholder(tf.string, [None])
+    spec = {"ints": tf.io.FixedLenSequenceFeature([], tf.int64, allow_missing=True, default_value=-1),
+            "floats": tf.io.FixedLenSequenceFeature([3], tf.float32, allow_missing=True)}
+    parsed = tf.io.parse_example(serialized, spec)
+    assert parsed["ints"].shape.as_list() == [None, None] and parsed["floats"].shape.as_list() == [None, None, 3]
+    one = tf.io.parse_single_example(serialized[2], spec)
+    with tf.Session() as sess:
+        got = sess.run(parsed, {serialized: [build(i).SerializeToString() for i in range(4)]})
+        single = sess.run(one, {serialized: [build(i).SerializeToString() for i in range(4)]})
+    assert got["ints"].tolist() == [[-1, -1, -1], [998, -1, -1], [1998, 1999, -1], [2998, 2999, 3000]]
+    np.testing.assert_array_equal(got["floats"][:, 0], np.float32([expected(i)["floats"] for i in range(4)]))
+    assert got["floats"].shape == (4, 1, 3)
+    assert single["ints"].tolist() == [1998, 1999]
+    bad = tf.io.parse_single_example(tf.constant(build(2).SerializeToString()),
+                                     {"ints": tf.io.FixedLenSequenceFeature([3], tf.int64, allow_missing=True)})
+    with tf.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError, match="not a multiple"):
+        sess.run(bad)
 
 
 def test_parse_shows_in_the_generated_source():

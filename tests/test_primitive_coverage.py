@@ -9,7 +9,9 @@ from s2sgrad.primitives import ALL
 # Primitives made only by the graph machinery itself, exercised by other tests.
 INFRASTRUCTURE = {"Const", "Placeholder", "PlaceholderWithDefault", "VariableV2", "Assign", "AssignAdd",
                   "AssignSub", "NoOp", "RandomStandardNormal", "RandomUniform", "TruncatedNormal",
-                  "RandomUniformInt"}
+                  "RandomUniformInt",
+                  # tf.data's ops (string inputs, host ops): exercised by tests/test_data_*.py
+                  "IteratorGetNext", "MakeIterator", "IteratorToStringHandle", "ParseExample"}
 
 
 def _op_types(cases, with_gradients):
@@ -48,8 +50,9 @@ def test_every_gradient_rule_is_checked_against_finite_differences():
 
 # Primitives the generated code computes with no expression: module constants and parameters
 # (Const, Placeholder, VariableV2, a defaulted placeholder's input), Assign (the new value is the
-# assigned value) and NoOp.
-NOT_COMPUTED = {"Const", "Placeholder", "PlaceholderWithDefault", "VariableV2", "Assign", "NoOp"}
+# assigned value), NoOp, and the host ops the Session computes around the module (tf.data's iterators).
+NOT_COMPUTED = {"Const", "Placeholder", "PlaceholderWithDefault", "VariableV2", "Assign", "NoOp",
+                "IteratorGetNext", "MakeIterator", "IteratorToStringHandle"}
 
 
 def test_every_computed_primitive_has_an_emitter():

@@ -31,7 +31,7 @@ MISSING = [("tf.py_func", "tf.py_func"), ("tf.cond", "tf.cond"), ("tf.nn.conv2d"
            ("tf.contrib.framework.arg_scope", "tf.contrib.framework.arg_scope"),
            ("tf.scalar_summary", "tf.scalar_summary"), ("tf.train.SummaryWriter", "tf.train.SummaryWriter"),
            ("tf.merge_all_summaries", "tf.merge_all_summaries"), ("tf.histogram_summary", "tf.histogram_summary")]
-NAMESPACES = ["tf.image", "tf.feature_column", "tf.keras", "tf.layers", "tf.data", "tf.compat.v2", "tf.contrib.rnn",
+NAMESPACES = ["tf.image", "tf.feature_column", "tf.keras", "tf.layers", "tf.sparse", "tf.compat.v2", "tf.contrib.rnn",
               "tf.contrib.slim"]
 
 

@@ -276,10 +276,27 @@ def _kind_values(key, kind, found):
     return _feature_values(_EXAMPLE_KINDS[kind], found[1] if found[0] else b"")
 
 
-def parse_example(serialized, dense, sparse):
-    """ParseExample: ``dense`` is ((key, kind, shape, default or None), ...), ``sparse`` ((key, kind), ...);
-    a scalar ``serialized`` is one Example, a vector a batch. Returns the dense values, then every
-    sparse feature's indices, values and dense shape."""
+def _sequence_values(parsed, key, kind, shape, pad, dtype):
+    """A FixedLenSequenceFeature of every example: [examples, longest, *shape], padded with ``pad``."""
+    step = int(np.prod(shape))
+    rows = []
+    for f in parsed:
+        values = _kind_values(key, kind, f[key]) if key in f else np.zeros(0, dtype)
+        if step == 0 or values.size % step:
+            raise ValueError(f"Key: {key}.  Number of {kind} values {values.size} is not a multiple of the "
+                             f"element size {step} of shape {list(shape)}")
+        rows.append(values.reshape((-1, *shape)))
+    padded = np.full((len(rows), max([len(r) for r in rows] + [0]), *shape), pad, dtype=dtype)
+    for i, r in enumerate(rows):
+        padded[i, :len(r)] = r
+    return padded
+
+
+def parse_example(serialized, dense, sparse, sequence=()):
+    """ParseExample: ``dense`` is ((key, kind, shape, default or None), ...), ``sparse`` ((key, kind), ...),
+    ``sequence`` ((key, kind, shape, padding), ...); a scalar ``serialized`` is one Example, a vector a
+    batch. Returns the dense values, the sequence values, then every sparse feature's indices, values
+    and dense shape."""
     records = np.asarray(serialized, dtype=object)
     batch = records.reshape(-1)
     parsed = [_example_features(bytes(r)) for r in batch]
@@ -290,6 +307,9 @@ def parse_example(serialized, dense, sparse):
         for i, f in enumerate(parsed):
             stacked[i, ...] = _example_value(f, key, kind, shape, default)
         out.append(stacked.reshape(shape) if records.ndim == 0 else stacked)
+    for key, kind, shape, pad in sequence:
+        padded = _sequence_values(parsed, key, kind, shape, pad, dtypes[kind])
+        out.append(padded[0] if records.ndim == 0 else padded)
     indices, values, shapes = [], [], []
     for key, kind in sparse:
         lists = [_kind_values(key, kind, f[key]) if key in f else np.zeros(0, dtypes[kind]) for f in parsed]

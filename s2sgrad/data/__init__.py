@@ -5,10 +5,10 @@ values the Session feeds from the pipeline each run (``docs/design.md``, "tf.dat
 """
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 from ..tf1_api import missing_names as _missing_names
+from . import experimental
 from .dataset import AUTOTUNE, Dataset
 from .iterators import Iterator, element_classes, element_shapes, element_types
 from .readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset
@@ -16,8 +16,6 @@ from .readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset
 __all__ = ["AUTOTUNE", "Dataset", "Iterator", "TFRecordDataset", "TextLineDataset", "FixedLengthRecordDataset",
            "make_one_shot_iterator", "make_initializable_iterator", "get_output_types", "get_output_shapes",
            "get_output_classes", "experimental"]
-
-experimental = SimpleNamespace(AUTOTUNE=AUTOTUNE)
 
 
 def make_one_shot_iterator(dataset: Dataset) -> Iterator:

@@ -10,7 +10,7 @@ from .. import dtypes as _dt
 from .. import errors
 from ..shapes import TensorShape
 from .functions import Env
-from .nodes import Element, Node
+from .nodes import Element, Node, Row
 from .structure import Spec, flatten, pack_as
 
 __all__ = ["Batch", "PaddedBatch", "Unbatch", "check_count"]
@@ -64,6 +64,10 @@ class Batch(Node):
 
     @staticmethod
     def _stack(elements: list[Element], specs: list[Spec]) -> Element:
+        first = elements[0]
+        if isinstance(first, Row) and all(type(e) is Row and e.source is first.source for e in elements):
+            rows = np.array([e.row for e in elements if isinstance(e, Row)])   # rows of one source
+            return [np.asarray(v)[rows] for v in first.source]
         return [_stack([e[c] for e in elements], spec, c) for c, spec in enumerate(specs)]
 
 

@@ -11,11 +11,11 @@ from .. import dtypes as _dt
 from ..ops.convert import convert_to_tensor
 from ..ops.random_ops import get_seed
 from .batching import Batch, PaddedBatch, Unbatch, check_count
-from .functions import Function
+from .functions import Function, captured_placeholders
 from .iterators import Iterator, element_classes, element_shapes, element_types, spec_of
 from .nodes import Concatenate, Generator, Node, Range, Tensors, TensorSlices, Zip
 from .structure import flatten, map_structure
-from .transforms import Cache, Enumerate, Filter, FlatMap, Interleave, Map, Prefetch, Repeat, Shuffle, Skip, Take
+from .transforms import Cache, Enumerate, Filter, FlatMap, Interleave, Map, Prefetch, Repeat, Shard, Shuffle, Skip, Take
 
 __all__ = ["Dataset", "AUTOTUNE"]
 
@@ -110,6 +110,10 @@ class Dataset:
     def skip(self, count: int) -> Dataset:
         return Dataset(Skip(self._node, _count(count, "skip's count")))
 
+    def shard(self, num_shards: int, index: int) -> Dataset:
+        return Dataset(Shard(self._node, check_count(num_shards, "shard's num_shards"),
+                             check_count(index, "shard's index", 0)))
+
     def cache(self, filename: str = "") -> Dataset:
         return Dataset(Cache(self._node))
 
@@ -145,7 +149,11 @@ class Dataset:
         return self._node.spec
 
     def make_one_shot_iterator(self) -> Iterator:
-        """An iterator that starts on its first ``get_next`` in each session."""
+        """An iterator that starts on its first ``get_next`` in each session (so it cannot be fed)."""
+        held = captured_placeholders(self._node.captured())
+        if held:
+            raise ValueError(f"Cannot capture a placeholder (name:{held[0].op.name}, type:Placeholder) by value: a "
+                             "one-shot iterator is never fed; use make_initializable_iterator()")
         return Iterator(self._node.spec, self._node, one_shot=True, name="OneShotIterator")
 
     def make_initializable_iterator(self, shared_name: str | None = None) -> Iterator:

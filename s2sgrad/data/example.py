@@ -71,7 +71,7 @@ class BytesList(_Message):
     _fields = ("value",)
 
     def __init__(self, value: Any = ()) -> None:
-        self.value = [_as_bytes(v) for v in value]
+        self.value = [_as_bytes(v) for v in _items(value, "BytesList")]
 
     def _encode(self) -> bytes:
         return b"".join(wire.field_bytes(1, v) for v in self.value)
@@ -84,7 +84,7 @@ class FloatList(_Message):
     _fields = ("value",)
 
     def __init__(self, value: Any = ()) -> None:
-        self.value = [float(v) for v in np.asarray(list(value), dtype=np.float32)]
+        self.value = [float(np.float32(_as_float(v))) for v in _items(value, "FloatList")]
 
     def _encode(self) -> bytes:
         return wire.field_bytes(1, wire.packed_floats(self.value)) if self.value else b""
@@ -107,7 +107,7 @@ class Int64List(_Message):
     _fields = ("value",)
 
     def __init__(self, value: Any = ()) -> None:
-        self.value = [_as_int64(v) for v in value]
+        self.value = [_as_int64(v) for v in _items(value, "Int64List")]
 
     def _encode(self) -> bytes:
         return wire.field_bytes(1, wire.packed_varints(self.value)) if self.value else b""
@@ -203,26 +203,39 @@ def _decode_map(data: bytes, value_class: Any, target: dict) -> None:
     target[key] = value
 
 
-class Features(_Message):
-    _fields = ("feature",)
+class _MapMessage(_Message):
+    """A message of one map field (number 1) from str to ``value_class`` messages."""
 
-    def __init__(self, feature: dict | None = None) -> None:
-        self.feature = _FeatureMap(Feature, _checked_map(feature, Feature, "Features.feature"))
+    value_class: ClassVar[Any]
+
+    def _entries(self) -> dict:
+        return getattr(self, self._fields[0])
 
     def _encode(self) -> bytes:
-        return _encode_map(1, self.feature)
+        return _encode_map(1, self._entries())
 
     def _decode(self, data: bytes) -> None:
         for n, _, v in wire.fields(data):
             if n == 1 and isinstance(v, bytes):
-                _decode_map(v, Feature, self.feature)
+                _decode_map(v, self.value_class, self._entries())
+
+
+class Features(_MapMessage):
+    _fields = ("feature",)
+    value_class = Feature
+
+    def __init__(self, feature: dict | None = None) -> None:
+        self.feature = _FeatureMap(Feature, _checked_map(feature, Feature, "Features.feature"))
 
 
 class FeatureList(_Message):
     _fields = ("feature",)
 
     def __init__(self, feature: Any = ()) -> None:
-        self.feature = list(feature)
+        self.feature = list(_items(feature, "FeatureList", "feature"))
+        for f in self.feature:
+            if not isinstance(f, Feature):
+                raise TypeError(f"FeatureList.feature holds Feature messages, got {type(f).__name__}")
 
     def _encode(self) -> bytes:
         return b"".join(wire.field_bytes(1, f._encode()) for f in self.feature)
@@ -231,19 +244,12 @@ class FeatureList(_Message):
         self.feature = [Feature.FromString(v) for n, _, v in wire.fields(data) if n == 1 and isinstance(v, bytes)]
 
 
-class FeatureLists(_Message):
+class FeatureLists(_MapMessage):
     _fields = ("feature_list",)
+    value_class = FeatureList
 
     def __init__(self, feature_list: dict | None = None) -> None:
         self.feature_list = _FeatureMap(FeatureList, _checked_map(feature_list, FeatureList, "FeatureLists"))
-
-    def _encode(self) -> bytes:
-        return _encode_map(1, self.feature_list)
-
-    def _decode(self, data: bytes) -> None:
-        for n, _, v in wire.fields(data):
-            if n == 1 and isinstance(v, bytes):
-                _decode_map(v, FeatureList, self.feature_list)
 
 
 class Example(_Message):
@@ -275,6 +281,9 @@ class SequenceExample(_Message):
     _fields = ("context", "feature_lists")
 
     def __init__(self, context: Features | None = None, feature_lists: FeatureLists | None = None) -> None:
+        for name, value, cls in (("context", context, Features), ("feature_lists", feature_lists, FeatureLists)):
+            if value is not None and not isinstance(value, cls):
+                raise TypeError(f"SequenceExample.{name} must be a {cls.__name__}, got {type(value).__name__}")
         self._given = (context is not None, feature_lists is not None)
         self.context = context if context is not None else Features()
         self.feature_lists = feature_lists if feature_lists is not None else FeatureLists()
@@ -306,6 +315,21 @@ def _checked_map(entries: dict | None, value_class: type, what: str) -> dict:
         if not isinstance(k, str) or not isinstance(v, value_class):
             raise TypeError(f"{what} maps str to {value_class.__name__}, got {k!r}: {type(v).__name__}")
     return entries
+
+
+def _items(value: Any, message: str, field: str = "value") -> Any:
+    """A repeated field's values: a list, tuple, NumPy array or other non-text iterable (None: none)."""
+    if value is None:
+        return ()
+    if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__") or hasattr(value, "op"):
+        raise TypeError(f"{message}.{field} must be a list of values, got {type(value).__name__}: {value!r}")
+    return value
+
+
+def _as_float(v: Any) -> float:
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{v!r} has type {type(v).__name__}, but expected one of: int, float")
+    return float(v)
 
 
 def _as_bytes(v: Any) -> bytes:

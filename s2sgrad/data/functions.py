@@ -6,8 +6,8 @@ known and its ops are in the IR. The pipeline evaluates it per element with the 
 ``run``, feeding the parameters. ``apply`` calls the Python function again on other tensors: the
 iterator does that for the maps it moves into the graph (see ``docs/design.md``, "tf.data").
 
-``Env`` is what a running pipeline reads: the session's ``run``, the values bound to graph tensors
-(the dataset's captured tensors, the parameters of enclosing functions) and per-iterator state.
+``Env`` is what a running pipeline reads: the session, the values bound to graph tensors (the
+dataset's captured tensors, the parameters of enclosing functions) and per-iterator state.
 """
 from __future__ import annotations
 
@@ -65,11 +65,13 @@ class Function:
             self.outputs: list[Tensor] = []
             self.structure: Any = None
             self.free: list[Tensor] = []
+            self.outer: list[Tensor] = []
             return
         self.structure = _as_structure(result)
         self.outputs = [convert_to_tensor(v) for v in flatten(self.structure)]
         self.structure = pack_as(self.structure, self.outputs)
         self.free = free_placeholders(self.outputs)
+        self.outer = [p for p in self.free if all(p is not q for q in self.params)]   # read, not the element
 
     @property
     def output_spec(self) -> Any:
@@ -99,10 +101,11 @@ def _as_structure(result: Any) -> Any:
 
 
 class Env:
-    """A running pipeline's view of the session: ``run``, bound tensor values, per-iterator state."""
+    """A running pipeline's view of the session: its runs, bound tensor values, per-iterator state
+    (``state[fn, bound placeholders]`` caches a function's ``make_callable``)."""
 
-    def __init__(self, run: Callable, bindings: dict, state: dict) -> None:
-        self.run, self.bindings, self.state = run, bindings, state
+    def __init__(self, session: Any, bindings: dict, state: dict) -> None:
+        self.session, self.bindings, self.state = session, bindings, state
 
     def values(self, tensors: Sequence[Tensor], free: Sequence[Tensor]) -> list:
         """The values of ``tensors``: bound ones directly, else one run feeding the bound ``free``
@@ -110,16 +113,18 @@ class Env:
         known = self.bindings
         if all(t in known for t in tensors):
             return [known[t] for t in tensors]
-        return self.run(list(tensors), {p: known[p] for p in free if p in known})
+        return self.session.run(list(tensors), {p: known[p] for p in free if p in known})
 
-    def call(self, fn: Function, element: list) -> list:
+    def call(self, fn: Function, element: Sequence) -> list:
         """``fn``'s flat outputs for a flat element."""
         if not fn.outputs:
             return []
-        feed = {p: self.bindings[p] for p in fn.free if p in self.bindings}
-        feed.update(zip(fn.params, element, strict=True))
-        return self.run(fn.outputs, feed)
+        bound = tuple([p for p in fn.outer if p in self.bindings])
+        step = self.state.get((fn, bound))
+        if step is None:
+            step = self.state[fn, bound] = self.session.make_callable(fn.outputs, fn.params + list(bound))
+        return step(*element, *[self.bindings[p] for p in bound])
 
     def bind(self, tensors: Sequence[Tensor], values: Sequence[Any]) -> Env:
         """This env with ``tensors`` bound to ``values`` too (a nested dataset of ``flat_map``)."""
-        return Env(self.run, {**self.bindings, **dict(zip(tensors, values, strict=True))}, self.state)
+        return Env(self.session, {**self.bindings, **dict(zip(tensors, values, strict=True))}, self.state)

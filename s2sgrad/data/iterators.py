@@ -10,6 +10,7 @@ so they appear in the generated module of the step and are differentiable (``doc
 """
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from .. import dtypes as _dt
@@ -57,11 +58,16 @@ def element_classes(spec: Any) -> Any:
 
 
 class _State:
-    """A started pipeline in one session: its element generator."""
+    """A started pipeline in one session: its element generator (one thread at a time advances it)."""
 
-    def __init__(self, node: Node, run: Any, captured: list, values: list) -> None:
-        self.env = Env(run, dict(zip(captured, values, strict=True)), {})
+    def __init__(self, node: Node, session: Any, captured: list, values: list) -> None:
+        self.env = Env(session, dict(zip(captured, values, strict=True)), {})
         self.elements = node.elements(self.env)
+        self.lock = threading.Lock()
+
+    def next(self) -> Any:
+        with self.lock:
+            return next(self.elements, None)
 
 
 class _Start:
@@ -71,8 +77,8 @@ class _Start:
         self.iterator, self.node = iterator, node
         self.captured = node.captured()
 
-    def consume(self, resources: dict, run: Any, values: list) -> None:
-        resources[self.iterator.handle] = _State(self.node, run, self.captured, values)
+    def consume(self, resources: dict, session: Any, values: list) -> None:
+        resources[self.iterator.handle] = _State(self.node, session, self.captured, values)
 
     def __repr__(self) -> str:
         return f"<start {self.iterator.name}>"
@@ -84,7 +90,7 @@ class _Next:
     def __init__(self, iterator: Iterator | None, op_name: str) -> None:
         self.iterator, self.op_name = iterator, op_name
 
-    def produce(self, resources: dict, run: Any, inputs: list) -> list:
+    def produce(self, resources: dict, session: Any, inputs: list) -> list:
         iterator = self.iterator
         if iterator is None:   # from_string_handle: the fed handle names the iterator
             handle = inputs[0]
@@ -100,9 +106,9 @@ class _Next:
                                 "Ensure that you have run the initializer operation for this iterator before "
                                 "getting the next element.")
             start = iterator.one_shot
-            values = run(start.captured) if start.captured else []
-            state = resources[iterator.handle] = _State(start.node, run, start.captured, values)
-        element = next(state.elements, None)
+            values = session.run(start.captured) if start.captured else []
+            state = resources[iterator.handle] = _State(start.node, session, start.captured, values)
+        element = state.next()
         if element is None:
             raise errors.OutOfRangeError(None, None, f"End of sequence (iterator {iterator.name}, op {self.op_name})")
         return element
@@ -117,7 +123,7 @@ class _Handle:
     def __init__(self, iterator: Iterator) -> None:
         self.iterator = iterator
 
-    def produce(self, resources: dict, run: Any, inputs: list) -> list:
+    def produce(self, resources: dict, session: Any, inputs: list) -> list:
         resources.setdefault(HANDLES, {})[self.iterator.handle] = self.iterator
         return [self.iterator.handle]
 
@@ -217,9 +223,10 @@ class Iterator:
                              {"output_types": tuple(s.dtype for s in specs),
                               "output_shapes": tuple(s.shape.sizes for s in specs), "host": host}, op_name)
         element = pack_as(self._pipeline_spec, list(op.outputs))
-        for fn in self._maps:
-            with name_scope(fn.what):
-                element = fn.apply(element)
+        with graph._at_location(op.location):   # the maps' ops compute what this statement assigns
+            for fn in self._maps:
+                with name_scope(fn.what):
+                    element = fn.apply(element)
         return element
 
     def string_handle(self, name: str | None = None) -> Tensor:

@@ -15,15 +15,15 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .. import errors
-from ..shapes import TensorShape
 from ..ops.convert import convert_to_tensor
+from ..shapes import TensorShape
 from ..ssa.graph import Tensor
 from .functions import PARAM_ATTR, Env, captured_placeholders, free_placeholders
 from .structure import Spec, flatten, map_structure, most_specific, pack_as, same_structure
 
-__all__ = ["Node", "TensorSlices", "Tensors", "Range", "Zip", "Concatenate", "Generator", "as_value"]
+__all__ = ["Node", "Row", "TensorSlices", "Tensors", "Range", "Zip", "Concatenate", "Generator", "as_value"]
 
-Element = list   # one value per component
+Element = Sequence   # one value per component
 
 
 class Node:
@@ -63,6 +63,28 @@ class Node:
     @property
     def flat_spec(self) -> list[Spec]:
         return flatten(self.spec)
+
+
+class Row(Sequence):
+    """An element that is row ``row`` of the arrays ``source`` (from_tensor_slices), its components made
+    when read: a batch of rows of one source is one fancy index per component, not a stack of views."""
+
+    __slots__ = ("source", "row")
+
+    def __init__(self, source: list, row: int) -> None:
+        self.source, self.row = source, row
+
+    def __len__(self) -> int:
+        return len(self.source)
+
+    def __getitem__(self, c: Any) -> Any:
+        if isinstance(c, slice):
+            return [v[self.row] for v in self.source[c]]
+        return self.source[c][self.row]
+
+    def __iter__(self) -> Iterator[Any]:
+        i = self.row
+        return iter([v[i] for v in self.source])
 
 
 def as_value(value: Any, spec: Spec, what: str) -> Any:
@@ -113,7 +135,7 @@ class TensorSlices(Node):
             raise errors.InvalidArgumentError(None, None, f"from_tensor_slices: the components' first "
                                                           f"dimensions differ: {sorted(sizes)}")
         for i in range(sizes.pop() if sizes else 0):
-            yield [v[i] for v in values]
+            yield Row(values, i)
 
 
 class Tensors(Node):

@@ -12,7 +12,7 @@ from .functions import Env, Function
 from .nodes import Element, Node
 from .structure import Spec
 
-__all__ = ["Map", "Filter", "FlatMap", "Interleave", "Shuffle", "Repeat", "Take", "Skip", "Cache", "Prefetch",
+__all__ = ["Map", "Filter", "FlatMap", "Interleave", "Shuffle", "Repeat", "Take", "Skip", "Shard", "Cache", "Prefetch",
            "Enumerate", "ORDER_ONLY"]
 
 
@@ -140,21 +140,28 @@ class Shuffle(Node):
         return state["rng"]
 
     def elements(self, env: Env) -> Iterator[Element]:
-        rng = self._generator(env)
+        draws = _uniforms(self._generator(env))
         source = self.inputs[0].elements(env)
         buffer: list[Element] = []
         for element in source:
             buffer.append(element)
             if len(buffer) == self.buffer_size:
                 break
+        size = len(buffer)
         for element in source:   # the buffer is full: draw one, refill its place
-            i = int(rng.integers(len(buffer)))
+            i = int(next(draws) * size)
             yield buffer[i]
             buffer[i] = element
         while buffer:            # the input ended: drain the buffer in random order
-            i = int(rng.integers(len(buffer)))
+            i = int(next(draws) * len(buffer))
             buffer[i], buffer[-1] = buffer[-1], buffer[i]
             yield buffer.pop()
+
+
+def _uniforms(rng: np.random.Generator, chunk: int = 256) -> Iterator[float]:
+    """Uniform draws in [0, 1), generated a chunk at a time (a buffer index is ``int(u * size)``)."""
+    while True:
+        yield from rng.random(chunk).tolist()
 
 
 class Repeat(Node):
@@ -205,6 +212,20 @@ class Skip(Node):
                 yield element
 
 
+class Shard(Node):
+    """``shard(num_shards, index)``: elements ``index``, ``index + num_shards``, ..."""
+
+    def __init__(self, node: Node, num_shards: int, index: int) -> None:
+        if not 0 <= index < num_shards:
+            raise ValueError(f"shard's index must be in [0, num_shards), got index {index}, num_shards {num_shards}")
+        self.inputs, self.spec, self.num_shards, self.index = (node,), node.spec, num_shards, index
+
+    def elements(self, env: Env) -> Iterator[Element]:
+        for n, element in enumerate(self.inputs[0].elements(env)):
+            if n % self.num_shards == self.index:
+                yield element
+
+
 class Cache(Node):
     """``cache()``: the first complete pass's elements, replayed by later passes of the same iterator.
     A ``filename`` is accepted and the cache kept in memory (nothing is written)."""
@@ -246,4 +267,4 @@ class Enumerate(Node):
             yield [np.int64(i), *element]
 
 
-ORDER_ONLY = (Shuffle, Repeat, Take, Skip, Prefetch)   # transformations that never read element values
+ORDER_ONLY = (Shuffle, Repeat, Take, Skip, Shard, Prefetch)   # transformations that never read element values

@@ -33,7 +33,8 @@ class VarLenFeature(NamedTuple):
 
 
 class FixedLenSequenceFeature(NamedTuple):
-    """Accepted as a spec; parsing it is not supported (a ValueError says so)."""
+    """A feature with any number of ``shape``-sized entries, parsed into a dense ``[None] + shape`` tensor
+    (per batch: padded to the longest with ``default_value``, 0 or b""); ``allow_missing`` must be True."""
 
     shape: Any
     dtype: Any
@@ -72,9 +73,27 @@ def _dense_entry(key: str, spec: FixedLenFeature) -> tuple:
             raise ValueError(f"Feature {key!r}: default_value of {array.size} values does not fit shape {list(sizes)}")
         default = array.reshape(sizes).tolist()
         if kind == "bytes":
-            default = np.vectorize(lambda v: v.encode() if isinstance(v, str) else bytes(v), otypes=[object])(
+            default = np.vectorize(_as_bytes, otypes=[object])(
                 np.array(default, dtype=object)).tolist()
     return key, kind, sizes, default
+
+
+def _sequence_entry(key: str, spec: FixedLenSequenceFeature) -> tuple:
+    kind = _kind(spec.dtype, key)
+    shape = TensorShape(spec.shape)
+    if not shape.is_fully_defined():
+        raise ValueError(f"Feature {key!r}: FixedLenSequenceFeature needs a fully defined shape, got {shape}")
+    if not spec.allow_missing:
+        raise ValueError(f"Feature {key!r}: FixedLenSequenceFeature requires allow_missing=True")
+    pad = spec.default_value if spec.default_value is not None else (b"" if kind == "bytes" else 0)
+    if np.ndim(pad) != 0:
+        raise ValueError(f"Feature {key!r}: FixedLenSequenceFeature's default_value must be a scalar, got {pad!r}")
+    pad = _as_bytes(pad) if kind == "bytes" else (float(pad) if kind == "float" else int(pad))
+    return key, kind, tuple(d for d in shape.sizes or () if d is not None), pad
+
+
+def _as_bytes(v: Any) -> bytes:
+    return v.encode("utf-8") if isinstance(v, str) else bytes(v)
 
 
 def parse_example(serialized: Any, features: dict, name: str | None = None, example_names: Any = None) -> dict:
@@ -83,7 +102,7 @@ def parse_example(serialized: Any, features: dict, name: str | None = None, exam
     if not isinstance(features, dict) or not features:
         raise ValueError(f"features must be a non-empty dict of feature specs, got {features!r}")
     serialized = convert_to_tensor(serialized, dtype=_dt.string)
-    dense, sparse = [], []
+    dense, sequence, sparse = [], [], []
     for key in sorted(features):
         spec = features[key]
         if not isinstance(key, str):
@@ -93,15 +112,14 @@ def parse_example(serialized: Any, features: dict, name: str | None = None, exam
         elif isinstance(spec, VarLenFeature):
             sparse.append((key, _kind(spec.dtype, key)))
         elif isinstance(spec, FixedLenSequenceFeature):
-            raise ValueError(f"Feature {key!r}: FixedLenSequenceFeature is not supported by s2sgrad's "
-                             "parse_example (use VarLenFeature)")
+            sequence.append(_sequence_entry(key, spec))
         else:
             raise TypeError(f"Feature {key!r}: expected FixedLenFeature or VarLenFeature, got {spec!r}")
-    op = record(PARSE_EXAMPLE, [serialized], {"dense": tuple(dense), "sparse": tuple(sparse)},
-                name or "ParseExample")
+    op = record(PARSE_EXAMPLE, [serialized], {"dense": tuple(dense), "sequence": tuple(sequence),
+                                              "sparse": tuple(sparse)}, name or "ParseExample")
     outs = list(op.outputs)
-    result: dict[str, Tensor | SparseTensor] = {entry[0]: outs[i] for i, entry in enumerate(dense)}
-    n, k = len(dense), len(sparse)
+    result: dict[str, Tensor | SparseTensor] = {entry[0]: outs[i] for i, entry in enumerate(dense + sequence)}
+    n, k = len(dense) + len(sequence), len(sparse)
     for j, (key, _) in enumerate(sparse):
         result[key] = SparseTensor(outs[n + j], outs[n + k + j], outs[n + 2 * k + j])
     return {key: result[key] for key in features}

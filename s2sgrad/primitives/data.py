@@ -28,8 +28,9 @@ EXAMPLE_DTYPES = {"bytes": _dt.string, "float": _dt.float32, "int64": _dt.int64}
 
 
 def _parsed_specs(inputs: Sequence[Any], attrs: dict) -> list:
-    """ParseExample: per dense feature ``batch + shape``; then every sparse feature's indices, values,
-    dense shapes. ``attrs["dense"]``: (key, kind, shape, default); ``attrs["sparse"]``: (key, kind)."""
+    """ParseExample: per dense feature ``batch + shape``, per sequence feature ``batch + [None] + shape``;
+    then every sparse feature's indices, values, dense shapes. ``attrs["dense"]``: (key, kind, shape,
+    default); ``attrs["sequence"]``: (key, kind, shape, padding); ``attrs["sparse"]``: (key, kind)."""
     serialized = inputs[0]
     if serialized.dtype is not _dt.string:
         raise TypeError(f"serialized must be a string tensor, got {serialized.dtype.name}")
@@ -38,6 +39,7 @@ def _parsed_specs(inputs: Sequence[Any], attrs: dict) -> list:
         raise ValueError(f"serialized must be a scalar or a vector, got shape {list(batch)}")
     outer = [None] if batch is None else list(batch)
     specs: list = [(EXAMPLE_DTYPES[kind], TensorShape(outer + list(shape))) for _, kind, shape, _ in attrs["dense"]]
+    specs += [(EXAMPLE_DTYPES[kind], TensorShape([*outer, None, *shape])) for _, kind, shape, _ in attrs["sequence"]]
     sparse = attrs["sparse"]
     specs += [(_dt.int64, TensorShape([None, len(outer) + 1])) for _ in sparse]
     specs += [(EXAMPLE_DTYPES[kind], TensorShape([None])) for _, kind in sparse]

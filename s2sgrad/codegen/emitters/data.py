@@ -14,7 +14,8 @@ __all__ = ["EMITTERS"]
 
 
 def _emit_parse_example(ins: Instr, args: Sequence[ast.expr]) -> ast.expr:
-    return rt_call("parse_example", [args[0], literal(ins.attrs["dense"]), literal(ins.attrs["sparse"])])
+    call = [args[0], literal(ins.attrs["dense"]), literal(ins.attrs["sparse"])]
+    return rt_call("parse_example", call + ([literal(ins.attrs["sequence"])] if ins.attrs["sequence"] else []))
 
 
 EMITTERS: dict[Primitive, Emitter] = {data.PARSE_EXAMPLE: _emit_parse_example}

@@ -14,22 +14,11 @@ import json
 import os
 
 import tensorflow as tf
+from tf_reads_ours import build  # the same records, built by either library
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-
-def example(i):
-    feature = {
-        "id": tf.train.Feature(int64_list=tf.train.Int64List(value=[i])),
-        "floats": tf.train.Feature(float_list=tf.train.FloatList(value=[i + 0.5, -i, i / 3])),
-        "ints": tf.train.Feature(int64_list=tf.train.Int64List(value=[i * 1000 - 2 + k for k in range(i)])),
-        "name": tf.train.Feature(bytes_list=tf.train.BytesList(value=[b"record-%d" % i])),
-        "big": tf.train.Feature(int64_list=tf.train.Int64List(value=[2 ** 40 + i, -(2 ** 62)])),
-    }
-    return tf.train.Example(features=tf.train.Features(feature=feature))
-
-
-records = [example(i) for i in range(5)]
+records = [build(tf, i) for i in range(5)]
 for name, options in (("plain.tfrecord", None), ("gzip.tfrecord", "GZIP"), ("zlib.tfrecord", "ZLIB")):
     with tf.io.TFRecordWriter(os.path.join(HERE, name), options=options) as writer:
         for r in records:
