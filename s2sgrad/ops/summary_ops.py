@@ -13,6 +13,8 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import numpy as np
+
 from .. import dtypes as _dt
 from ..primitives.core import Primitive
 from ..primitives.summary import (
@@ -99,7 +101,9 @@ def audio(name: str, tensor: Any, sample_rate: Any, max_outputs: int = 3, collec
     """Up to ``max_outputs`` 16-bit WAV clips of a [batch, frames(, channels)] float tensor in [-1, 1]."""
     max_outputs = _positive_int(max_outputs, "max_outputs")
     rate = constant_value(sample_rate) if isinstance(sample_rate, Tensor) else sample_rate
-    if rate is None or isinstance(rate, bool) or not isinstance(rate, (int, float)) and getattr(rate, "ndim", 1):
+    if isinstance(rate, np.ndarray) and rate.ndim == 0:
+        rate = rate.item()
+    if isinstance(rate, bool) or not isinstance(rate, (int, float, np.number)):
         raise TypeError(f"sample_rate must be a number known before running, got {sample_rate!r}")
     if float(rate) <= 0:
         raise ValueError(f"sample_rate must be positive, got {float(rate)}")

@@ -53,10 +53,14 @@ def _merge_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(_dt.string, TensorShape([]))]
 
 
-_SUMMARY = {"differentiable": False, "foldable": False, "printed_attrs": ("tag",)}
-SCALAR_SUMMARY = define("ScalarSummary", _scalar_infer, **_SUMMARY)
-HISTOGRAM_SUMMARY = define("HistogramSummary", _kinds("histogram", "iuf"), fusable=False, **_SUMMARY)
-IMAGE_SUMMARY = define("ImageSummary", _image_infer, fusable=False, **_SUMMARY)
-AUDIO_SUMMARY = define("AudioSummaryV2", _kinds("audio", "f"), fusable=False, **_SUMMARY)
-TEXT_SUMMARY = define("TensorSummaryV2", _kinds("text", "O"), default_name="TextSummary", **_SUMMARY)
+def _summary(name: str, infer: Any, **flags: Any) -> Any:
+    """A summary primitive: not differentiable, never constant-folded, its tag shown first in the IR."""
+    return define(name, infer, differentiable=False, foldable=False, printed_attrs=("tag",), **flags)
+
+
+SCALAR_SUMMARY = _summary("ScalarSummary", _scalar_infer)
+HISTOGRAM_SUMMARY = _summary("HistogramSummary", _kinds("histogram", "iuf"), fusable=False)
+IMAGE_SUMMARY = _summary("ImageSummary", _image_infer, fusable=False)
+AUDIO_SUMMARY = _summary("AudioSummaryV2", _kinds("audio", "f"), fusable=False)
+TEXT_SUMMARY = _summary("TensorSummaryV2", _kinds("text", "O"), default_name="TextSummary")
 MERGE_SUMMARY = define("MergeSummary", _merge_infer, differentiable=False, foldable=False, fusable=False)

@@ -93,8 +93,9 @@ class StopAtStepHook(SessionRunHook):
         return SessionRunArgs(self._global_step)
 
     def after_run(self, run_context: SessionRunContext, run_values: SessionRunValues) -> None:
-        if int(run_values.results) + 1 >= self._last_step:  # the step read before the run: check the new one
-            if int(run_context.session.run(self._global_step)) >= self._last_step:
+        last = self._last_step if self._last_step is not None else 0   # set by after_create_session
+        if int(run_values.results) + 1 >= last:  # the step read before the run: check the new one
+            if int(run_context.session.run(self._global_step)) >= last:
                 run_context.request_stop()
 
 

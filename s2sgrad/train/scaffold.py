@@ -28,6 +28,16 @@ class Scaffold:
     ``local_init_op``, ``summary_op`` (``merge_all``, or None), ``saver`` (``tf.train.Saver()``), each
     first looked up in its graph collection (``init_op``, ``local_init_op``, ``summary_op``, ``savers``)."""
 
+    init_op: Any
+    init_feed_dict: Any
+    ready_op: Any
+    ready_for_local_init_op: Any
+    local_init_op: Any
+    local_init_feed_dict: Any
+    summary_op: Any
+    saver: Any
+    _user_init_fn: Callable | None
+
     def __init__(self, init_op: Any = None, init_feed_dict: Any = None, init_fn: Callable | None = None,
                  ready_op: Any = None, ready_for_local_init_op: Any = None, local_init_op: Any = None,
                  summary_op: Any = None, saver: Any = None, copy_from_scaffold: Scaffold | None = None,
