@@ -226,6 +226,9 @@ OVERRIDES.update({
     "summary.FileWriter": {"logdir": lambda c: tempfile.mkdtemp(), "graph": lambda c: tf.get_default_graph(),
                            "max_queue": 3, "flush_secs": 10, "filename_suffix": ".run"},
     "summary.SessionLog": {"status": 1, "checkpoint_path": "model.ckpt", "msg": "started"},
+    "tf.Summary": {"value": lambda c: [tf.Summary.Value(tag="a", simple_value=1.0)]},
+    "tf.HistogramProto": {"min": -1.0, "max": 2.0, "num": 2.0, "sum": 1.0, "sum_squares": 5.0,
+                          "bucket_limit": [0.0, 2.5], "bucket": [1.0, 1.0]},
 })
 # Functions whose only argument is a list of tensors/ops, or that take positional-only values.
 POSITIONAL = {"tf.group": lambda c: [c.m23.op, c.v3.op], "tf.einsum": lambda c: ["ij,jk->ik", c.m23, c.m32],

@@ -8,9 +8,13 @@ protobuf wire format by s2sgrad's own encoder (``codegen/runtime_summary.py``, `
 from __future__ import annotations
 
 from ..ops.summary_ops import audio, histogram, image, merge, merge_all, scalar, text
+from ..tf1_api import missing_names as _missing_names
 from .events import SessionLog
 from .messages import HistogramProto, Summary
 from .writer import FileWriter, FileWriterCache
 
 __all__ = ["audio", "histogram", "image", "merge", "merge_all", "scalar", "text", "FileWriter", "FileWriterCache",
            "SessionLog", "Summary", "HistogramProto"]
+
+
+__getattr__ = _missing_names("summary", __name__)

@@ -8,7 +8,7 @@ metadata) are kept as their bytes, so a parsed Summary serializes back unchanged
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -41,14 +41,26 @@ def _fields(data: bytes) -> list[tuple[int, int, Any, bytes]]:
     return out
 
 
+def _number(value: Any, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
+        raise TypeError(f"{what} must be a number, got {value!r}")
+    return float(value)
+
+
+def _numbers(values: Any, what: str) -> list[float]:
+    if isinstance(values, (str, bytes)) or not isinstance(values, (list, tuple, np.ndarray)):
+        raise TypeError(f"{what} must be a list of numbers, got {values!r}")
+    return [_number(v, what) for v in np.asarray(values, dtype=object).ravel()]
+
+
 class HistogramProto:
     """min, max, num, sum, sum_squares, and the buckets: ``bucket[i]`` values below ``bucket_limit[i]``."""
 
     def __init__(self, min: float = 0.0, max: float = 0.0, num: float = 0.0, sum: float = 0.0,
-                 sum_squares: float = 0.0, bucket_limit: Iterable[float] = (), bucket: Iterable[float] = ()) -> None:
-        self.min, self.max, self.num, self.sum, self.sum_squares = (float(v) for v in (min, max, num, sum,
-                                                                                        sum_squares))
-        self.bucket_limit, self.bucket = [float(v) for v in bucket_limit], [float(v) for v in bucket]
+                 sum_squares: float = 0.0, bucket_limit: Sequence[float] = (), bucket: Sequence[float] = ()) -> None:
+        self.min, self.max, self.num = _number(min, "min"), _number(max, "max"), _number(num, "num")
+        self.sum, self.sum_squares = _number(sum, "sum"), _number(sum_squares, "sum_squares")
+        self.bucket_limit, self.bucket = _numbers(bucket_limit, "bucket_limit"), _numbers(bucket, "bucket")
 
     def SerializeToString(self) -> bytes:
         scalars = b"".join(double_field(i, v) for i, v in enumerate(
@@ -92,8 +104,12 @@ class _Value:
 
     def __init__(self, tag: str = "", simple_value: float | None = None, image: _Image | None = None,
                  histo: HistogramProto | None = None, node_name: str = "") -> None:
-        if not isinstance(tag, str):
-            raise TypeError(f"Summary.Value tag must be a str, got {tag!r}")
+        if not isinstance(tag, str) or not isinstance(node_name, str):
+            raise TypeError(f"Summary.Value tag and node_name must be strings, got {tag!r}, {node_name!r}")
+        if image is not None and not isinstance(image, _Image):
+            raise TypeError(f"Summary.Value image must be a tf.Summary.Image, got {image!r}")
+        if histo is not None and not isinstance(histo, HistogramProto):
+            raise TypeError(f"Summary.Value histo must be a tf.HistogramProto, got {histo!r}")
         if simple_value is not None and (isinstance(simple_value, bool) or not isinstance(
                 simple_value, (int, float, np.number))):
             raise TypeError(f"simple_value must be a number, got {simple_value!r}")
@@ -153,7 +169,9 @@ class Summary:
     Value = _Value
     Image = _Image
 
-    def __init__(self, value: Iterable[_Value] = ()) -> None:
+    def __init__(self, value: Sequence[_Value] = ()) -> None:
+        if not isinstance(value, (list, tuple)):
+            raise TypeError(f"Summary(value=) takes a list of tf.Summary.Value, got {value!r}")
         self.value = _Values()
         for v in value:
             if not isinstance(v, _Value):

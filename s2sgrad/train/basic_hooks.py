@@ -15,7 +15,7 @@ from .optimizer import get_global_step
 from .session_run_hook import SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues
 
 __all__ = ["SecondOrStepTimer", "StopAtStepHook", "StepCounterHook", "LoggingTensorHook", "NanTensorHook",
-           "NanLossDuringTrainingError", "FinalOpsHook", "FeedFnHook", "required_global_step"]
+           "NanLossDuringTrainingError", "FinalOpsHook", "FeedFnHook", "required_global_step", "triggered_step"]
 
 
 def required_global_step(hook: str) -> Any:
@@ -65,6 +65,16 @@ class SecondOrStepTimer:
 
     def last_triggered_step(self) -> int | None:
         return self._last_step
+
+
+def triggered_step(timer: SecondOrStepTimer, stale_step: Any, session: Any, global_step: Any) -> int | None:
+    """The global step after a run when ``timer`` triggers for it, else None. ``stale_step`` is the step
+    read by the run (before its update); the session is asked for the new one only when it may trigger."""
+    if timer.should_trigger_for_step(int(stale_step) + 1):
+        step = int(session.run(global_step))
+        if timer.should_trigger_for_step(step):
+            return step
+    return None
 
 
 class StopAtStepHook(SessionRunHook):
@@ -119,15 +129,14 @@ class StepCounterHook(SessionRunHook):
         return SessionRunArgs(self._global_step)
 
     def after_run(self, run_context: SessionRunContext, run_values: SessionRunValues) -> None:
-        if self._timer.should_trigger_for_step(int(run_values.results) + 1):
-            step = int(run_context.session.run(self._global_step))
-            if self._timer.should_trigger_for_step(step):
-                seconds, steps = self._timer.update_last_triggered_step(step)
-                if seconds is not None and steps is not None and seconds > 0:
-                    rate = steps / seconds
-                    if self._writer is not None:
-                        self._writer.add_summary(scalar_summary(self._tag, rate), step)
-                    logging.info("%s: %g", self._tag, rate)
+        step = triggered_step(self._timer, run_values.results, run_context.session, self._global_step)
+        if step is not None:
+            seconds, steps = self._timer.update_last_triggered_step(step)
+            if seconds is not None and steps is not None and seconds > 0:
+                rate = steps / seconds
+                if self._writer is not None:
+                    self._writer.add_summary(scalar_summary(self._tag, rate), step)
+                logging.info("%s: %g", self._tag, rate)
 
 
 class LoggingTensorHook(SessionRunHook):

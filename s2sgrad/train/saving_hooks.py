@@ -11,7 +11,7 @@ from ..platform import tf_logging as logging
 from ..ssa.graph import get_default_graph
 from ..summary.events import SessionLog
 from ..summary.writer import FileWriterCache, directory_argument
-from .basic_hooks import SecondOrStepTimer, required_global_step
+from .basic_hooks import SecondOrStepTimer, required_global_step, triggered_step
 from .session_run_hook import SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues
 
 __all__ = ["CheckpointSaverListener", "CheckpointSaverHook", "SummarySaverHook"]
@@ -70,12 +70,11 @@ class CheckpointSaverHook(SessionRunHook):
         return SessionRunArgs(self._global_step)
 
     def after_run(self, run_context: SessionRunContext, run_values: SessionRunValues) -> None:
-        if self._timer.should_trigger_for_step(int(run_values.results) + 1):
-            step = int(run_context.session.run(self._global_step))
-            if self._timer.should_trigger_for_step(step):
-                self._timer.update_last_triggered_step(step)
-                if self._save(run_context.session, step):
-                    run_context.request_stop()
+        step = triggered_step(self._timer, run_values.results, run_context.session, self._global_step)
+        if step is not None:
+            self._timer.update_last_triggered_step(step)
+            if self._save(run_context.session, step):
+                run_context.request_stop()
 
     def end(self, session: Any) -> None:
         step = int(session.run(self._global_step))
