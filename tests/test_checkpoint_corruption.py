@@ -2,6 +2,7 @@
 point leaves the previous checkpoint and the state file whole."""
 from __future__ import annotations
 
+import errno
 import os
 import signal
 import subprocess
@@ -210,3 +211,30 @@ def test_a_killed_save_over_the_same_prefix_never_gives_wrong_numbers(when, tmp_
             _restored_value(prefix)
     else:
         assert np.all(_restored_value(prefix) == (2.0 if when == "3" else 1.0))
+
+
+def test_a_full_disk_mid_save_leaves_the_previous_checkpoint_and_state(tmp_path, monkeypatch):
+    variables = _model()
+    saver = tf.train.Saver()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        first = saver.save(sess, str(tmp_path / "m"), global_step=1)
+        saved_values = _values(sess, variables)
+        with open(tmp_path / "checkpoint") as f:
+            state = f.read()
+        sess.run(variables[1].assign(99))
+
+        def full_disk(path, contents):
+            with open(path, "wb") as f:
+                f.write(contents[:3])
+            raise OSError(errno.ENOSPC, "No space left on device")
+        monkeypatch.setattr("s2sgrad.checkpoint.bundle._write_synced", full_disk)
+        for prefix in ["m", "m-1"]:   # a new prefix, and over the previous checkpoint itself
+            with pytest.raises(tf.errors.ResourceExhaustedError, match="No space left on device"):
+                saver.save(sess, str(tmp_path / prefix), global_step=None)
+        monkeypatch.undo()
+        assert sorted(os.listdir(tmp_path)) == ["checkpoint", "m-1.data-00000-of-00001", "m-1.index"]
+        with open(tmp_path / "checkpoint") as f:
+            assert f.read() == state
+        saver.restore(sess, first)
+        assert _values(sess, variables) == saved_values

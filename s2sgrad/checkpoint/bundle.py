@@ -12,6 +12,7 @@ entry's CRC covers its bytes as stored (for strings: the lengths as uint32s, the
 from __future__ import annotations
 
 import dataclasses
+import errno
 import os
 import struct
 import uuid
@@ -94,10 +95,21 @@ def write_bundle(prefix: str, tensors: dict[str, tuple[_dt.DType, np.ndarray]]) 
             _write_synced(temp, contents)
         for temp, (path, _) in zip(temps, final, strict=True):
             os.replace(temp, path)
+    except OSError as e:
+        raise _write_error(e, prefix) from None
     finally:
         for temp in temps:
             if os.path.exists(temp):
                 os.remove(temp)
+
+
+def _write_error(e: OSError, prefix: str) -> errors.OpError:
+    """TF's error for a failed checkpoint write (a full disk is ResourceExhaustedError)."""
+    kind = {errno.ENOSPC: errors.ResourceExhaustedError, errno.EDQUOT: errors.ResourceExhaustedError,
+            errno.EACCES: errors.PermissionDeniedError, errno.EROFS: errors.PermissionDeniedError,
+            errno.ENOENT: errors.NotFoundError}.get(e.errno or 0, errors.UnknownError)
+    return kind(None, None, f"Failed to write checkpoint {prefix}: {e.strerror or e} (any previous checkpoint "
+                            "there is unchanged)")
 
 
 def _write_synced(path: str, contents: bytes) -> None:

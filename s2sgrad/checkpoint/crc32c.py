@@ -76,7 +76,7 @@ def _register(reg: int, data: memoryview) -> int:
     length = n // chunks // 4 * 4
     done = chunks * length
     words = np.frombuffer(data, dtype="<u4", count=done // 4).reshape(chunks, length // 4)
-    columns = np.ascontiguousarray(words.T).astype(np.uint32)
+    columns = np.ascontiguousarray(words.T).astype(np.uint32, copy=False)
     regs = np.zeros(chunks, dtype=np.uint32)
     regs[0] = reg
     for column in columns:   # 4 bytes of every chunk a step

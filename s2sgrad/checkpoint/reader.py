@@ -18,6 +18,9 @@ __all__ = ["CheckpointReader", "NewCheckpointReader", "load_checkpoint", "list_v
            "value_for"]
 
 
+_DT_NAMES = {"float32": "float", "float64": "double", "float16": "half"}   # TF's DataType names
+
+
 class CheckpointReader:
     """The tensors of one checkpoint, by name (TF's ``CheckpointReader``).
 
@@ -44,8 +47,9 @@ class CheckpointReader:
         return {name: e.dtype for name, e in self._bundle.entries.items()}
 
     def debug_string(self) -> bytes:
-        """One line per tensor: ``name (DT_...) [dims]``, sorted by name."""
-        lines = [f"{name} ({e.dtype.name}) {list(e.shape)}\n" for name, e in sorted(self._bundle.entries.items())]
+        """One line per tensor, sorted by name, as TF's: ``w (DT_FLOAT) [3,1]``."""
+        lines = [f"{name} (DT_{_DT_NAMES.get(e.dtype.name, e.dtype.name).upper()}) [{','.join(map(str, e.shape))}]\n"
+                 for name, e in sorted(self._bundle.entries.items())]
         return "".join(lines).encode()
 
 
