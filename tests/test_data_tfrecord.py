@@ -276,3 +276,26 @@ def test_wire_crc_matches_the_independent_bitwise_crc():
         assert wire.masked_crc32c(data) == _masked(data)
         assert wire.unmask_crc32c(wire.masked_crc32c(data)) == wire.crc32c(data)
     assert wire.crc32c(b"123456789") == 0xE3069283   # the standard check value
+
+
+def test_text_line_and_fixed_length_record_datasets(tmp_path):
+    text = tmp_path / "lines.txt"
+    text.write_bytes(b"first\nsecond\r\n\nlast")
+    fixed = tmp_path / "fixed.bin"
+    fixed.write_bytes(b"HD" + b"aaabbbccc" + b"F")
+
+    def read(ds):
+        nxt = ds.make_one_shot_iterator().get_next()
+        out = []
+        with tf.Session() as sess:
+            while True:
+                try:
+                    out.append(sess.run(nxt))
+                except tf.errors.OutOfRangeError:
+                    return out
+
+    assert read(tf.data.TextLineDataset(str(text))) == [b"first", b"second", b"", b"last"]
+    assert read(tf.data.FixedLengthRecordDataset(str(fixed), 3, header_bytes=2, footer_bytes=1)) == \
+        [b"aaa", b"bbb", b"ccc"]
+    with pytest.raises(tf.errors.DataLossError, match="multiple of record_bytes"):
+        read(tf.data.FixedLengthRecordDataset(str(fixed), 4, header_bytes=2, footer_bytes=1))

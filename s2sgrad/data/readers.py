@@ -48,7 +48,7 @@ class TFRecordDataset(Dataset):
     """The records of TFRecord files (``compression_type``: '', 'GZIP' or 'ZLIB'), checksums checked."""
 
     def __init__(self, filenames: Any, compression_type: Any = None, buffer_size: Any = None,
-                 num_parallel_reads: Any = None) -> None:
+                 num_parallel_reads: Any = None, name: str | None = None) -> None:
         compression = compression_name(compression_type)
         super().__init__(FileRecords(filenames, lambda path: read_records(path, compression)))
 
@@ -57,7 +57,7 @@ class TextLineDataset(Dataset):
     """The lines of text files, without their line ends."""
 
     def __init__(self, filenames: Any, compression_type: Any = None, buffer_size: Any = None,
-                 num_parallel_reads: Any = None) -> None:
+                 num_parallel_reads: Any = None, name: str | None = None) -> None:
         compression = compression_name(compression_type)
 
         def lines(path: str) -> Iterator[bytes]:
@@ -72,7 +72,7 @@ class FixedLengthRecordDataset(Dataset):
 
     def __init__(self, filenames: Any, record_bytes: int, header_bytes: int | None = None,
                  footer_bytes: int | None = None, buffer_size: Any = None, compression_type: Any = None,
-                 num_parallel_reads: Any = None) -> None:
+                 num_parallel_reads: Any = None, name: str | None = None) -> None:
         compression = compression_name(compression_type)
         size, head, foot = int(record_bytes), int(header_bytes or 0), int(footer_bytes or 0)
         if size < 1 or head < 0 or foot < 0:
