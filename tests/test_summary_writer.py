@@ -11,7 +11,8 @@ import pytest
 
 import s2sgrad as tf
 from event_decoder import crc32c_bitwise, events, fields, png_pixels, records
-from s2sgrad.wire import crc32c, masked_crc32c
+from s2sgrad.summary.records import masked_crc32c
+from s2sgrad.wire import crc32c
 
 
 def _event_files(logdir):
@@ -30,7 +31,11 @@ def test_crc32c_matches_the_standard_check_value_and_a_bitwise_implementation():
     assert crc32c(b"123456789") == 0xE3069283
     data = np.random.default_rng(1).integers(0, 256, 1000).astype(np.uint8).tobytes()
     assert crc32c(data) == crc32c_bitwise(data) and crc32c(b"") == 0
-    crc = crc32c(b"abc")
+    for size in (0, 1, 7, 8, 1000, 4099):   # the event files' CRC (vectorized) against the bit-by-bit one
+        chunk = data[:size] * 5
+        crc = crc32c_bitwise(chunk)
+        assert masked_crc32c(chunk) == ((((crc >> 15) | (crc << 17)) & 0xFFFFFFFF) + 0xA282EAD8) & 0xFFFFFFFF
+    crc = crc32c_bitwise(b"abc")
     assert masked_crc32c(b"abc") == ((((crc >> 15) | (crc << 17)) & 0xFFFFFFFF) + 0xA282EAD8) & 0xFFFFFFFF
 
 
