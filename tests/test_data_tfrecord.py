@@ -13,6 +13,7 @@ import pytest
 
 import s2sgrad as tf
 from conftest import DATA
+from test_data_pipeline import elements as read
 
 HERE = os.path.join(DATA, "tfrecords")
 FILES = {"plain.tfrecord": None, "gzip.tfrecord": "GZIP", "zlib.tfrecord": "ZLIB"}
@@ -283,16 +284,6 @@ def test_text_line_and_fixed_length_record_datasets(tmp_path):
     text.write_bytes(b"first\nsecond\r\n\nlast")
     fixed = tmp_path / "fixed.bin"
     fixed.write_bytes(b"HD" + b"aaabbbccc" + b"F")
-
-    def read(ds):
-        nxt = ds.make_one_shot_iterator().get_next()
-        out = []
-        with tf.Session() as sess:
-            while True:
-                try:
-                    out.append(sess.run(nxt))
-                except tf.errors.OutOfRangeError:
-                    return out
 
     assert read(tf.data.TextLineDataset(str(text))) == [b"first", b"second", b"", b"last"]
     assert read(tf.data.FixedLengthRecordDataset(str(fixed), 3, header_bytes=2, footer_bytes=1)) == \
