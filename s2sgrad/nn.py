@@ -22,12 +22,14 @@ from .ops.nn_ops import (
                          sparse_softmax_cross_entropy_with_logits,
                          xw_plus_b,
 )
+from .rnn import bidirectional_dynamic_rnn, dynamic_rnn, rnn_cell, static_bidirectional_rnn, static_rnn
 from .tf1_api import missing_names as _missing_names
 
 __all__ = ["bias_add", "dropout", "elu", "embedding_lookup", "l2_loss", "l2_normalize", "leaky_relu",
            "log_softmax", "moments", "relu", "relu6", "selu", "sigmoid", "sigmoid_cross_entropy_with_logits",
            "softmax", "softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2", "softplus",
            "softsign", "sparse_softmax_cross_entropy_with_logits", "tanh", "xw_plus_b"]
+__all__ += ["bidirectional_dynamic_rnn", "dynamic_rnn", "rnn_cell", "static_bidirectional_rnn", "static_rnn"]
 
 
 __getattr__ = _missing_names("nn", __name__)

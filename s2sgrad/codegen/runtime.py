@@ -172,6 +172,68 @@ def sparse_softmax_xent(logits, labels):
     return loss, backprop
 
 
+def step_grad(steps, index, g):
+    """Zeros with one row per recorded iteration of ``steps`` and ``g`` in row ``index``."""
+    out = np.zeros((len(steps), *np.shape(g)), dtype=np.result_type(g))
+    out[index] = g
+    return out
+
+
+def ta_write(ta, index, value, dynamic_size):
+    """A TensorArray (a list) with element ``index`` set: a new list, as TF's TensorList."""
+    index = int(index)
+    if index < 0 or (index >= len(ta) and not dynamic_size):
+        raise IndexError(f"Tried to write to index {index} but array is not resizeable and size is: {len(ta)}")
+    out = list(ta) + [None] * (index + 1 - len(ta))
+    out[index] = value
+    return out
+
+
+def ta_stack(ta, element_shape, dtype):
+    """The elements stacked; unwritten ones are zeros when the element shape is known."""
+    if any(e is None for e in ta):
+        if element_shape is None:
+            raise ValueError("Tried to stack elements of an empty list with non-fully-defined element_shape")
+        ta = [np.zeros(element_shape, dtype) if e is None else e for e in ta]
+    if not ta:
+        return np.zeros((0, *(element_shape or ())), dtype)
+    return np.stack(ta)
+
+
+def ta_size(ta):
+    return np.int32(len(ta))
+
+
+def ta_scatter(ta, indices, value):
+    out = list(ta)
+    for i, row in zip(np.reshape(indices, -1), value, strict=True):
+        if not 0 <= i < len(out):
+            raise IndexError(f"Tried to write to index {i} but array size is: {len(out)}")
+        out[int(i)] = row
+    return out
+
+
+def ta_concat(ta, element_shape, dtype):
+    return np.concatenate(ta) if ta else np.zeros((0, *(element_shape or ())[1:]), dtype)
+
+
+def ta_split(ta, value, lengths):
+    lengths = [int(n) for n in np.reshape(lengths, -1)]
+    if sum(lengths) != len(value):
+        raise ValueError(f"Expected sum of lengths to be equal to values.shape[0], but sum of lengths is "
+                         f"{sum(lengths)} and value's shape is: {list(np.shape(value))}")
+    bounds = np.cumsum([0] + lengths)
+    return [value[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+
+
+def ta_concat_grad(ta, g):
+    """The gradient of a TensorArray concat, element by element (the elements must have one length)."""
+    lengths = {len(e) for e in ta}
+    if len(lengths) > 1:
+        raise ValueError(f"the gradient of TensorArray.concat needs elements of one length, got {sorted(lengths)}")
+    return np.reshape(g, (len(ta), lengths.pop() if lengths else 0, *np.shape(g)[1:]))
+
+
 # -- tf.train.Example parsing (ParseExample); self-contained, as every helper here -----------------
 
 def _wire_varint(data, pos):
@@ -325,3 +387,39 @@ def parse_example(serialized, dense, sparse, sequence=()):
             shapes.append(np.array([len(lists), width], dtype=np.int64))
         values.append(np.concatenate(lists).astype(dtypes[kind]) if lists else np.zeros(0, dtypes[kind]))
     return out + indices + values + shapes
+
+
+def band_part(x, num_lower, num_upper):
+    """The band of ``x`` with ``num_lower`` subdiagonals and ``num_upper`` superdiagonals (-1: all)."""
+    m, n = np.shape(x)[-2:]
+    rows, cols = np.arange(m)[:, None], np.arange(n)[None, :]
+    keep = ((num_lower < 0) | (rows - cols <= num_lower)) & ((num_upper < 0) | (cols - rows <= num_upper))
+    return np.where(keep, x, np.zeros((), np.result_type(x)))
+
+
+def matrix_diag(v):
+    """Square matrices with ``v`` (last axis) on their diagonals."""
+    n = np.shape(v)[-1]
+    out = np.zeros((*np.shape(v), n), np.result_type(v))
+    out[..., np.arange(n), np.arange(n)] = v
+    return out
+
+
+def triangular_solve(a, b, lower, adjoint):
+    """``x`` with ``a x = b`` reading only ``a``'s lower (or upper) triangle (``adjoint``: ``a^T x = b``)."""
+    a = np.tril(a) if lower else np.triu(a)
+    return np.linalg.solve(np.swapaxes(a, -1, -2) if adjoint else a, b)
+
+
+def svd(x, full_matrices):
+    """TensorFlow's SVD: ``(s, u, v)`` with ``x = u diag(s) v^T`` (NumPy returns ``v^T``)."""
+    u, s, vt = np.linalg.svd(x, full_matrices=full_matrices)
+    return s, u, np.swapaxes(vt, -1, -2)
+
+
+def matrix_set_diag(x, d):
+    """A copy of ``x`` with its main diagonals (``min(m, n)`` long) set to ``d``."""
+    out = np.array(x, copy=True)
+    k = min(np.shape(x)[-2:])
+    out[..., np.arange(k), np.arange(k)] = d
+    return out

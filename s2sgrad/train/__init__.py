@@ -1,4 +1,5 @@
-"""``tf.train``: optimizers, the global step, checkpoints, monitored sessions and their hooks."""
+"""``tf.train``: optimizers, the global step, checkpoints (Saver, readers, the state file), monitored sessions
+and their hooks, and the ``tf.train.Example`` messages of tf.data."""
 from ..checkpoint.init_from import init_from_checkpoint
 from ..checkpoint.reader import CheckpointReader, NewCheckpointReader, list_variables, load_checkpoint
 from ..checkpoint.saver import Saver, SaverDef
@@ -13,15 +14,15 @@ from ..checkpoint.state import (
     update_checkpoint_state,
 )
 from ..data.example import (
-                            BytesList,
-                            Example,
-                            Feature,
-                            FeatureList,
-                            FeatureLists,
-                            Features,
-                            FloatList,
-                            Int64List,
-                            SequenceExample,
+    BytesList,
+    Example,
+    Feature,
+    FeatureList,
+    FeatureLists,
+    Features,
+    FloatList,
+    Int64List,
+    SequenceExample,
 )
 from ..summary.writer import FileWriterCache as SummaryWriterCache
 from ..tf1_api import missing_names as _missing_names
