@@ -7,14 +7,14 @@ from __future__ import annotations
 import struct
 from typing import BinaryIO
 
-from ..checkpoint import crc32c
+from ..checkpoint.crc32c import mask, value
 
 __all__ = ["masked_crc32c", "tfrecord", "write_record"]
 
 
 def masked_crc32c(data: bytes) -> int:
     """The CRC TFRecord stores: CRC-32C rotated right by 15 bits plus 0xA282EAD8."""
-    return crc32c.mask(crc32c.value(data))
+    return mask(value(data))
 
 
 def tfrecord(data: bytes) -> bytes:
