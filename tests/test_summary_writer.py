@@ -11,8 +11,7 @@ import pytest
 
 import s2sgrad as tf
 from event_decoder import crc32c_bitwise, events, fields, png_pixels, records
-from s2sgrad.summary.records import masked_crc32c
-from s2sgrad.wire import crc32c
+from s2sgrad.wire import crc32c, masked_crc32c
 
 
 def _event_files(logdir):
