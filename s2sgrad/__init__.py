@@ -56,6 +56,8 @@ from .autodiff.derivatives import hessians
 from .autodiff.custom_gradient import custom_gradient
 from .session import InteractiveSession, Session, get_default_session
 from . import compat, contrib, debugging, initializers, linalg, losses, manip, math, nn, random, train
+from . import summary
+from .summary import HistogramProto, SessionLog, Summary
 from .graph_keys import GraphKeys, add_to_collection, add_to_collections, get_collection, is_tensor
 from .execution_mode import (disable_eager_execution, disable_tensor_equality, disable_v2_behavior,
                              enable_eager_execution, enable_tensor_equality, enable_v2_behavior, executing_eagerly,
@@ -93,6 +95,7 @@ newaxis = None
 # the public names: what `from s2sgrad import *` gives (and what ruff checks the imports against)
 __all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "SparseTensor", "VarLenFeature", "data",
            "parse_example", "parse_single_example", "python_io"]  # tf.data (issue 15)
+__all__ += ["HistogramProto", "SessionLog", "Summary", "summary"]  # tf.summary (issue 15)
 __all__ += ["AUTO_REUSE", "AggregationMethod", "ConfigProto", "DType", "DeviceSpec", "Dimension", "GPUOptions", "Graph",
            "GraphKeys", "GraphOptions", "IndexedSlices", "IndexedSlicesValue", "InteractiveSession", "NoGradient",
            "NotDifferentiable", "OpError", "Operation", "OptimizerOptions", "RegisterGradient", "RunMetadata",

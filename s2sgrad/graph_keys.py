@@ -38,6 +38,9 @@ class GraphKeys:
     ACTIVATIONS = "activations"
     QUEUE_RUNNERS = "queue_runners"
     TABLE_INITIALIZERS = "table_initializer"
+    SUMMARY_OP = "summary_op"
+    READY_OP = "ready_op"
+    READY_FOR_LOCAL_INIT_OP = "ready_for_local_init_op"
 
 
 def get_collection(key: str, scope: str | None = None) -> list:

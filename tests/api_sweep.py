@@ -40,7 +40,8 @@ NOT_SWEPT = {"tf.Graph", "tf.Operation", "tf.Tensor", "tf.Session", "tf.Interact
              "tf.enable_eager_execution", "tf.enable_v2_behavior", "tf.executing_eagerly_outside_functions",
              "tf.disable_tensor_equality", "tf.enable_tensor_equality",  # errors, and switches taking no data
              "tf.GraphKeys", "tf.get_collection", "tf.add_to_collection", "tf.add_to_collections", "tf.is_tensor",
-             "train.global_step"}  # collections take any key and value, is_tensor any object, as in TF
+             "train.global_step",  # collections take any key and value, is_tensor any object, as in TF
+             "train.NanLossDuringTrainingError"}  # an exception class
 # Parameters that are accepted for TF compatibility and ignored, or that only choose names.
 IGNORED = {"name", "use_locking", "colocate_gradients_with_ops", "gate_gradients", "caching_device", "config",
            "target", "validate_indices", "partition_strategy", "use_resource", "synchronization", "aggregation",
@@ -228,6 +229,36 @@ OVERRIDES: dict[str, dict[str, Any]] = {
     "train.generate_checkpoint_state_proto": {"save_dir": lambda c: os.path.dirname(_checkpoint(c)),
                                               "model_checkpoint_path": lambda c: _checkpoint(c)},
 }
+# Monitored sessions and their hooks (issue 15); a MonitoredTrainingSession needs the global step.
+OVERRIDES.update({
+    "train.MonitoredTrainingSession": {
+        "checkpoint_dir": lambda c: (tf.train.get_or_create_global_step(), tempfile.mkdtemp())[1],
+        "hooks": lambda c: [tf.train.StopAtStepHook(num_steps=1)], "save_checkpoint_steps": 5,
+        "save_summaries_steps": 10, "log_step_count_steps": 100, "master": None, "scaffold": lambda c: None},
+    "train.StopAtStepHook": {"num_steps": 3, "last_step": None},
+    "train.CheckpointSaverHook": {"checkpoint_dir": lambda c: tempfile.mkdtemp(), "save_steps": 2},
+    "train.SummarySaverHook": {"save_steps": 2, "output_dir": lambda c: tempfile.mkdtemp(),
+                               "summary_op": lambda c: tf.summary.scalar("loss", c.loss)},
+    "train.LoggingTensorHook": {"tensors": lambda c: {"loss": c.loss}, "every_n_iter": 2},
+    "train.NanTensorHook": {"loss_tensor": lambda c: c.loss}, "train.FinalOpsHook": {"final_ops": lambda c: c.loss},
+    "train.FeedFnHook": {"feed_fn": lambda c: dict}, "train.SecondOrStepTimer": {"every_steps": 3},
+    "train.SessionRunContext": {"original_args": lambda c: tf.train.SessionRunArgs(c.loss),
+                                  "session": lambda c: _session(c)},
+    "train.SessionRunValues": {"results": lambda c: 1.0, "options": lambda c: None, "run_metadata": lambda c: None},
+    "summary.scalar": {"name": "loss", "tensor": lambda c: c.loss, "family": "train"},
+    "summary.histogram": {"name": "weights", "values": lambda c: c.m23, "family": "train"},
+    "summary.image": {"name": "images", "tensor": lambda c: tf.ones([2, 4, 5, 3]), "max_outputs": 2},
+    "summary.audio": {"name": "clips", "tensor": lambda c: c.m23, "sample_rate": 8000, "max_outputs": 2},
+    "summary.text": {"name": "note", "tensor": lambda c: tf.constant(["a", "b"])},
+    "summary.merge": {"inputs": lambda c: [tf.summary.scalar("a", c.loss), tf.summary.histogram("b", c.m23)]},
+    "summary.merge_all": {"key": lambda c: (tf.summary.scalar("a", c.loss), "summaries")[1]},
+    "summary.FileWriter": {"logdir": lambda c: tempfile.mkdtemp(), "graph": lambda c: tf.get_default_graph(),
+                           "max_queue": 3, "flush_secs": 10, "filename_suffix": ".run"},
+    "summary.SessionLog": {"status": 1, "checkpoint_path": "model.ckpt", "msg": "started"},
+    "tf.Summary": {"value": lambda c: [tf.Summary.Value(tag="a", simple_value=1.0)]},
+    "tf.HistogramProto": {"min": -1.0, "max": 2.0, "num": 2.0, "sum": 1.0, "sum_squares": 5.0,
+                          "bucket_limit": [0.0, 2.5], "bucket": [1.0, 1.0]},
+})
 # Functions whose only argument is a list of tensors/ops, or that take positional-only values.
 POSITIONAL = {"tf.group": lambda c: [c.m23.op, c.v3.op], "tf.einsum": lambda c: ["ij,jk->ik", c.m23, c.m32],
               "tf.tuple": lambda c: [[c.m23, c.v3]], "tf.variables_initializer": lambda c: [[c.var]]}
@@ -249,7 +280,7 @@ def bad_values(c: Context) -> dict[str, Any]:
 def public_functions() -> list[tuple[str, Callable]]:
     out, seen = [], set()
     for prefix, module in [("tf", tf), ("nn", tf.nn), ("train", tf.train), ("losses", tf.losses),
-                           ("math", tf.math), ("linalg", tf.linalg)]:
+                           ("math", tf.math), ("linalg", tf.linalg), ("summary", tf.summary)]:
         names = getattr(module, "__all__", None) if module is not tf else None
         # A function under its own name first, so that old aliases (tf.pack for tf.stack) are not swept again
         for name in sorted(names or dir(module), key=lambda n: (getattr(getattr(module, n), "__name__", n) != n, n)):

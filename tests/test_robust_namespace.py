@@ -23,7 +23,7 @@ import s2sgrad as tf
 from conftest import EXAMPLES
 from generated_code import problems
 from s2sgrad import pipeline
-from s2sgrad.codegen import runtime
+from s2sgrad.codegen import runtime, runtime_summary
 from test_robust_atomic import OPTIMIZERS
 
 NAMESPACE = {"__name__", "__doc__", "__builtins__", "np", "rt", "_constants", "run"}
@@ -108,7 +108,14 @@ def test_the_runtime_helpers_depend_on_numpy_and_math_only():
     tree = ast.parse(inspect.getsource(runtime))
     imported = {alias.name for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
                 for alias in (node.names if isinstance(node, ast.Import) else [ast.alias(node.module)])}
-    assert imported == {"numpy", "math", "__future__"}
+    assert imported == {"numpy", "math", "__future__", "runtime_summary"}
+    # the summary helpers it re-exports: NumPy and the standard library's struct, sys and zlib
+    summary_modules = {name for name, value in vars(runtime_summary).items() if inspect.ismodule(value)}
+    assert summary_modules == {"np", "struct", "sys", "zlib"}
+    tree = ast.parse(inspect.getsource(runtime_summary))
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
+                for alias in (node.names if isinstance(node, ast.Import) else [ast.alias(node.module)])}
+    assert imported == {"numpy", "struct", "sys", "zlib", "__future__"}
 
 
 def test_the_session_glue_holds_no_user_text():

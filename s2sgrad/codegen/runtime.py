@@ -9,9 +9,20 @@ import math
 
 import numpy as np
 
+from .runtime_summary import (
+    audio_summary,
+    histogram_summary,
+    image_summary,
+    merge_summary,
+    scalar_summary,
+    text_summary,
+)
+
 __all__ = ["sum_to", "add_n", "erf", "truncated_normal", "cumsum", "cumprod", "scatter_into_zeros", "segment_sum",
            "gather_nd", "scatter_nd", "mirror_pad_grad", "softmax", "log_softmax", "softmax_xent",
-           "sparse_softmax_xent", "parse_example"]
+           "sparse_softmax_xent", "parse_example",
+           # the summary helpers (runtime_summary.py)
+           "scalar_summary", "histogram_summary", "image_summary", "audio_summary", "text_summary", "merge_summary"]
 
 
 def sum_to(x, shape):

@@ -8,13 +8,28 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import array, control, data, fills, indexing, joining, linalg, math, matrix, nn, reduce, state, tensor_array
+from . import (
+    array,
+    control,
+    data,
+    fills,
+    indexing,
+    joining,
+    linalg,
+    math,
+    matrix,
+    nn,
+    reduce,
+    state,
+    summary,
+    tensor_array,
+)
 from .core import Primitive, define
 
 __all__ = ["ALL", "BY_NAME", "FAMILIES", "Primitive", "define"]
 
 FAMILIES: tuple[ModuleType, ...] = (state, math, reduce, linalg, array, joining, fills, indexing, nn, control,
-                                     tensor_array, data, matrix)
+                                     tensor_array, data, matrix, summary)
 
 
 def _declared(families: tuple[ModuleType, ...]) -> tuple[Primitive, ...]:
