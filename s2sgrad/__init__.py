@@ -23,8 +23,9 @@ from .ops.convert import constant, convert_to_tensor
 from .ops.creation import eye, linspace, placeholder, placeholder_with_default, range
 from .ops.indexed_slices import IndexedSlices, IndexedSlicesValue
 from .ops.initializers import (constant_initializer, glorot_normal_initializer, glorot_uniform_initializer,
-                               ones_initializer, random_normal_initializer, random_uniform_initializer,
-                               truncated_normal_initializer, variance_scaling_initializer, zeros_initializer)
+                               ones_initializer, orthogonal_initializer, random_normal_initializer,
+                               random_uniform_initializer, truncated_normal_initializer,
+                               uniform_unit_scaling_initializer, variance_scaling_initializer, zeros_initializer)
 from .ops.indexing_ops import boolean_mask, gather_nd, one_hot, scatter_nd, slice
 from .ops.layout_ops import broadcast_to, pad, reverse, reverse_v2, tile
 from .ops.linalg_ops import einsum, tensordot
@@ -39,17 +40,18 @@ from .ops.math_ops import (abs, acos, add, add_n, asin, asinh, atan, atan2, cast
 from .ops.random_ops import random_normal, random_uniform, set_random_seed, truncated_normal
 from .ops.reduce_ops import (argmax, argmin, count_nonzero, cumprod, cumsum, reduce_all, reduce_any,
                              reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum)
-from .ops.variables import (AUTO_REUSE, Variable, assign, assign_add, assign_sub, get_variable,
-                            get_variable_scope, global_variables, global_variables_initializer,
-                            initialize_all_variables, local_variables, local_variables_initializer,
-                            trainable_variables, variable_scope, variables_initializer)
+from .ops.variables import (AUTO_REUSE, Variable, VariableScope, assign, assign_add, assign_sub, get_local_variable,
+                            get_variable, get_variable_scope, global_variables, global_variables_initializer,
+                            initialize_all_variables, local_variables, local_variables_initializer, model_variables,
+                            no_regularizer, trainable_variables, variable_scope, variables_initializer)
 from .autodiff.backprop import (AggregationMethod, NoGradient, NotDifferentiable, RegisterGradient,
                                 UnconnectedGradients, gradients)
 from .autodiff.derivatives import hessians
 from .autodiff.custom_gradient import custom_gradient
 from .session import InteractiveSession, Session, get_default_session
 from . import compat, contrib, debugging, initializers, linalg, losses, manip, math, nn, random, train
-from .graph_keys import GraphKeys, add_to_collection, add_to_collections, get_collection, is_tensor
+from .graph_keys import GraphKeys, add_to_collection, add_to_collections, get_collection, get_collection_ref, is_tensor
+from . import layers
 from .execution_mode import (disable_eager_execution, disable_tensor_equality, disable_v2_behavior,
                              enable_eager_execution, enable_tensor_equality, enable_v2_behavior, executing_eagerly,
                              executing_eagerly_outside_functions)
@@ -114,6 +116,9 @@ __all__ = ["AUTO_REUSE", "AggregationMethod", "ConfigProto", "DType", "DeviceSpe
            "truncated_normal", "truncated_normal_initializer", "tuple", "uint16", "uint32", "uint64", "uint8", "unpack",
            "unsorted_segment_sum", "unstack", "value_and_grad", "variable_scope", "variables_initializer",
            "variance_scaling_initializer", "where", "where_v2", "zeros", "zeros_initializer", "zeros_like"]
+# issue 14 (layers): variable scopes, initializers, collections, tf.layers
+__all__ += ["VariableScope", "get_collection_ref", "get_local_variable", "layers", "model_variables", "no_regularizer",
+            "orthogonal_initializer", "uniform_unit_scaling_initializer"]
 
 
 __getattr__ = _missing_names("", __name__)
