@@ -12,7 +12,7 @@ import numpy as np
 __all__ = ["sum_to", "add_n", "erf", "truncated_normal", "cumsum", "cumprod", "scatter_into_zeros", "segment_sum",
            "segment_reduce", "sorted_segment",
            "gather_nd", "scatter_nd", "mirror_pad_grad", "softmax", "log_softmax", "softmax_xent",
-           "sparse_softmax_xent"]
+           "sparse_softmax_xent", "window_sum", "top_k", "in_top_k"]
 
 
 def sum_to(x, shape):
@@ -193,3 +193,42 @@ def sparse_softmax_xent(logits, labels):
     backprop = e / total
     np.put_along_axis(backprop, picked, np.take_along_axis(backprop, picked, axis=-1) - 1, axis=-1)
     return loss, backprop
+
+
+# -- LRN, top_k, in_top_k (s2sgrad.primitives.nn) -------------------------------------------------------
+
+def window_sum(x, radius):
+    """Sums of ``x`` over the ``2 * radius + 1`` neighbours of each element along the last axis
+    (clipped at the ends), from one running sum."""
+    x = np.asarray(x)
+    n = x.shape[-1]
+    running = np.cumsum(x, axis=-1)
+    zero = np.zeros(x.shape[:-1] + (1,), dtype=running.dtype)
+    padded = np.concatenate([zero, running], axis=-1)   # padded[..., i] = sum of x[..., :i]
+    positions = np.arange(n)
+    return padded[..., np.minimum(positions + radius + 1, n)] - padded[..., np.maximum(positions - radius, 0)]
+
+
+def top_k(x, k, index_dtype):
+    """The ``k`` largest values along the last axis, largest first (equal values: lower index
+    first), and their indices (as ``index_dtype``)."""
+    x = np.asarray(x)
+    n = x.shape[-1]
+    if k > n:
+        raise ValueError(f"input must have at least k columns. Had {n}, needed {k}")
+    if k < 0:
+        raise ValueError(f"Need k >= 0, got {k}")
+    # a stable ascending sort of the reversed row, read backwards: descending, ties by first index
+    order = (n - 1 - np.argsort(x[..., ::-1], axis=-1, kind="stable"))[..., ::-1][..., :k]
+    return np.take_along_axis(x, order, axis=-1), order.astype(index_dtype)
+
+
+def in_top_k(predictions, targets, k):
+    """Whether each row's target class is among its ``k`` largest predictions (ties count in;
+    a target out of range or a non-finite prediction is never in)."""
+    predictions, targets = np.asarray(predictions), np.asarray(targets)
+    classes = predictions.shape[-1]
+    valid = (targets >= 0) & (targets < classes)
+    picked = np.take_along_axis(predictions, np.where(valid, targets, 0)[:, None], axis=-1)
+    larger = np.sum(predictions > picked, axis=-1)
+    return valid & np.isfinite(picked[:, 0]) & (larger < k)
