@@ -4,7 +4,9 @@
 >>> tf.math.reduce_sum is tf.reduce_sum
 True
 """
-from .ops.array_ops import unsorted_segment_sum
+from .ops.segment_ops import (segment_max, segment_mean, segment_min, segment_prod, segment_sum, unsorted_segment_max,
+                               unsorted_segment_mean, unsorted_segment_min, unsorted_segment_prod,
+                               unsorted_segment_sqrt_n, unsorted_segment_sum)
 from .ops.math_ops import (
                            abs,
                            acos,
@@ -93,5 +95,9 @@ __all__ = ["abs", "acos", "add", "add_n", "argmax", "argmin", "asin", "asinh", "
            "reduce_std", "reduce_sum", "reduce_variance", "round", "rsqrt", "scalar_mul", "sigmoid", "sign", "sin",
            "sinh", "softmax", "softplus", "softsign", "sqrt", "square", "squared_difference", "subtract", "tan", "tanh",
            "truediv", "unsorted_segment_sum", "xlogy"]
+
+# nnops (issue 14)
+__all__ += ["segment_max", "segment_mean", "segment_min", "segment_prod", "segment_sum", "unsorted_segment_max",
+            "unsorted_segment_mean", "unsorted_segment_min", "unsorted_segment_prod", "unsorted_segment_sqrt_n"]
 
 __getattr__ = _missing_names("math", __name__)

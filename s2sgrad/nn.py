@@ -4,12 +4,10 @@ from .ops.nn_ops import (
                          bias_add,
                          dropout,
                          elu,
-                         embedding_lookup,
                          l2_loss,
                          l2_normalize,
                          leaky_relu,
                          log_softmax,
-                         moments,
                          relu,
                          relu6,
                          selu,
@@ -22,6 +20,11 @@ from .ops.nn_ops import (
                          sparse_softmax_cross_entropy_with_logits,
                          xw_plus_b,
 )
+from .ops.nn_ops import crelu, swish, weighted_cross_entropy_with_logits
+from .ops.embedding_ops import embedding_lookup
+from .ops.normalization_ops import (batch_normalization, fused_batch_norm, local_response_normalization, lrn, moments,
+                                    weighted_moments)
+from .ops.selection_ops import in_top_k, top_k
 from .tf1_api import missing_names as _missing_names
 
 __all__ = ["bias_add", "dropout", "elu", "embedding_lookup", "l2_loss", "l2_normalize", "leaky_relu",
@@ -29,5 +32,8 @@ __all__ = ["bias_add", "dropout", "elu", "embedding_lookup", "l2_loss", "l2_norm
            "softmax", "softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2", "softplus",
            "softsign", "sparse_softmax_cross_entropy_with_logits", "tanh", "xw_plus_b"]
 
+# nnops (issue 14)
+__all__ += ["batch_normalization", "crelu", "fused_batch_norm", "in_top_k", "local_response_normalization", "lrn",
+            "swish", "top_k", "weighted_cross_entropy_with_logits", "weighted_moments"]
 
 __getattr__ = _missing_names("nn", __name__)

@@ -10,8 +10,9 @@ import math
 import numpy as np
 
 __all__ = ["sum_to", "add_n", "erf", "truncated_normal", "cumsum", "cumprod", "scatter_into_zeros", "segment_sum",
+           "segment_reduce", "sorted_segment",
            "gather_nd", "scatter_nd", "mirror_pad_grad", "softmax", "log_softmax", "softmax_xent",
-           "sparse_softmax_xent"]
+           "sparse_softmax_xent", "window_sum", "top_k", "in_top_k"]
 
 
 def sum_to(x, shape):
@@ -52,10 +53,43 @@ def scatter_into_zeros(values, shape, index):
 
 def segment_sum(values, indices, num_segments):
     """Rows of ``values`` summed into ``num_segments`` rows by ``indices`` (repeats add up)."""
-    values = np.asarray(values)
-    out = np.zeros((num_segments,) + values.shape[np.ndim(indices):], dtype=values.dtype)
-    np.add.at(out, indices, values)
+    return segment_reduce(np.add, values, indices, num_segments, 0)
+
+
+def segment_reduce(ufunc, values, indices, num_segments, empty):
+    """Rows of ``values`` combined by ``ufunc`` into ``num_segments`` rows by ``indices``; rows
+    with a negative index are dropped, segments no row reaches hold ``empty``."""
+    values, indices = np.asarray(values), np.asarray(indices)
+    bad = np.argwhere(indices >= num_segments)
+    if bad.size:
+        at = tuple(bad[0])
+        raise ValueError(f"segment_ids[{','.join(map(str, at))}] = {indices[at]} is out of range "
+                         f"[0, {num_segments})")
+    kept = indices >= 0
+    if not kept.all():
+        values, indices = values[kept], indices[kept]
+    out = np.full((num_segments,) + values.shape[indices.ndim:], empty, dtype=values.dtype)
+    ufunc.at(out, indices, values)
     return out
+
+
+def sorted_segment(ufunc, values, indices):
+    """``tf.math.segment_*``: ``indices`` sorted, one per row of ``values``; there are
+    ``indices[-1] + 1`` segments and the empty ones hold 0 (1 for the product). ``ufunc`` None is the mean."""
+    values, indices = np.asarray(values), np.asarray(indices)
+    if indices.shape[0] != values.shape[0]:
+        raise ValueError("segment_ids should be the same size as dimension 0 of input.")
+    if indices.size and (indices[0] < 0 or np.any(indices[1:] < indices[:-1])):
+        raise ValueError("segment ids are not increasing")
+    n = int(indices[-1]) + 1 if indices.size else 0
+    counts = np.bincount(indices, minlength=n).reshape((n,) + (1,) * (values.ndim - 1))
+    if ufunc is None:
+        return (segment_reduce(np.add, values, indices, n, 0) / np.maximum(counts, 1)).astype(values.dtype)
+    if ufunc is np.multiply or not values.size:
+        return segment_reduce(ufunc, values, indices, n, 1 if ufunc is np.multiply else 0)
+    # a start no segment's max (min) is below (above): the smallest (largest) value of all
+    start = values.min() if ufunc is np.maximum else values.max() if ufunc is np.minimum else 0
+    return np.where(counts > 0, segment_reduce(ufunc, values, indices, n, start), 0).astype(values.dtype)
 
 
 def gather_nd(params, indices):
@@ -159,3 +193,42 @@ def sparse_softmax_xent(logits, labels):
     backprop = e / total
     np.put_along_axis(backprop, picked, np.take_along_axis(backprop, picked, axis=-1) - 1, axis=-1)
     return loss, backprop
+
+
+# -- LRN, top_k, in_top_k (s2sgrad.primitives.nn) -------------------------------------------------------
+
+def window_sum(x, radius):
+    """Sums of ``x`` over the ``2 * radius + 1`` neighbours of each element along the last axis
+    (clipped at the ends), from one running sum."""
+    x = np.asarray(x)
+    n = x.shape[-1]
+    running = np.cumsum(x, axis=-1)
+    zero = np.zeros(x.shape[:-1] + (1,), dtype=running.dtype)
+    padded = np.concatenate([zero, running], axis=-1)   # padded[..., i] = sum of x[..., :i]
+    positions = np.arange(n)
+    return padded[..., np.minimum(positions + radius + 1, n)] - padded[..., np.maximum(positions - radius, 0)]
+
+
+def top_k(x, k, index_dtype):
+    """The ``k`` largest values along the last axis, largest first (equal values: lower index
+    first), and their indices (as ``index_dtype``)."""
+    x = np.asarray(x)
+    n = x.shape[-1]
+    if k > n:
+        raise ValueError(f"input must have at least k columns. Had {n}, needed {k}")
+    if k < 0:
+        raise ValueError(f"Need k >= 0, got {k}")
+    # a stable ascending sort of the reversed row, read backwards: descending, ties by first index
+    order = (n - 1 - np.argsort(x[..., ::-1], axis=-1, kind="stable"))[..., ::-1][..., :k]
+    return np.take_along_axis(x, order, axis=-1), order.astype(index_dtype)
+
+
+def in_top_k(predictions, targets, k):
+    """Whether each row's target class is among its ``k`` largest predictions (ties count in;
+    a target out of range or a non-finite prediction is never in)."""
+    predictions, targets = np.asarray(predictions), np.asarray(targets)
+    classes = predictions.shape[-1]
+    valid = (targets >= 0) & (targets < classes)
+    picked = np.take_along_axis(predictions, np.where(valid, targets, 0)[:, None], axis=-1)
+    larger = np.sum(predictions > picked, axis=-1)
+    return valid & np.isfinite(picked[:, 0]) & (larger < k)
