@@ -3,9 +3,10 @@ TensorFlow names them (``dense/kernel``, ``batch_normalization/moving_mean``...)
 from ..tf1_api import missing_names as _missing_names
 from .base import InputSpec, Layer
 from .core import Dense, Dropout, Flatten, dense, dropout, flatten
+from .normalization import BatchNormalization, batch_normalization
 
 
-__all__ = ["Dense", "Dropout", "Flatten", "InputSpec", "Layer", "dense",
+__all__ = ["BatchNormalization", "Dense", "Dropout", "Flatten", "InputSpec", "Layer", "batch_normalization", "dense",
            "dropout", "flatten"]
 
 

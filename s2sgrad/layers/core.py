@@ -15,7 +15,7 @@ from ..ssa.graph import Tensor
 from ..static import constant_value
 from .base import InputSpec, Layer
 
-__all__ = ["Dense", "dense", "Dropout", "dropout", "Flatten", "flatten", "select_by_training"]
+__all__ = ["Dense", "dense", "Dropout", "dropout", "Flatten", "flatten", "select_by_training", "training_value"]
 
 
 class Dense(Layer):
@@ -78,12 +78,20 @@ def dense(inputs: Any, units: int, activation: Any = None, use_bias: bool = True
     return layer(inputs)
 
 
+def training_value(training: Any) -> bool | None:
+    """``training`` when it is known before the run (a bool or a constant tensor), else None."""
+    if isinstance(training, bool):
+        return training
+    value = constant_value(convert_to_tensor(training))
+    return None if value is None else bool(value)
+
+
 def select_by_training(training: Any, when_training: Any, otherwise: Any) -> Any:
-    """``when_training()`` or ``otherwise()`` when ``training`` is known (a bool or a constant);
-    for a boolean tensor both, chosen elementwise at run time (s2sgrad has no ``tf.cond`` yet)."""
-    known = training if isinstance(training, bool) else constant_value(convert_to_tensor(training))
+    """``when_training()`` or ``otherwise()`` when ``training`` is known before the run; for a
+    boolean tensor both, chosen elementwise at run time (s2sgrad has no ``tf.cond`` yet)."""
+    known = training_value(training)
     if known is not None:
-        return when_training() if bool(known) else otherwise()
+        return when_training() if known else otherwise()
     return a.where_v2(training, when_training(), otherwise())
 
 

@@ -171,7 +171,8 @@ class VariableScope:
         if dtype is not None and initializer is not None and not callable(initializer):
             init_dtype = convert_to_tensor(initializer).dtype.base_dtype
             if init_dtype is not _dt.as_dtype(dtype):
-                raise ValueError(f"Initializer type '{init_dtype!r}' and explicit dtype '{_dt.as_dtype(dtype)!r}' "
+                raise ValueError(f"Initializer type '<dtype: '{init_dtype.name}'>' and explicit dtype "
+                                 f"'<dtype: '{_dt.as_dtype(dtype).name}'>' "
                                  "don't match.")
         request = dict(shape=shape, dtype=self.dtype if dtype is None else _dt.as_dtype(dtype),
                        initializer=self.initializer if initializer is None else initializer,
@@ -241,7 +242,7 @@ def _initial_value(name: str, shape: TensorShape, dtype: _dt.DType, initializer:
         elif dtype.is_integer or dtype.is_bool or dtype is _dt.string:
             initializer = initializers.zeros_initializer()
         else:
-            raise ValueError(f"An initializer for variable {name} of {dtype!r} is required")
+            raise ValueError(f"An initializer for variable {name} of <dtype: '{dtype.name}'> is required")
     if inspect.isclass(initializer):
         initializer = initializer()
     if shape.is_fully_defined():
