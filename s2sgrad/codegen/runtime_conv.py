@@ -208,15 +208,16 @@ def max_pool(x, ksize, strides, padding, channels_first=False):
 
 
 def _first_maxima(x, y, ksize, strides, padding):
-    """Per window offset: its slice and where it holds the window's first maximum ``y``."""
+    """Per window offset: its slice of the padded ``x`` and where it holds the window's first
+    maximum ``y`` (padding, NaN there, never does)."""
     padded, pads, slices = _offsets(x, ksize, strides, padding, np.nan if x.dtype.kind == "f" else _lowest(x.dtype))
-    taken = np.zeros(y.shape, dtype=bool)
+    taken = None
     for i, index in enumerate(slices):
-        hit = padded[index] == y
-        if i:
-            hit &= ~taken
+        hit = np.equal(padded[index], y)
+        if taken is not None:
+            np.greater(hit, taken, out=hit)          # hit and not taken
         if i < len(slices) - 1:
-            taken |= hit
+            taken = hit.copy() if taken is None else np.logical_or(taken, hit, out=taken)
         yield index, hit, padded.shape, pads
 
 
@@ -224,11 +225,11 @@ def max_pool_grad(x, y, g, ksize, strides, padding, channels_first=False):
     """TF's MaxPoolGrad: each window's gradient goes to its first maximum (row-major)."""
     x, y, g = _last(x, channels_first), _last(y, channels_first), _last(g, channels_first)
     out = None
-    disjoint = all(k <= s for k, s in zip(ksize, strides))
     for index, hit, shape, pads in _first_maxima(x, y, ksize, strides, padding):
-        if out is None:
-            out = np.zeros(shape, dtype=g.dtype)
-        if disjoint:
+        if out is None:  # windows that tile the (padded) input write every element once
+            tiled = all(k == s and n % k == 0 for n, k, s in zip(shape[1:-1], ksize, strides))
+            out = np.empty(shape, dtype=g.dtype) if tiled else np.zeros(shape, dtype=g.dtype)
+        if tiled:
             np.multiply(hit, g, out=out[index])
         else:
             out[index] += hit * g
