@@ -150,7 +150,7 @@ def conv1d(value: Any = None, filters: Any = None, stride: Any = None, padding: 
         strides = [1] + per_axis(stride, "stride", 1, layout)
         dil = [1] + per_axis(1 if dilations is None else dilations, "dilations", 1, layout)
         out = conv2d(a.expand_dims(x, axis), a.expand_dims(w, 0), strides, _padding_1d(padding),
-                     "NCHW" if layout == "NCW" else "NHWC", dil)
+                     data_format="NCHW" if layout == "NCW" else "NHWC", dilations=dil)
         return a.squeeze(out, [axis], name=scope)
 
 
