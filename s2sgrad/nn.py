@@ -25,12 +25,37 @@ from .ops.embedding_ops import embedding_lookup
 from .ops.normalization_ops import (batch_normalization, fused_batch_norm, local_response_normalization, lrn, moments,
                                     weighted_moments)
 from .ops.selection_ops import in_top_k, top_k
+from .ops.conv_ops import (
+                           atrous_conv2d,
+                           avg_pool,
+                           avg_pool1d,
+                           avg_pool3d,
+                           conv1d,
+                           conv2d,
+                           conv2d_backprop_filter,
+                           conv2d_backprop_input,
+                           conv2d_transpose,
+                           conv3d,
+                           convolution,
+                           depthwise_conv2d,
+                           depthwise_conv2d_native,
+                           max_pool,
+                           max_pool1d,
+                           max_pool3d,
+                           max_pool_with_argmax,
+                           pool,
+                           separable_conv2d,
+)
 from .tf1_api import missing_names as _missing_names
 
 __all__ = ["bias_add", "dropout", "elu", "embedding_lookup", "l2_loss", "l2_normalize", "leaky_relu",
            "log_softmax", "moments", "relu", "relu6", "selu", "sigmoid", "sigmoid_cross_entropy_with_logits",
            "softmax", "softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2", "softplus",
            "softsign", "sparse_softmax_cross_entropy_with_logits", "tanh", "xw_plus_b"]
+__all__ += ["atrous_conv2d", "avg_pool", "avg_pool1d", "avg_pool3d", "conv1d", "conv2d", "conv2d_backprop_filter",
+            "conv2d_backprop_input", "conv2d_transpose", "conv3d", "convolution", "depthwise_conv2d",
+            "depthwise_conv2d_native", "max_pool", "max_pool1d", "max_pool3d", "max_pool_with_argmax", "pool",
+            "separable_conv2d"]
 
 # nnops (issue 14)
 __all__ += ["batch_normalization", "crelu", "fused_batch_norm", "in_top_k", "local_response_normalization", "lrn",

@@ -178,12 +178,14 @@ def _tables(spec: ExportSpec) -> str:
 
 def runtime_source(names: list[str]) -> str:
     """A ``_runtime()`` factory holding the source of the helpers ``names`` (and what they use)."""
-    text = inspect.getsource(runtime)
+    text = "\n".join(inspect.getsource(module) for module in (runtime, runtime.runtime_conv))
     tree = ast.parse(text)
     defs: dict[str, ast.stmt] = {}
     imports: dict[str, ast.stmt] = {}
     for node in tree.body:
-        if isinstance(node, ast.Import):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module != "__future__":
+            imports.update({alias.asname or alias.name: node for alias in node.names})
+        elif isinstance(node, ast.Import):
             imports.update({alias.asname or alias.name: node for alias in node.names})
         elif isinstance(node, ast.FunctionDef):
             defs[node.name] = node

@@ -1,7 +1,8 @@
 """Helpers that generated modules call as ``rt.<name>``: NumPy only, small and self-contained.
 
 ``s2sgrad.export`` copies the source of the helpers a module uses into the exported file,
-so every helper must depend on nothing but NumPy, ``math`` and the other helpers here.
+so every helper must depend on nothing but NumPy, ``math`` and the other helpers here; the
+convolution family's live in ``runtime_conv.py`` (re-exported here, copied from there).
 """
 from __future__ import annotations
 
@@ -9,10 +10,15 @@ import math
 
 import numpy as np
 
+from . import runtime_conv
+from .runtime_conv import (avg_pool, avg_pool_grad, conv, conv_backprop_filter, conv_backprop_input, depthwise_backprop_filter,
+                           depthwise_backprop_input, depthwise_conv, max_pool, max_pool_argmax, max_pool_grad,
+                           max_pool_grad_grad)
+
 __all__ = ["sum_to", "add_n", "erf", "truncated_normal", "cumsum", "cumprod", "scatter_into_zeros", "segment_sum",
            "segment_reduce", "sorted_segment",
            "gather_nd", "scatter_nd", "mirror_pad_grad", "softmax", "log_softmax", "softmax_xent",
-           "sparse_softmax_xent", "window_sum", "top_k", "in_top_k"]
+           "sparse_softmax_xent", "window_sum", "top_k", "in_top_k", *runtime_conv.__all__]
 
 
 def sum_to(x, shape):

@@ -1,0 +1,300 @@
+"""Runtime helpers of the convolution, pooling and resize primitives (``rt.conv``, ``rt.max_pool``...).
+
+NumPy only, like ``runtime.py`` (which re-exports them, so generated code calls ``rt.<name>``, and
+``s2sgrad.export`` copies their source). Arrays are channels-last (``N, *spatial, C``) unless
+``channels_first``; ``padding`` is ``'SAME'``, ``'VALID'`` or one ``(before, after)`` pair per
+spatial axis. A convolution is one matrix product over a sliding-window view (im2col); pooling is
+a loop over the window's offsets (a few strided slices), never over pixels.
+"""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+__all__ = ["conv", "conv_backprop_input", "conv_backprop_filter", "depthwise_conv", "depthwise_backprop_input",
+           "depthwise_backprop_filter", "max_pool", "max_pool_grad", "max_pool_grad_grad", "max_pool_argmax",
+           "avg_pool", "avg_pool_grad"]
+
+
+def conv_pads(sizes, window, strides, dilations, padding):
+    """``(before, after)`` per spatial axis: TF's SAME puts the odd element after."""
+    if not isinstance(padding, str):
+        return tuple((int(b), int(a)) for b, a in padding)
+    pads = []
+    for n, k, s, d in zip(sizes, window, strides, dilations):
+        total = 0 if padding == "VALID" else max((-(-n // s) - 1) * s + (k - 1) * d + 1 - n, 0)
+        pads.append((total // 2, total - total // 2))
+    return tuple(pads)
+
+
+def _last(x, channels_first):
+    return np.moveaxis(x, 1, -1) if channels_first else x
+
+
+def _first(x, channels_first):
+    return np.moveaxis(x, -1, 1) if channels_first else x
+
+
+def _sizes_last(sizes, channels_first):
+    sizes = tuple(int(n) for n in sizes)
+    return (sizes[0],) + sizes[2:] + (sizes[1],) if channels_first else sizes
+
+
+def _windows(x, window, strides, dilations, pads):
+    """The ``(N, *out, C, *window)`` view of the windows of ``x`` padded with zeros by ``pads``."""
+    if any(b or a for b, a in pads):
+        x = np.pad(x, ((0, 0),) + tuple(pads) + ((0, 0),))
+    rank = len(window)
+    extent = tuple((k - 1) * d + 1 for k, d in zip(window, dilations))
+    view = sliding_window_view(x, extent, axis=tuple(range(1, rank + 1)))
+    every = (slice(None),)
+    return view[every + tuple(slice(None, None, s) for s in strides) + every
+                + tuple(slice(None, None, d) for d in dilations)]
+
+
+def _columns(view):
+    """The windows as rows of a matrix, each ordered ``(*window, C)`` like a filter's ``(*window, Cin)``."""
+    rank = (view.ndim - 2) // 2
+    order = tuple(range(rank + 1)) + tuple(range(rank + 2, 2 * rank + 2)) + (rank + 1,)
+    return view.transpose(order).reshape(-1, int(np.prod(view.shape[rank + 1:])))
+
+
+def conv(x, w, strides, padding, dilations=None, channels_first=False):
+    """``tf.nn.convolution``: the cross-correlation of ``x`` (``N, *spatial, Cin``) with ``w``
+    (``*window, Cin, Cout``), as one matrix product of the im2col matrix and the filter."""
+    x = _last(x, channels_first)
+    rank = w.ndim - 2
+    dilations = dilations or (1,) * rank
+    pads = conv_pads(x.shape[1:-1], w.shape[:rank], strides, dilations, padding)
+    view = _windows(x, w.shape[:rank], strides, dilations, pads)
+    out = _columns(view) @ w.reshape(-1, w.shape[-1])
+    return _first(out.reshape(view.shape[:rank + 1] + w.shape[-1:]), channels_first)
+
+
+def _spread(g, sizes, window, strides, dilations, padding):
+    """``g`` with ``stride - 1`` zeros between its elements, padded (or cropped) so that a
+    stride-1 correlation with the flipped window gives the gradient at each input position."""
+    rank = len(window)
+    pads = conv_pads(sizes[1:-1], window, strides, dilations, padding)
+    if any(s > 1 for s in strides):
+        spread = np.zeros((g.shape[0],) + tuple((n - 1) * s + 1 for n, s in zip(g.shape[1:-1], strides))
+                          + g.shape[-1:], dtype=g.dtype)
+        spread[(slice(None),) + tuple(slice(None, None, s) for s in strides)] = g
+        g = spread
+    around, crop = [(0, 0)], [slice(None)]
+    for i in range(rank):
+        extent = (window[i] - 1) * dilations[i] + 1
+        before = extent - 1 - pads[i][0]
+        after = sizes[i + 1] + extent - 1 - g.shape[i + 1] - before
+        around.append((max(before, 0), max(after, 0)))
+        crop.append(slice(max(-before, 0), g.shape[i + 1] + max(before, 0) + max(after, 0) - max(-after, 0)))
+    return np.pad(g, around + [(0, 0)])[tuple(crop)]
+
+
+def _flipped(w):
+    rank = w.ndim - 2
+    return w[(slice(None, None, -1),) * rank]
+
+
+def conv_backprop_input(input_sizes, w, g, strides, padding, dilations=None, channels_first=False):
+    """The gradient of ``conv`` with respect to its input of shape ``input_sizes``: a stride-1
+    correlation of the spread-out ``g`` with the flipped filter, inputs and outputs swapped."""
+    sizes, g = _sizes_last(input_sizes, channels_first), _last(g, channels_first)
+    rank = w.ndim - 2
+    dilations = dilations or (1,) * rank
+    spread = _spread(g, sizes, w.shape[:rank], strides, dilations, padding)
+    out = conv(spread, np.swapaxes(_flipped(w), -1, -2), (1,) * rank, "VALID", dilations)
+    return _first(out, channels_first)
+
+
+def conv_backprop_filter(x, filter_sizes, g, strides, padding, dilations=None, channels_first=False):
+    """The gradient of ``conv`` with respect to its filter of shape ``filter_sizes``: the im2col
+    matrix of ``x``, transposed, times ``g``."""
+    x, g = _last(x, channels_first), _last(g, channels_first)
+    sizes = tuple(int(n) for n in filter_sizes)
+    rank = len(sizes) - 2
+    dilations = dilations or (1,) * rank
+    pads = conv_pads(x.shape[1:-1], sizes[:rank], strides, dilations, padding)
+    columns = _columns(_windows(x, sizes[:rank], strides, dilations, pads))
+    return (columns.T @ g.reshape(-1, g.shape[-1])).reshape(sizes)
+
+
+def _per_channel(view):
+    """Windows ``(N, *out, C, *window)`` as ``(C, N * prod(out), prod(window))``."""
+    rank = (view.ndim - 2) // 2
+    order = (rank + 1,) + tuple(range(rank + 1)) + tuple(range(rank + 2, 2 * rank + 2))
+    return view.transpose(order).reshape(view.shape[rank + 1], -1, int(np.prod(view.shape[rank + 2:])))
+
+
+def depthwise_conv(x, w, strides, padding, dilations=None, channels_first=False):
+    """``tf.nn.depthwise_conv2d_native``: each input channel correlated with its own ``w[..., c, :]``
+    (``*window, C, M``), giving ``C * M`` channels; one batched matrix product over the channels."""
+    x = _last(x, channels_first)
+    rank = w.ndim - 2
+    dilations = dilations or (1,) * rank
+    pads = conv_pads(x.shape[1:-1], w.shape[:rank], strides, dilations, padding)
+    view = _windows(x, w.shape[:rank], strides, dilations, pads)
+    channels, multiplier = w.shape[-2:]
+    per_channel = np.moveaxis(w.reshape(-1, channels, multiplier), 1, 0)     # (C, prod(window), M)
+    out = np.moveaxis(_per_channel(view) @ per_channel, 0, 1)                   # (N * prod(out), C, M)
+    return _first(out.reshape(view.shape[:rank + 1] + (channels * multiplier,)), channels_first)
+
+
+def depthwise_backprop_input(input_sizes, w, g, strides, padding, dilations=None, channels_first=False):
+    """The gradient of ``depthwise_conv`` with respect to its input of shape ``input_sizes``."""
+    sizes, g = _sizes_last(input_sizes, channels_first), _last(g, channels_first)
+    rank = w.ndim - 2
+    dilations = dilations or (1,) * rank
+    channels, multiplier = w.shape[-2:]
+    spread = _spread(g, sizes, w.shape[:rank], strides, dilations, padding)
+    spread = spread.reshape(spread.shape[:-1] + (channels, multiplier))
+    # correlate over (window, M) per channel: the multiplier axis joins the window axes
+    view = _windows(spread.reshape(spread.shape[:-2] + (channels * multiplier,)), w.shape[:rank], (1,) * rank,
+                    dilations, ((0, 0),) * rank)
+    view = view.reshape(view.shape[:rank + 1] + (channels, multiplier) + view.shape[rank + 2:])
+    order = (rank + 1,) + tuple(range(rank + 1)) + (rank + 2,) + tuple(range(rank + 3, 2 * rank + 3))
+    columns = view.transpose(order).reshape(channels, -1, multiplier * int(np.prod(w.shape[:rank])))
+    flipped = np.moveaxis(_flipped(w), (-2, -1), (0, 1)).reshape(channels, -1, 1)  # (C, M * prod(window), 1)
+    out = np.moveaxis((columns @ flipped)[..., 0], 0, -1)
+    return _first(out.reshape(view.shape[:rank + 1] + (channels,)), channels_first)
+
+
+def depthwise_backprop_filter(x, filter_sizes, g, strides, padding, dilations=None, channels_first=False):
+    """The gradient of ``depthwise_conv`` with respect to its filter of shape ``filter_sizes``."""
+    x, g = _last(x, channels_first), _last(g, channels_first)
+    sizes = tuple(int(n) for n in filter_sizes)
+    rank = len(sizes) - 2
+    dilations = dilations or (1,) * rank
+    channels, multiplier = sizes[-2:]
+    pads = conv_pads(x.shape[1:-1], sizes[:rank], strides, dilations, padding)
+    columns = _per_channel(_windows(x, sizes[:rank], strides, dilations, pads))        # (C, P, prod(window))
+    grads = np.moveaxis(g.reshape(-1, channels, multiplier), 1, 0)                      # (C, P, M)
+    return np.moveaxis(np.swapaxes(columns, 1, 2) @ grads, 0, 1).reshape(sizes)
+
+
+# -- pooling --------------------------------------------------------------------------------------
+
+def _offsets(x, window, strides, padding, fill):
+    """``x`` padded with ``fill``, the pads, and per window offset the strided slice of the
+    padded array that holds that element of every window (row-major window order)."""
+    rank = len(window)
+    pads = conv_pads(x.shape[1:-1], window, strides, (1,) * rank, padding)
+    if any(b or a for b, a in pads):
+        x = np.pad(x, ((0, 0),) + pads + ((0, 0),), constant_values=fill)
+    out = tuple((n - k) // s + 1 for n, k, s in zip(x.shape[1:-1], window, strides))
+    slices = [(slice(None),) + tuple(slice(o, o + (n - 1) * s + 1, s) for o, n, s in zip(offset, out, strides))
+              for offset in itertools.product(*map(range, window))]
+    return x, pads, slices
+
+
+def _cropped(x, pads):
+    return x[(slice(None),) + tuple(slice(b, x.shape[i + 1] - a) for i, (b, a) in enumerate(pads))]
+
+
+def _lowest(dtype):
+    return -np.inf if np.dtype(dtype).kind == "f" else np.iinfo(dtype).min
+
+
+def max_pool(x, ksize, strides, padding, channels_first=False):
+    """The maximum over each window (padding never wins)."""
+    x = _last(x, channels_first)
+    padded, _, slices = _offsets(x, ksize, strides, padding, _lowest(x.dtype))
+    out = padded[slices[0]].copy()
+    for index in slices[1:]:
+        np.maximum(out, padded[index], out=out)
+    return _first(out, channels_first)
+
+
+def _first_maxima(x, y, ksize, strides, padding):
+    """Per window offset: its slice of the padded ``x`` and where it holds the window's first
+    maximum ``y`` (padding, NaN there, never does)."""
+    padded, pads, slices = _offsets(x, ksize, strides, padding, np.nan if x.dtype.kind == "f" else _lowest(x.dtype))
+    taken = None
+    for i, index in enumerate(slices):
+        hit = np.equal(padded[index], y)
+        if taken is not None:
+            np.greater(hit, taken, out=hit)          # hit and not taken
+        if i < len(slices) - 1:
+            taken = hit.copy() if taken is None else np.logical_or(taken, hit, out=taken)
+        yield index, hit, padded.shape, pads
+
+
+def max_pool_grad(x, y, g, ksize, strides, padding, channels_first=False):
+    """TF's MaxPoolGrad: each window's gradient goes to its first maximum (row-major)."""
+    x, y, g = _last(x, channels_first), _last(y, channels_first), _last(g, channels_first)
+    out = None
+    for index, hit, shape, pads in _first_maxima(x, y, ksize, strides, padding):
+        if out is None:  # windows that tile the (padded) input write every element once
+            tiled = all(k == s and n % k == 0 for n, k, s in zip(shape[1:-1], ksize, strides))
+            out = np.empty(shape, dtype=g.dtype) if tiled else np.zeros(shape, dtype=g.dtype)
+        if tiled:
+            np.multiply(hit, g, out=out[index])
+        else:
+            out[index] += hit * g
+    return _first(_cropped(out, pads), channels_first)
+
+
+def max_pool_grad_grad(x, y, gg, ksize, strides, padding, channels_first=False):
+    """TF's MaxPoolGradGrad: per window, ``gg`` at the window's first maximum."""
+    x, y, gg = _last(x, channels_first), _last(y, channels_first), _last(gg, channels_first)
+    out, padded = np.zeros(y.shape, dtype=gg.dtype), None
+    for index, hit, shape, pads in _first_maxima(x, y, ksize, strides, padding):
+        if padded is None:
+            padded = np.pad(gg, ((0, 0),) + pads + ((0, 0),))
+        out += hit * padded[index]
+    return _first(out, channels_first)
+
+
+def max_pool_argmax(x, ksize, strides, padding, include_batch_in_index=False, index_dtype=np.int64):
+    """TF's MaxPoolWithArgmax (channels last): the maxima and their flat indices into ``x``."""
+    padded, pads, slices = _offsets(x, ksize, strides, padding, np.nan if x.dtype.kind == "f" else _lowest(x.dtype))
+    best = argmax = None
+    grids = None
+    for offset, index in zip(itertools.product(*map(range, ksize)), slices):
+        values = padded[index]
+        if best is None:
+            best, argmax = values.copy(), np.zeros(values.shape, dtype=np.int64)
+            grids = np.meshgrid(*[np.arange(n) for n in values.shape], indexing="ij", sparse=True)
+            better = ~np.isnan(values) if values.dtype.kind == "f" else np.ones(values.shape, dtype=bool)
+        else:
+            better = (values > best) | (np.isnan(best) & ~np.isnan(values)) if values.dtype.kind == "f" \
+                else values > best
+        np.copyto(best, values, where=better)
+        flat = grids[-1]
+        for axis in range(1, x.ndim - 1):
+            position = grids[axis] * strides[axis - 1] + offset[axis - 1] - pads[axis - 1][0]
+            flat = flat + position * int(np.prod(x.shape[axis + 1:]))
+        if include_batch_in_index:
+            flat = flat + grids[0] * int(np.prod(x.shape[1:]))
+        np.copyto(argmax, flat, where=better)
+    return best, argmax.astype(index_dtype, copy=False)
+
+
+def _window_counts(spatial, ksize, strides, padding):
+    """How many input (not padding) elements each window holds, shaped ``(1, *out, 1)``."""
+    ones = np.ones((1,) + tuple(spatial) + (1,))
+    padded, _, slices = _offsets(ones, ksize, strides, padding, 0.0)
+    return sum(padded[index] for index in slices)
+
+
+def avg_pool(x, ksize, strides, padding, channels_first=False):
+    """The mean over each window's input elements (padding is not counted, as in TF)."""
+    x = _last(x, channels_first)
+    padded, _, slices = _offsets(x, ksize, strides, padding, 0)
+    out = padded[slices[0]].copy()
+    for index in slices[1:]:
+        out += padded[index]
+    out /= _window_counts(x.shape[1:-1], ksize, strides, padding).astype(x.dtype)
+    return _first(out, channels_first)
+
+
+def avg_pool_grad(input_sizes, g, ksize, strides, padding, channels_first=False):
+    """TF's AvgPoolGrad: each window's gradient shared equally by its input elements."""
+    sizes, g = _sizes_last(input_sizes, channels_first), _last(g, channels_first)
+    share = g / _window_counts(sizes[1:-1], ksize, strides, padding).astype(g.dtype)
+    padded, pads, slices = _offsets(np.zeros(sizes, dtype=g.dtype), ksize, strides, padding, 0)
+    for index in slices:
+        padded[index] += share
+    return _first(_cropped(padded, pads), channels_first)
