@@ -26,7 +26,8 @@ _NAMES_KEY = "__layer_names"
 
 
 def _snake_case(name: str) -> str:
-    return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)).lower()
+    """``Conv2DTranspose`` -> ``conv2d_transpose``, as TF names layers."""
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", re.sub(r"(.)([A-Z][a-z0-9]+)", r"\1_\2", name)).lower()
 
 
 def _unique_layer_name(graph: Graph, base: str) -> str:
