@@ -68,7 +68,7 @@ def l2_regularizer(scale: float, scope: str | None = None) -> Regularizer:
     return _scaled("l2_regularizer", scale, scope, nn.l2_loss)
 
 
-def l1_l2_regularizer(scale_l1: float = 1.0, scale_l2: float = 1.0, scope: str | None = None) -> Regularizer:
+def l1_l2_regularizer(scale_l1: float = 1.0, scale_l2: float = 1.0, scope: str | None = None) -> Regularizer | None:
     """The sum of an L1 and an L2 regularizer (just one of them when the other's scale is 0)."""
     _checked_scale(scale_l1, "scale_l1")
     _checked_scale(scale_l2, "scale_l2")

@@ -133,7 +133,8 @@ def dropout_layers(tf):
         values = sess.run([kept, off, switched], {training: True})
         inference = sess.run(switched, {training: False})
     return {"kept_fraction": round(float((values[0] > 0).mean()), 1), "kept_value": float(values[0].max()),
-            "off_is_identity": bool((values[1] == 1).all()), "switched_fraction": round(float((values[2] > 0).mean()), 1),
+            "off_is_identity": bool((values[1] == 1).all()),
+            "switched_fraction": round(float((values[2] > 0).mean()), 1),
             "inference_is_identity": bool((inference == 1).all())}
 
 

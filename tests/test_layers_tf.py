@@ -22,7 +22,7 @@ def compare(ours, theirs, where):
         assert ours == theirs, where
     elif isinstance(theirs, list) and _ragged(theirs):
         assert len(ours) == len(theirs), where
-        for i, (mine, other) in enumerate(zip(ours, theirs)):
+        for i, (mine, other) in enumerate(zip(ours, theirs, strict=True)):
             compare(mine, other, f"{where}[{i}]")
     elif isinstance(theirs, (list, float)) and not isinstance(theirs, bool):
         np.testing.assert_allclose(np.asarray(ours, dtype=np.float64), np.asarray(theirs, dtype=np.float64),

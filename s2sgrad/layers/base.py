@@ -14,14 +14,16 @@ from typing import Any
 
 from .. import dtypes as _dt
 from ..ops.convert import convert_to_tensor, graph_of, is_tensor_like
+from ..ops.initializers import ones_initializer, zeros_initializer
 from ..ops.variable_ops import Variable
 from ..ops.variable_scope import REGULARIZATION_LOSSES, VariableScope, get_variable, variable_scope
 from ..shapes import TensorShape
 from ..ssa.graph import Graph, Tensor, get_default_graph
 
-__all__ = ["Layer", "InputSpec"]
+__all__ = ["Layer", "InputSpec", "ZEROS", "ONES"]
 
 UPDATE_OPS = "update_ops"
+ZEROS, ONES = zeros_initializer(), ones_initializer()  # the layers' default bias/gamma... initializers
 _NAMES_KEY = "__layer_names"
 
 

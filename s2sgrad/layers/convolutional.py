@@ -13,10 +13,9 @@ from ..ops import array_ops as a
 from ..ops import conv_ops as conv
 from ..ops import layout_ops
 from ..ops import nn_ops as nn
-from ..ops.initializers import zeros_initializer
 from ..shapes import TensorShape
 from ..ssa.graph import Tensor
-from .base import InputSpec, Layer
+from .base import ZEROS, InputSpec, Layer
 
 __all__ = ["Conv1D", "Conv2D", "Conv2DTranspose", "SeparableConv2D", "conv1d", "conv2d", "conv2d_transpose",
            "separable_conv2d", "normalize_tuple", "normalize_padding", "normalize_data_format"]
@@ -64,7 +63,7 @@ class _Conv(Layer):
 
     def __init__(self, filters: int, kernel_size: Any, strides: Any = 1, padding: str = "valid",
                  data_format: str = "channels_last", dilation_rate: Any = 1, activation: Any = None,
-                 use_bias: bool = True, kernel_initializer: Any = None, bias_initializer: Any = zeros_initializer(),
+                 use_bias: bool = True, kernel_initializer: Any = None, bias_initializer: Any = ZEROS,
                  kernel_regularizer: Any = None, bias_regularizer: Any = None, activity_regularizer: Any = None,
                  kernel_constraint: Any = None, bias_constraint: Any = None, trainable: bool = True,
                  name: str | None = None, **kwargs: Any) -> None:
@@ -144,7 +143,7 @@ class Conv1D(_Conv):
 
     def __init__(self, filters: int, kernel_size: Any, strides: Any = 1, padding: str = "valid",
                  data_format: str = "channels_last", dilation_rate: Any = 1, activation: Any = None,
-                 use_bias: bool = True, kernel_initializer: Any = None, bias_initializer: Any = zeros_initializer(),
+                 use_bias: bool = True, kernel_initializer: Any = None, bias_initializer: Any = ZEROS,
                  kernel_regularizer: Any = None, bias_regularizer: Any = None, activity_regularizer: Any = None,
                  kernel_constraint: Any = None, bias_constraint: Any = None, trainable: bool = True,
                  name: str | None = None, **kwargs: Any) -> None:
@@ -163,7 +162,7 @@ class Conv2D(_Conv):
 
     def __init__(self, filters: int, kernel_size: Any, strides: Any = (1, 1), padding: str = "valid",
                  data_format: str = "channels_last", dilation_rate: Any = (1, 1), activation: Any = None,
-                 use_bias: bool = True, kernel_initializer: Any = None, bias_initializer: Any = zeros_initializer(),
+                 use_bias: bool = True, kernel_initializer: Any = None, bias_initializer: Any = ZEROS,
                  kernel_regularizer: Any = None, bias_regularizer: Any = None, activity_regularizer: Any = None,
                  kernel_constraint: Any = None, bias_constraint: Any = None, trainable: bool = True,
                  name: str | None = None, **kwargs: Any) -> None:
@@ -177,7 +176,7 @@ class Conv2DTranspose(Conv2D):
 
     def __init__(self, filters: int, kernel_size: Any, strides: Any = (1, 1), padding: str = "valid",
                  data_format: str = "channels_last", activation: Any = None, use_bias: bool = True,
-                 kernel_initializer: Any = None, bias_initializer: Any = zeros_initializer(),
+                 kernel_initializer: Any = None, bias_initializer: Any = ZEROS,
                  kernel_regularizer: Any = None, bias_regularizer: Any = None, activity_regularizer: Any = None,
                  kernel_constraint: Any = None, bias_constraint: Any = None, trainable: bool = True,
                  name: str | None = None, **kwargs: Any) -> None:
@@ -197,11 +196,11 @@ class Conv2DTranspose(Conv2D):
     def convolve(self, inputs: Tensor) -> Tensor:
         h_axis, w_axis = (2, 3) if self.data_format == "channels_first" else (1, 2)
         dims, dynamic = inputs.shape.as_list(), a.shape(inputs)
-        spatial = list(zip((h_axis, w_axis), self.kernel_size, self.strides))
+        spatial = list(zip((h_axis, w_axis), self.kernel_size, self.strides, strict=True))
         sizes = [None if dims[axis] is None else deconv_output_length(dims[axis], k, self.padding, s)
                  for axis, k, s in spatial]
         height, width = (deconv_output_length(dynamic[axis], k, self.padding, s) if size is None else size
-                         for (axis, k, s), size in zip(spatial, sizes))
+                         for (axis, k, s), size in zip(spatial, sizes, strict=True))
         batch = dynamic[0]
         shape = [batch, self.filters, height, width] if h_axis == 2 else [batch, height, width, self.filters]
         strides = [1, 1, *self.strides] if h_axis == 2 else [1, *self.strides, 1]
@@ -219,7 +218,7 @@ class SeparableConv2D(Conv2D):
     def __init__(self, filters: int, kernel_size: Any, strides: Any = (1, 1), padding: str = "valid",
                  data_format: str = "channels_last", dilation_rate: Any = (1, 1), depth_multiplier: int = 1,
                  activation: Any = None, use_bias: bool = True, depthwise_initializer: Any = None,
-                 pointwise_initializer: Any = None, bias_initializer: Any = zeros_initializer(),
+                 pointwise_initializer: Any = None, bias_initializer: Any = ZEROS,
                  depthwise_regularizer: Any = None, pointwise_regularizer: Any = None, bias_regularizer: Any = None,
                  activity_regularizer: Any = None, depthwise_constraint: Any = None, pointwise_constraint: Any = None,
                  bias_constraint: Any = None, trainable: bool = True, name: str | None = None, **kwargs: Any) -> None:
@@ -256,7 +255,7 @@ class SeparableConv2D(Conv2D):
 
 def conv1d(inputs: Any, filters: int, kernel_size: Any, strides: Any = 1, padding: str = "valid",
            data_format: str = "channels_last", dilation_rate: Any = 1, activation: Any = None, use_bias: bool = True,
-           kernel_initializer: Any = None, bias_initializer: Any = zeros_initializer(), kernel_regularizer: Any = None,
+           kernel_initializer: Any = None, bias_initializer: Any = ZEROS, kernel_regularizer: Any = None,
            bias_regularizer: Any = None, activity_regularizer: Any = None, kernel_constraint: Any = None,
            bias_constraint: Any = None, trainable: bool = True, name: str | None = None, reuse: Any = None) -> Tensor:
     """A ``Conv1D`` layer applied to ``inputs`` (variables ``conv1d/kernel``, ``conv1d/bias``)."""
@@ -267,7 +266,7 @@ def conv1d(inputs: Any, filters: int, kernel_size: Any, strides: Any = 1, paddin
 
 def conv2d(inputs: Any, filters: int, kernel_size: Any, strides: Any = (1, 1), padding: str = "valid",
            data_format: str = "channels_last", dilation_rate: Any = (1, 1), activation: Any = None,
-           use_bias: bool = True, kernel_initializer: Any = None, bias_initializer: Any = zeros_initializer(),
+           use_bias: bool = True, kernel_initializer: Any = None, bias_initializer: Any = ZEROS,
            kernel_regularizer: Any = None, bias_regularizer: Any = None, activity_regularizer: Any = None,
            kernel_constraint: Any = None, bias_constraint: Any = None, trainable: bool = True,
            name: str | None = None, reuse: Any = None) -> Tensor:
@@ -282,7 +281,7 @@ def conv2d(inputs: Any, filters: int, kernel_size: Any, strides: Any = (1, 1), p
 
 def conv2d_transpose(inputs: Any, filters: int, kernel_size: Any, strides: Any = (1, 1), padding: str = "valid",
                      data_format: str = "channels_last", activation: Any = None, use_bias: bool = True,
-                     kernel_initializer: Any = None, bias_initializer: Any = zeros_initializer(),
+                     kernel_initializer: Any = None, bias_initializer: Any = ZEROS,
                      kernel_regularizer: Any = None, bias_regularizer: Any = None, activity_regularizer: Any = None,
                      kernel_constraint: Any = None, bias_constraint: Any = None, trainable: bool = True,
                      name: str | None = None, reuse: Any = None) -> Tensor:
@@ -296,7 +295,7 @@ def conv2d_transpose(inputs: Any, filters: int, kernel_size: Any, strides: Any =
 def separable_conv2d(inputs: Any, filters: int, kernel_size: Any, strides: Any = (1, 1), padding: str = "valid",
                      data_format: str = "channels_last", dilation_rate: Any = (1, 1), depth_multiplier: int = 1,
                      activation: Any = None, use_bias: bool = True, depthwise_initializer: Any = None,
-                     pointwise_initializer: Any = None, bias_initializer: Any = zeros_initializer(),
+                     pointwise_initializer: Any = None, bias_initializer: Any = ZEROS,
                      depthwise_regularizer: Any = None, pointwise_regularizer: Any = None,
                      bias_regularizer: Any = None, activity_regularizer: Any = None, depthwise_constraint: Any = None,
                      pointwise_constraint: Any = None, bias_constraint: Any = None, trainable: bool = True,

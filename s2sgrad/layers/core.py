@@ -9,11 +9,10 @@ from ..ops import linalg_ops
 from ..ops import math_ops as m
 from ..ops import nn_ops as nn
 from ..ops.convert import convert_to_tensor
-from ..ops.initializers import zeros_initializer
 from ..shapes import TensorShape
 from ..ssa.graph import Tensor
 from ..static import constant_value
-from .base import InputSpec, Layer
+from .base import ZEROS, InputSpec, Layer
 
 __all__ = ["Dense", "dense", "Dropout", "dropout", "Flatten", "flatten", "select_by_training", "training_value"]
 
@@ -23,7 +22,7 @@ class Dense(Layer):
     ``[input size, units]`` (glorot uniform unless given), ``bias`` ``[units]`` (zeros)."""
 
     def __init__(self, units: int, activation: Any = None, use_bias: bool = True, kernel_initializer: Any = None,
-                 bias_initializer: Any = zeros_initializer(), kernel_regularizer: Any = None,
+                 bias_initializer: Any = ZEROS, kernel_regularizer: Any = None,
                  bias_regularizer: Any = None, activity_regularizer: Any = None, kernel_constraint: Any = None,
                  bias_constraint: Any = None, trainable: bool = True, name: str | None = None, **kwargs: Any) -> None:
         super().__init__(trainable=trainable, name=name, activity_regularizer=activity_regularizer, **kwargs)
@@ -65,7 +64,7 @@ class Dense(Layer):
 
 
 def dense(inputs: Any, units: int, activation: Any = None, use_bias: bool = True, kernel_initializer: Any = None,
-          bias_initializer: Any = zeros_initializer(), kernel_regularizer: Any = None, bias_regularizer: Any = None,
+          bias_initializer: Any = ZEROS, kernel_regularizer: Any = None, bias_regularizer: Any = None,
           activity_regularizer: Any = None, kernel_constraint: Any = None, bias_constraint: Any = None,
           trainable: bool = True, name: str | None = None, reuse: Any = None) -> Tensor:
     """A ``Dense`` layer applied to ``inputs``: variables ``<name>/kernel`` and ``<name>/bias``.

@@ -14,11 +14,10 @@ from ..ops import array_ops as a
 from ..ops import math_ops as m
 from ..ops import normalization_ops as norm
 from ..ops.convert import convert_to_tensor
-from ..ops.initializers import ones_initializer, zeros_initializer
 from ..ops.variable_ops import Variable, assign_sub
 from ..shapes import TensorShape
 from ..ssa.graph import Tensor, get_default_graph
-from .base import InputSpec, Layer
+from .base import ONES, ZEROS, InputSpec, Layer
 from .core import select_by_training, training_value
 
 __all__ = ["BatchNormalization", "batch_normalization"]
@@ -28,9 +27,9 @@ class BatchNormalization(Layer):
     """``gamma * (x - mean) / sqrt(variance + epsilon) + beta`` over ``axis`` (the channels)."""
 
     def __init__(self, axis: Any = -1, momentum: float = 0.99, epsilon: float = 1e-3, center: bool = True,
-                 scale: bool = True, beta_initializer: Any = zeros_initializer(),
-                 gamma_initializer: Any = ones_initializer(), moving_mean_initializer: Any = zeros_initializer(),
-                 moving_variance_initializer: Any = ones_initializer(), beta_regularizer: Any = None,
+                 scale: bool = True, beta_initializer: Any = ZEROS,
+                 gamma_initializer: Any = ONES, moving_mean_initializer: Any = ZEROS,
+                 moving_variance_initializer: Any = ONES, beta_regularizer: Any = None,
                  gamma_regularizer: Any = None, beta_constraint: Any = None, gamma_constraint: Any = None,
                  renorm: bool = False, renorm_clipping: Any = None, renorm_momentum: float = 0.99,
                  fused: bool | None = None, trainable: bool = True, virtual_batch_size: Any = None,
@@ -106,16 +105,17 @@ class BatchNormalization(Layer):
         if known is not None:
             return run(known)
         trained, inferred = run(True), run(False)
-        return tuple(a.where_v2(training, t, i) for t, i in zip(trained, inferred))  # type: ignore[return-value]
+        y, mean, variance = (a.where_v2(training, t, i) for t, i in zip(trained, inferred, strict=True))
+        return y, mean, variance
 
     def _composed(self, inputs: Tensor, training: Any) -> tuple[Tensor, Tensor, Tensor]:
-        ndims = inputs.shape.ndims
+        ndims = len(inputs.shape)
         reduction = [i for i in range(ndims) if i not in self.axis]
         keep = len(self.axis) > 1
         batch_mean, batch_variance = norm.moments(inputs, reduction, keep_dims=keep)
         mean = select_by_training(training, lambda: batch_mean, lambda: self.moving_mean.value())
         variance = select_by_training(training, lambda: batch_variance, lambda: self.moving_variance.value())
-        shape = [1] * ndims
+        shape: list[Any] = [1] * ndims
         for ax in self.axis:
             shape[ax] = inputs.shape.as_list()[ax]
 
@@ -142,9 +142,9 @@ class BatchNormalization(Layer):
 
 
 def batch_normalization(inputs: Any, axis: Any = -1, momentum: float = 0.99, epsilon: float = 1e-3,
-                        center: bool = True, scale: bool = True, beta_initializer: Any = zeros_initializer(),
-                        gamma_initializer: Any = ones_initializer(), moving_mean_initializer: Any = zeros_initializer(),
-                        moving_variance_initializer: Any = ones_initializer(), beta_regularizer: Any = None,
+                        center: bool = True, scale: bool = True, beta_initializer: Any = ZEROS,
+                        gamma_initializer: Any = ONES, moving_mean_initializer: Any = ZEROS,
+                        moving_variance_initializer: Any = ONES, beta_regularizer: Any = None,
                         gamma_regularizer: Any = None, beta_constraint: Any = None, gamma_constraint: Any = None,
                         training: Any = False, trainable: bool = True, name: str | None = None, reuse: Any = None,
                         renorm: bool = False, renorm_clipping: Any = None, renorm_momentum: float = 0.99,

@@ -174,12 +174,13 @@ class VariableScope:
                 raise ValueError(f"Initializer type '<dtype: '{init_dtype.name}'>' and explicit dtype "
                                  f"'<dtype: '{_dt.as_dtype(dtype).name}'>' "
                                  "don't match.")
-        request = dict(shape=shape, dtype=self.dtype if dtype is None else _dt.as_dtype(dtype),
-                       initializer=self.initializer if initializer is None else initializer,
-                       regularizer=self.regularizer if regularizer is None else regularizer,
-                       reuse=self._reuse if reuse is None else reuse, trainable=trainable, collections=collections,
-                       caching_device=caching_device, partitioner=None, validate_shape=validate_shape,
-                       use_resource=use_resource, synchronization=synchronization, aggregation=aggregation)
+        request = {"shape": shape, "dtype": self.dtype if dtype is None else _dt.as_dtype(dtype),
+                   "initializer": self.initializer if initializer is None else initializer,
+                   "regularizer": self.regularizer if regularizer is None else regularizer,
+                   "reuse": self._reuse if reuse is None else reuse, "trainable": trainable,
+                   "collections": collections, "caching_device": caching_device, "partitioner": None,
+                   "validate_shape": validate_shape, "use_resource": use_resource,
+                   "synchronization": synchronization, "aggregation": aggregation}
         getter: Callable[..., Variable] = functools.partial(_true_getter, store)
         custom_getter = self.custom_getter if custom_getter is None else custom_getter
         with get_default_graph().name_scope(None):
@@ -290,7 +291,7 @@ def get_local_variable(name: str, shape: Any = None, dtype: Any = None, initiali
                         synchronization, aggregation)
 
 
-class variable_scope:  # noqa: N801 - TF's public name
+class variable_scope:  # TF's public name (a class: arguments are checked before the with block)
     """``with tf.variable_scope("layer1"):`` prefixes variable names with ``layer1/`` and opens a
     name scope for ops; ``reuse=True`` / ``tf.AUTO_REUSE`` shares variables; a ``VariableScope``
     object re-enters that scope (its ops under a new name scope named like its last part)."""
@@ -310,8 +311,9 @@ class variable_scope:  # noqa: N801 - TF's public name
             raise TypeError(f"The auxiliary_name_scope must be `True` or `False`, while get {auxiliary_name_scope}")
         self._name_or_scope, self._default_name, self._reuse = name_or_scope, default_name, reuse
         self._aux = auxiliary_name_scope
-        self._settings = dict(initializer=initializer, regularizer=regularizer, caching_device=caching_device,
-                              partitioner=partitioner, dtype=dtype, use_resource=use_resource, constraint=constraint)
+        self._settings = {"initializer": initializer, "regularizer": regularizer, "caching_device": caching_device,
+                          "partitioner": partitioner, "dtype": dtype, "use_resource": use_resource,
+                          "constraint": constraint}
         self._custom_getter = custom_getter
         self._graph = graph_of(list(values)) if values else get_default_graph()
         self._exits: list[contextlib.ExitStack] = []
@@ -373,7 +375,7 @@ class variable_scope:  # noqa: N801 - TF's public name
     def _apply_settings(self, scope: VariableScope, outer: VariableScope) -> None:
         for key, value in self._settings.items():
             if value is not None:
-                getattr(scope, "set_" + key)(value)
+                setattr(scope, key, _dt.as_dtype(value) if key == "dtype" else value)
         if self._custom_getter is not None:
             scope.set_custom_getter(_chain(self._custom_getter, outer.custom_getter))
 
