@@ -2,6 +2,8 @@
 and by s2sgrad (tests/test_layers_tf.py compares). Each scenario takes the ``tf`` module (TF's
 compat.v1 or s2sgrad), builds a graph in a fresh Graph and returns a JSON-able dict: variable and
 op names, shapes, collection sizes, and values fetched with fixed (constant) initial weights."""
+import inspect
+
 import numpy as np
 
 RNG = np.random.default_rng(14)
@@ -138,5 +140,23 @@ def dropout_layers(tf):
             "inference_is_identity": bool((inference == 1).all())}
 
 
+LAYER_NAMES = ["dense", "dropout", "flatten", "batch_normalization", "conv1d", "conv2d", "conv2d_transpose",
+               "separable_conv2d", "max_pooling1d", "max_pooling2d", "average_pooling1d", "average_pooling2d", "Dense",
+               "Dropout", "Flatten", "BatchNormalization", "Conv1D", "Conv2D", "Conv2DTranspose", "SeparableConv2D",
+               "MaxPooling1D", "MaxPooling2D", "AveragePooling1D", "AveragePooling2D", "Layer"]
+
+
+def signature(value):
+    """``[[parameter, default], ...]``: defaults that are plain values as their repr, others as "..."."""
+    params = inspect.signature(value).parameters.values()
+    plain = (type(None), bool, int, float, str, tuple)
+    return [[p.name, "" if p.default is p.empty else repr(p.default) if isinstance(p.default, plain) else "..."]
+            for p in params]
+
+
+def signatures(tf):
+    return {name: signature(getattr(tf.layers, name)) for name in LAYER_NAMES}
+
+
 SCENARIOS = {f.__name__: f for f in (dense_names, dense_values, conv_layers, pooling_layers, batch_norm,
-                                     dropout_layers)}
+                                     dropout_layers, signatures)}
