@@ -86,7 +86,8 @@ def test_reuse_errors_and_sharing():
                                          r"VarScope\?$"):
         tf.layers.dense(x, 3, name="nope", reuse=True)
     shared = tf.layers.dense(x, 3, name="dense", reuse=True)
-    assert shared.name == "dense_2/BiasAdd:0" and len(tf.global_variables()) == 2  # as TF: the failed tries took dense_1
+    # as in TF, the failed tries opened name scope dense_1
+    assert shared.name == "dense_2/BiasAdd:0" and len(tf.global_variables()) == 2
     with tf.variable_scope("tower", reuse=tf.AUTO_REUSE):
         a = tf.layers.conv1d(tf.placeholder(tf.float32, [None, 5, 2]), 4, 3, name="c")
     with tf.variable_scope("tower", reuse=tf.AUTO_REUSE):
@@ -120,7 +121,7 @@ def test_input_errors_are_tensorflows():
 def test_layer_objects_expose_their_weights_losses_and_scope():
     layer = tf.layers.Dense(2, kernel_regularizer=tf.contrib.layers.l1_regularizer(0.5), name="dd")
     with pytest.raises(ValueError, match="has not been used yet"):
-        layer.scope_name
+        _ = layer.scope_name
     layer(tf.ones([1, 3]))
     layer(tf.ones([1, 3]))
     assert layer.scope_name == "dd" and layer.built and layer.dtype == "float32"
@@ -151,7 +152,7 @@ def test_batch_normalization_training_loop_moves_the_statistics():
             sess.run(step, {x: batch, training: True})
         mean, variance = sess.run([moving_mean, moving_variance])
         inferred = sess.run(y, {x: batch})
-        gamma, beta = sess.run([v for v in tf.trainable_variables()])
+        gamma, beta = sess.run(tf.trainable_variables())
     decay = 1 - 0.5 ** 3
     np.testing.assert_allclose(mean, batch.mean(0) * decay, rtol=1e-6)
     np.testing.assert_allclose(variance, 1 + (batch.var(0) - 1) * decay, rtol=1e-6)
