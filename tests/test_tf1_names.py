@@ -22,8 +22,8 @@ MISSING = [("tf.py_func", "tf.py_func"), ("tf.cond", "tf.cond"), ("tf.nn.conv2d"
            ("tf.train.Saver", "tf.train.Saver"), ("tf.math.bessel_i0", "tf.math.bessel_i0"),
            ("tf.linalg.inv", "tf.linalg.inv"), ("tf.losses.hinge_loss", "tf.losses.hinge_loss"),
            ("tf.errors.raise_exception_on_not_ok_status", "tf.errors.raise_exception_on_not_ok_status"),
-           ("tf.random.categorical", "tf.random.categorical"), ("tf.initializers.orthogonal",
-                                                                "tf.initializers.orthogonal"),
+           ("tf.random.categorical", "tf.random.categorical"), ("tf.initializers.tables_initializer",
+                                                                "tf.initializers.tables_initializer"),
            ("tf.debugging.assert_equal", "tf.debugging.assert_equal"), ("tf.manip.roll", "tf.manip.roll"),
            ("tf.compat.forward_compatible", "tf.compat.forward_compatible"), ("tf.dtypes.saturate_cast",
                                                                        "tf.dtypes.saturate_cast"),
@@ -31,7 +31,7 @@ MISSING = [("tf.py_func", "tf.py_func"), ("tf.cond", "tf.cond"), ("tf.nn.conv2d"
            ("tf.contrib.framework.arg_scope", "tf.contrib.framework.arg_scope"),
            ("tf.scalar_summary", "tf.scalar_summary"), ("tf.train.SummaryWriter", "tf.train.SummaryWriter"),
            ("tf.merge_all_summaries", "tf.merge_all_summaries"), ("tf.histogram_summary", "tf.histogram_summary")]
-NAMESPACES = ["tf.image", "tf.summary", "tf.keras", "tf.layers", "tf.data", "tf.compat.v2", "tf.contrib.rnn",
+NAMESPACES = ["tf.image", "tf.summary", "tf.keras", "tf.lite", "tf.data", "tf.compat.v2", "tf.contrib.rnn",
               "tf.contrib.slim"]
 
 
