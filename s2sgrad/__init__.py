@@ -57,6 +57,17 @@ from .legacy import (all_variables, arg_max, arg_min, concat, concat_v2, initial
                      initialize_variables, lin_space, mul, neg, pack, select, sub, unpack)
 from .linalg import matrix_transpose
 
+# nnops (issue 14): segment reductions, checks and prints
+from .ops.segment_ops import (segment_max, segment_mean, segment_min, segment_prod, segment_sum, unsorted_segment_max,
+                              unsorted_segment_mean, unsorted_segment_min, unsorted_segment_prod,
+                              unsorted_segment_sqrt_n)
+from .ops.assert_ops import (Assert, assert_equal, assert_greater, assert_greater_equal, assert_integer, assert_less,
+                             assert_less_equal, assert_near, assert_negative, assert_non_negative, assert_non_positive,
+                             assert_none_equal, assert_positive, assert_rank, assert_rank_at_least, assert_rank_in,
+                             assert_scalar, assert_type)
+from .ops.print_ops import Print, add_check_numerics_ops, check_numerics
+from .ops.print_ops import print_v2 as print  # noqa: A001 - TF's name (tf.print)
+
 # compat-platform (issue 12): devices (recorded, not placed), session config, program scaffolding
 from .ssa.graph import colocate_with, device
 from .platform.devices import DeviceSpec
@@ -115,6 +126,12 @@ __all__ = ["AUTO_REUSE", "AggregationMethod", "ConfigProto", "DType", "DeviceSpe
            "unsorted_segment_sum", "unstack", "value_and_grad", "variable_scope", "variables_initializer",
            "variance_scaling_initializer", "where", "where_v2", "zeros", "zeros_initializer", "zeros_like"]
 
+__all__ += ["Assert", "Print", "add_check_numerics_ops", "assert_equal", "assert_greater", "assert_greater_equal",
+            "assert_integer", "assert_less", "assert_less_equal", "assert_near", "assert_negative",
+            "assert_non_negative", "assert_non_positive", "assert_none_equal", "assert_positive", "assert_rank",
+            "assert_rank_at_least", "assert_rank_in", "assert_scalar", "assert_type", "check_numerics", "print",
+            "segment_max", "segment_mean", "segment_min", "segment_prod", "segment_sum", "unsorted_segment_max",
+            "unsorted_segment_mean", "unsorted_segment_min", "unsorted_segment_prod", "unsorted_segment_sqrt_n"]
 
 __getattr__ = _missing_names("", __name__)
 

@@ -96,8 +96,10 @@ __all__ = ["abs", "acos", "add", "add_n", "argmax", "argmin", "asin", "asinh", "
            "sinh", "softmax", "softplus", "softsign", "sqrt", "square", "squared_difference", "subtract", "tan", "tanh",
            "truediv", "unsorted_segment_sum", "xlogy"]
 
+from .ops.selection_ops import in_top_k, top_k
+
 # nnops (issue 14)
-__all__ += ["segment_max", "segment_mean", "segment_min", "segment_prod", "segment_sum", "unsorted_segment_max",
+__all__ += ["in_top_k", "top_k", "segment_max", "segment_mean", "segment_min", "segment_prod", "segment_sum", "unsorted_segment_max",
             "unsorted_segment_mean", "unsorted_segment_min", "unsorted_segment_prod", "unsorted_segment_sqrt_n"]
 
 __getattr__ = _missing_names("math", __name__)
