@@ -66,7 +66,7 @@ from .ops.assert_ops import (Assert, assert_equal, assert_greater, assert_greate
                              assert_none_equal, assert_positive, assert_rank, assert_rank_at_least, assert_rank_in,
                              assert_scalar, assert_type)
 from .ops.print_ops import Print, add_check_numerics_ops, check_numerics
-from .ops.print_ops import print_v2 as print  # noqa: A001 - TF's name (tf.print)
+from .ops.print_ops import print_v2 as print  # TF's name: tf.print shadows the builtin here, as in TF
 
 # compat-platform (issue 12): devices (recorded, not placed), session config, program scaffolding
 from .ssa.graph import colocate_with, device

@@ -1,10 +1,26 @@
 """``tf.debugging``: the finiteness tests, ``check_numerics``, ``Assert`` and the ``assert_*`` family."""
 from typing import Any
 
-from .ops.assert_ops import (Assert, assert_equal, assert_greater, assert_greater_equal, assert_integer, assert_less,
-                             assert_less_equal, assert_near, assert_negative, assert_non_negative, assert_non_positive,
-                             assert_none_equal, assert_positive, assert_rank, assert_rank_at_least, assert_rank_in,
-                             assert_scalar, assert_type)
+from .ops.assert_ops import (
+    Assert,
+    assert_equal,
+    assert_greater,
+    assert_greater_equal,
+    assert_integer,
+    assert_less,
+    assert_less_equal,
+    assert_near,
+    assert_negative,
+    assert_non_negative,
+    assert_non_positive,
+    assert_none_equal,
+    assert_positive,
+    assert_rank,
+    assert_rank_at_least,
+    assert_rank_in,
+    assert_scalar,
+    assert_type,
+)
 from .ops.math_ops import is_finite, is_inf, is_nan
 from .ops.print_ops import check_numerics
 from .ssa.graph import Tensor

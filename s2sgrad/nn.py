@@ -1,7 +1,9 @@
 """``tf.nn``: neural-network ops (``import s2sgrad as tf; tf.nn.relu(x)``)."""
+from .ops.embedding_ops import embedding_lookup
 from .ops.math_ops import sigmoid, tanh
 from .ops.nn_ops import (
                          bias_add,
+                         crelu,
                          dropout,
                          elu,
                          l2_loss,
@@ -18,12 +20,18 @@ from .ops.nn_ops import (
                          softplus,
                          softsign,
                          sparse_softmax_cross_entropy_with_logits,
+                         swish,
+                         weighted_cross_entropy_with_logits,
                          xw_plus_b,
 )
-from .ops.nn_ops import crelu, swish, weighted_cross_entropy_with_logits
-from .ops.embedding_ops import embedding_lookup
-from .ops.normalization_ops import (batch_normalization, fused_batch_norm, local_response_normalization, lrn, moments,
-                                    weighted_moments)
+from .ops.normalization_ops import (
+                         batch_normalization,
+                         fused_batch_norm,
+                         local_response_normalization,
+                         lrn,
+                         moments,
+                         weighted_moments,
+)
 from .ops.selection_ops import in_top_k, top_k
 from .tf1_api import missing_names as _missing_names
 

@@ -26,7 +26,7 @@ __all__ = ["Assert", "assert_equal", "assert_none_equal", "assert_less", "assert
            "assert_scalar"]
 
 
-def Assert(condition: Any, data: Any, summarize: int | None = None, name: str | None = None) -> Operation:  # noqa: N802
+def Assert(condition: Any, data: Any, summarize: int | None = None, name: str | None = None) -> Operation:
     """An op that raises InvalidArgumentError ``assertion failed: [d0] [d1] ...`` when it runs and
     the scalar bool ``condition`` is false; each tensor of ``data`` shows its first ``summarize``
     (3) elements. Run it by fetching it or through ``tf.control_dependencies``.
@@ -91,8 +91,8 @@ def _sign(default: str, condition: str, check: Any, zero_first: bool) -> Any:
             if data is None:
                 shown = f"x ({x.name}) = "
                 # TF's assert_non_positive runs its two strings together (a missing comma): kept, as TF prints it
-                data = [_prefix(message), condition + shown, x] if condition.endswith("<= 0 did not hold element-wise:") \
-                    else [_prefix(message), condition, shown, x]
+                joined = condition.endswith("<= 0 did not hold element-wise:")
+                data = [_prefix(message), condition + shown, x] if joined else [_prefix(message), condition, shown, x]
             zero = a.zeros([], dtype=x.dtype)
             return check(zero, x, data=data, summarize=summarize) if zero_first else \
                 check(x, zero, data=data, summarize=summarize)

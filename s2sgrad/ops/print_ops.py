@@ -28,7 +28,7 @@ def _summarize(summarize: Any) -> int:
     return summarize
 
 
-def Print(input_: Any, data: Any, message: str | None = None, first_n: Any = None, summarize: Any = None,  # noqa: N802
+def Print(input_: Any, data: Any, message: str | None = None, first_n: Any = None, summarize: Any = None,
           name: str | None = None) -> Tensor:
     """``input_``, and, each time it is computed, ``message`` and the first ``summarize`` (3)
     elements of each tensor of ``data`` written to stderr (TF-1.x's deprecated ``tf.Print``).

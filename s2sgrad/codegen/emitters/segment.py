@@ -40,6 +40,6 @@ def _emit_unsorted(ins: Instr, args: Sequence[ast.expr]) -> ast.expr:
 
 
 EMITTERS: dict[Primitive, Emitter] = {
-    **{p: _emit_sorted for p in (P.SEGMENT_SUM, P.SEGMENT_MEAN, P.SEGMENT_MAX, P.SEGMENT_MIN, P.SEGMENT_PROD)},
-    **{p: _emit_unsorted for p in _UNSORTED},
+    **dict.fromkeys((P.SEGMENT_SUM, P.SEGMENT_MEAN, P.SEGMENT_MAX, P.SEGMENT_MIN, P.SEGMENT_PROD), _emit_sorted),
+    **dict.fromkeys(_UNSORTED, _emit_unsorted),
 }
