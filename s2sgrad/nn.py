@@ -32,6 +32,13 @@ from .ops.normalization_ops import (
                          moments,
                          weighted_moments,
 )
+from .ops.sampling_ops import (
+                         compute_accidental_hits,
+                         log_uniform_candidate_sampler,
+                         nce_loss,
+                         sampled_softmax_loss,
+                         uniform_candidate_sampler,
+)
 from .ops.selection_ops import in_top_k, top_k
 from .tf1_api import missing_names as _missing_names
 
@@ -41,7 +48,8 @@ __all__ = ["bias_add", "dropout", "elu", "embedding_lookup", "l2_loss", "l2_norm
            "softsign", "sparse_softmax_cross_entropy_with_logits", "tanh", "xw_plus_b"]
 
 # nnops (issue 14)
-__all__ += ["batch_normalization", "crelu", "fused_batch_norm", "in_top_k", "local_response_normalization", "lrn",
-            "swish", "top_k", "weighted_cross_entropy_with_logits", "weighted_moments"]
+__all__ += ["batch_normalization", "compute_accidental_hits", "crelu", "fused_batch_norm", "in_top_k",
+            "local_response_normalization", "log_uniform_candidate_sampler", "lrn", "nce_loss", "sampled_softmax_loss",
+            "swish", "top_k", "uniform_candidate_sampler", "weighted_cross_entropy_with_logits", "weighted_moments"]
 
 __getattr__ = _missing_names("nn", __name__)

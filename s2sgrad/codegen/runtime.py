@@ -14,7 +14,7 @@ __all__ = ["sum_to", "add_n", "erf", "truncated_normal", "cumsum", "cumprod", "s
            "segment_reduce", "sorted_segment",
            "gather_nd", "scatter_nd", "mirror_pad_grad", "softmax", "log_softmax", "softmax_xent",
            "sparse_softmax_xent", "window_sum", "top_k", "in_top_k", "assert_that", "print_tensors", "print_v2",
-           "check_numerics"]
+           "check_numerics", "sample_candidates"]
 
 
 def sum_to(x, shape):
@@ -328,3 +328,41 @@ def check_numerics(value, message):
         what = "Inf and NaN" if nan and inf else "NaN" if nan else "Inf"
         raise AssertionError(f"{message} : Tensor had {what} values")
     return value
+
+
+# -- candidate sampling (s2sgrad.primitives.sampling) ----------------------------------------------------
+
+def _class_probability(distribution, classes, range_max):
+    """P(class) under ``distribution``: log-uniform (Zipf-like) or uniform over ``[0, range_max)``."""
+    classes = np.asarray(classes, dtype=np.float64)
+    if distribution == "uniform":
+        return np.full(classes.shape, 1.0 / range_max)
+    return np.log((classes + 2.0) / (classes + 1.0)) / math.log(range_max + 1.0)
+
+
+def sample_candidates(rng, true_classes, distribution, num_sampled, unique, range_max):
+    """``num_sampled`` classes (all different when ``unique``: draws repeat until there are enough),
+    and the expected counts of ``true_classes`` and of the sampled classes in that many draws."""
+    def draw(n):
+        if distribution == "uniform":
+            return rng.integers(0, range_max, n)
+        return np.minimum(np.exp(rng.random(n) * math.log(range_max + 1.0)).astype(np.int64) - 1, range_max - 1)
+
+    if unique:
+        draws = np.empty(0, dtype=np.int64)
+        while True:  # one batch of draws per round; the first occurrences, in order, are the samples
+            draws = np.concatenate([draws, draw(2 * num_sampled + 16)])
+            _, first = np.unique(draws, return_index=True)
+            if len(first) >= num_sampled:
+                break
+        first = np.sort(first)[:num_sampled]
+        tries = int(first[-1]) + 1 if num_sampled else 0
+        sampled = draws[first]
+    else:
+        sampled = draw(num_sampled).astype(np.int64)
+
+    def expected(classes):
+        p = _class_probability(distribution, classes, range_max)
+        return (-np.expm1(tries * np.log1p(-p)) if unique else p * num_sampled).astype(np.float32)
+
+    return sampled, expected(true_classes), expected(sampled)
