@@ -63,3 +63,21 @@ CASES = [
                                                       remove_accidental_hits=False),
            [W, B, X], lambda w, b, x: sampled_softmax(w, b, x, False, num_true=1)),
 ]
+
+
+def all_classes_sorted(sampler):
+    """``range_max`` unique draws from ``range_max`` classes are every class once: sorted, a range."""
+    def build(true_classes):
+        sampled, true_count, sampled_count = sampler(true_classes, 2, 6, True, 6, seed=3)
+        return [tf.nn.top_k(tf.cast(sampled, tf.float64), 6).values, tf.shape(true_count), tf.shape(sampled_count)]
+    return build
+
+
+CASES += [
+    OpCase("log_uniform_candidate_sampler_all_classes", all_classes_sorted(tf.nn.log_uniform_candidate_sampler),
+           [LABELS % 6], lambda t: [np.arange(5.0, -1.0, -1.0), np.array([3, 2], np.int32), np.array([6], np.int32)],
+           grad=False),
+    OpCase("uniform_candidate_sampler_all_classes", all_classes_sorted(tf.nn.uniform_candidate_sampler),
+           [LABELS % 6], lambda t: [np.arange(5.0, -1.0, -1.0), np.array([3, 2], np.int32), np.array([6], np.int32)],
+           grad=False),
+]

@@ -6,7 +6,6 @@ so every helper must depend on nothing but NumPy, ``math`` and the other helpers
 from __future__ import annotations
 
 import math
-import sys
 
 import numpy as np
 
@@ -294,9 +293,20 @@ def assert_that(condition, data, summarize_limit):
         raise AssertionError("assertion failed: " + " ".join(f"[{summarize(d, summarize_limit)}]" for d in data))
 
 
+def write_to(stream, text):
+    """``text`` to ``"stdout"`` (Python's, so redirections apply) or ``"stderr"`` (file descriptor 2,
+    where TensorFlow's kernels write too)."""
+    if stream == "stdout":
+        print(text, end="", flush=True)
+        return
+    print(end="", flush=True)  # what Python printed before comes first
+    with open(2, "w", closefd=False) as err:
+        err.write(text)
+
+
 def print_tensors(value, message, data, summarize_limit):
     """``tf.Print``: write ``message`` and the summaries of ``data`` to stderr; ``value`` passes through."""
-    sys.stderr.write(message + "".join(f"[{summarize(d, summarize_limit)}]" for d in data) + "\n")
+    write_to("stderr", message + "".join(f"[{summarize(d, summarize_limit)}]" for d in data) + "\n")
     return value
 
 
@@ -317,8 +327,7 @@ def _print_v2_text(value, edge, depth=0):
 
 def print_v2(template, values, edge, stream):
     """``tf.print``: ``template`` with each ``{}`` replaced by a value's text, to ``stream``."""
-    text = template.format(*(_print_v2_text(v, edge) for v in values))
-    (sys.stdout if stream == "stdout" else sys.stderr).write(text)
+    write_to(stream, template.format(*(_print_v2_text(v, edge) for v in values)))
 
 
 def check_numerics(value, message):

@@ -59,15 +59,17 @@ def _binary(default: str, symbol: str, test: Callable, check: Callable) -> Any:
         graph = graph_of([x, y])
         with graph.as_default(), graph.name_scope(name or default):
             x, y = convert_operands([x, y])
+            condition = r.reduce_all(test(x, y))  # checks the operands' dtypes and shapes
             if data is None:
                 data = [f"Condition x {symbol} y did not hold element-wise:", f"x ({x.name}) = ", x,
                         f"y ({y.name}) = ", y]
+            data = list(data) if isinstance(data, (list, tuple)) else [data]
             if message is not None:
                 data = [message, *data]
             known_x, known_y = constant_value(x), constant_value(y)
             if known_x is not None and known_y is not None and not np.all(check(known_x, known_y)):
                 raise errors.InvalidArgumentError(None, None, "\n".join(_static_text(d) for d in data))
-            return Assert(r.reduce_all(test(x, y)), data, summarize)
+            return Assert(condition, data, summarize)
     assert_binary.__name__ = default
     assert_binary.__doc__ = (f"Assert that ``x {symbol} y`` holds for every element (broadcasting); see ``Assert``.\n\n"
                              f"    >>> # with tf.control_dependencies([tf.{default}(x, y)]): ...\n")
@@ -182,6 +184,8 @@ def assert_rank_in(x: Any, ranks: Any, data: Any = None, summarize: int | None =
 
     >>> # tf.assert_rank_in(x, [1, 2])
     """
+    if not isinstance(ranks, (list, tuple)):
+        raise TypeError(f"ranks must be a list or tuple of ints, got {ranks!r}")
     return _rank_in(x, [a.static_int(k, "ranks") for k in ranks], data, summarize, message, name)
 
 

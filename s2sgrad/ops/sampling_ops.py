@@ -35,6 +35,8 @@ def _sampler(prim: Primitive, what: str) -> Any:
                 raise TypeError(f"true_classes must be integer class ids, got {classes.dtype.name}")
             classes = m.cast(classes, _dt.int64)
             seeds = get_seed(seed)
+            if not isinstance(unique, (bool, np.bool_)):
+                raise TypeError(f"unique must be a Python bool, got {unique!r}")
             attrs = {"num_true": a.static_int(num_true, "num_true"), "num_sampled": a.static_int(num_sampled,
                      "num_sampled"), "unique": bool(unique), "range_max": a.static_int(range_max, "range_max"),
                      "seed": seeds[0], "seed2": seeds[1]}

@@ -29,7 +29,7 @@ def _start(ins: Instr) -> ast.expr:
         return literal(1)
     info = np.finfo(dtype.np) if dtype.is_floating else np.iinfo(dtype.np)
     value = info.min if ins.prim is P.UNSORTED_SEGMENT_MAX else info.max
-    return literal(dtype.np.type(value))
+    return literal(float(value) if dtype.is_floating else int(value))
 
 
 def _emit_unsorted(ins: Instr, args: Sequence[ast.expr]) -> ast.expr:
