@@ -59,6 +59,17 @@ from .legacy import (all_variables, arg_max, arg_min, concat, concat_v2, initial
                      initialize_variables, lin_space, mul, neg, pack, select, sub, unpack)
 from .linalg import matrix_transpose
 
+# nnops (issue 14): segment reductions, checks and prints
+from .ops.segment_ops import (segment_max, segment_mean, segment_min, segment_prod, segment_sum, unsorted_segment_max,
+                              unsorted_segment_mean, unsorted_segment_min, unsorted_segment_prod,
+                              unsorted_segment_sqrt_n)
+from .ops.assert_ops import (Assert, assert_equal, assert_greater, assert_greater_equal, assert_integer, assert_less,
+                             assert_less_equal, assert_near, assert_negative, assert_non_negative, assert_non_positive,
+                             assert_none_equal, assert_positive, assert_rank, assert_rank_at_least, assert_rank_in,
+                             assert_scalar, assert_type)
+from .ops.print_ops import Print, add_check_numerics_ops, check_numerics
+from .ops.print_ops import print_v2 as print  # TF's name: tf.print shadows the builtin here, as in TF
+
 # compat-platform (issue 12): devices (recorded, not placed), session config, program scaffolding
 from .ssa.graph import colocate_with, device
 from .platform.devices import DeviceSpec
@@ -120,6 +131,12 @@ __all__ = ["AUTO_REUSE", "AggregationMethod", "ConfigProto", "DType", "DeviceSpe
 __all__ += ["VariableScope", "get_collection_ref", "get_local_variable", "layers", "model_variables", "no_regularizer",
             "orthogonal_initializer", "uniform_unit_scaling_initializer"]
 
+__all__ += ["Assert", "Print", "add_check_numerics_ops", "assert_equal", "assert_greater", "assert_greater_equal",
+            "assert_integer", "assert_less", "assert_less_equal", "assert_near", "assert_negative",
+            "assert_non_negative", "assert_non_positive", "assert_none_equal", "assert_positive", "assert_rank",
+            "assert_rank_at_least", "assert_rank_in", "assert_scalar", "assert_type", "check_numerics", "print",
+            "segment_max", "segment_mean", "segment_min", "segment_prod", "segment_sum", "unsorted_segment_max",
+            "unsorted_segment_mean", "unsorted_segment_min", "unsorted_segment_prod", "unsorted_segment_sqrt_n"]
 
 __getattr__ = _missing_names("", __name__)
 

@@ -4,9 +4,7 @@
 >>> tf.math.reduce_sum is tf.reduce_sum
 True
 """
-from .ops.segment_ops import (segment_max, segment_mean, segment_min, segment_prod, segment_sum, unsorted_segment_max,
-                               unsorted_segment_mean, unsorted_segment_min, unsorted_segment_prod,
-                               unsorted_segment_sqrt_n, unsorted_segment_sum)
+from .ops.array_ops import unsorted_segment_sum
 from .ops.math_ops import (
                            abs,
                            acos,
@@ -84,6 +82,19 @@ from .ops.reduce_ops import (
                            reduce_sum,
                            reduce_variance,
 )
+from .ops.segment_ops import (
+    segment_max,
+    segment_mean,
+    segment_min,
+    segment_prod,
+    segment_sum,
+    unsorted_segment_max,
+    unsorted_segment_mean,
+    unsorted_segment_min,
+    unsorted_segment_prod,
+    unsorted_segment_sqrt_n,
+)
+from .ops.selection_ops import in_top_k, top_k
 from .tf1_api import missing_names as _missing_names
 
 __all__ = ["abs", "acos", "add", "add_n", "argmax", "argmin", "asin", "asinh", "atan", "atan2", "ceil", "cos", "cosh",
@@ -97,7 +108,8 @@ __all__ = ["abs", "acos", "add", "add_n", "argmax", "argmin", "asin", "asinh", "
            "truediv", "unsorted_segment_sum", "xlogy"]
 
 # nnops (issue 14)
-__all__ += ["segment_max", "segment_mean", "segment_min", "segment_prod", "segment_sum", "unsorted_segment_max",
-            "unsorted_segment_mean", "unsorted_segment_min", "unsorted_segment_prod", "unsorted_segment_sqrt_n"]
+__all__ += ["in_top_k", "segment_max", "segment_mean", "segment_min", "segment_prod", "segment_sum", "top_k",
+            "unsorted_segment_max", "unsorted_segment_mean", "unsorted_segment_min", "unsorted_segment_prod",
+            "unsorted_segment_sqrt_n"]
 
 __getattr__ = _missing_names("math", __name__)

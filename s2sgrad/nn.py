@@ -1,7 +1,9 @@
 """``tf.nn``: neural-network ops (``import s2sgrad as tf; tf.nn.relu(x)``)."""
+from .ops.embedding_ops import embedding_lookup
 from .ops.math_ops import sigmoid, tanh
 from .ops.nn_ops import (
                          bias_add,
+                         crelu,
                          dropout,
                          elu,
                          l2_loss,
@@ -18,12 +20,25 @@ from .ops.nn_ops import (
                          softplus,
                          softsign,
                          sparse_softmax_cross_entropy_with_logits,
+                         swish,
+                         weighted_cross_entropy_with_logits,
                          xw_plus_b,
 )
-from .ops.nn_ops import crelu, swish, weighted_cross_entropy_with_logits
-from .ops.embedding_ops import embedding_lookup
-from .ops.normalization_ops import (batch_normalization, fused_batch_norm, local_response_normalization, lrn, moments,
-                                    weighted_moments)
+from .ops.normalization_ops import (
+                         batch_normalization,
+                         fused_batch_norm,
+                         local_response_normalization,
+                         lrn,
+                         moments,
+                         weighted_moments,
+)
+from .ops.sampling_ops import (
+                         compute_accidental_hits,
+                         log_uniform_candidate_sampler,
+                         nce_loss,
+                         sampled_softmax_loss,
+                         uniform_candidate_sampler,
+)
 from .ops.selection_ops import in_top_k, top_k
 from .ops.conv_ops import (
                            atrous_conv2d,
@@ -58,7 +73,8 @@ __all__ += ["atrous_conv2d", "avg_pool", "avg_pool1d", "avg_pool3d", "conv1d", "
             "separable_conv2d"]
 
 # nnops (issue 14)
-__all__ += ["batch_normalization", "crelu", "fused_batch_norm", "in_top_k", "local_response_normalization", "lrn",
-            "swish", "top_k", "weighted_cross_entropy_with_logits", "weighted_moments"]
+__all__ += ["batch_normalization", "compute_accidental_hits", "crelu", "fused_batch_norm", "in_top_k",
+            "local_response_normalization", "log_uniform_candidate_sampler", "lrn", "nce_loss", "sampled_softmax_loss",
+            "swish", "top_k", "uniform_candidate_sampler", "weighted_cross_entropy_with_logits", "weighted_moments"]
 
 __getattr__ = _missing_names("nn", __name__)

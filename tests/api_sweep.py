@@ -170,6 +170,30 @@ OVERRIDES: dict[str, dict[str, Any]] = {
     "tf.random_normal": {"shape": [2, 3]}, "tf.random_uniform": {"shape": [2, 3]},
     "tf.truncated_normal": {"shape": [2, 3]}, "nn.dropout": {"x": lambda c: c.m23},
 }
+# nnops (issue 14): normalization, sampled losses, top_k, segment reductions, checks and prints
+_CLASSES = lambda c: tf.constant([[1], [2]], tf.int64)  # noqa: E731
+_SAMPLED_LOSS = {"weights": lambda c: tf.ones([5, 3]), "biases": lambda c: tf.zeros([5]), "labels": _CLASSES,
+                 "inputs": lambda c: c.m23, "num_sampled": 2, "num_classes": 5}
+_SAMPLER = {"true_classes": _CLASSES, "num_true": 1, "num_sampled": 2, "unique": True, "range_max": 5}
+OVERRIDES.update({
+    "tf.assert_integer": {"x": lambda c: c.i2}, "tf.assert_scalar": {"tensor": lambda c: tf.constant(1.0)},
+    "tf.assert_rank": {"rank": 2}, "tf.assert_rank_at_least": {"rank": 1}, "tf.assert_rank_in": {"ranks": [1, 2]},
+    "tf.assert_type": {"tf_type": tf.float32}, "tf.check_numerics": {"message": "checked"},
+    "nn.batch_normalization": {"mean": 0.0, "variance": 1.0, "offset": 0.0, "scale": 1.0, "variance_epsilon": 1e-3},
+    "tf.assert_less": {"y": lambda c: c.m23 + 1.0}, "tf.assert_none_equal": {"y": lambda c: c.m23 + 1.0},
+    "tf.assert_greater": {"x": lambda c: c.m23 + 1.0}, "tf.assert_negative": {"x": lambda c: -c.m23},
+    "tf.assert_non_positive": {"x": lambda c: -c.m23},
+    "nn.fused_batch_norm": {"x": lambda c: tf.ones([2, 2, 2, 3]), "scale": lambda c: c.v3, "offset": lambda c: c.v3},
+    "nn.in_top_k": {"targets": lambda c: c.i2, "k": 1},
+    "nn.compute_accidental_hits": {"true_classes": _CLASSES, "num_true": 1,
+                                   "sampled_candidates": lambda c: tf.constant([1, 3], tf.int64)},
+    "nn.log_uniform_candidate_sampler": _SAMPLER, "nn.uniform_candidate_sampler": _SAMPLER,
+    "nn.nce_loss": _SAMPLED_LOSS, "nn.sampled_softmax_loss": _SAMPLED_LOSS,
+    "nn.weighted_cross_entropy_with_logits": {"pos_weight": 2.0},
+    "nn.weighted_moments": {"axes": [0], "frequency_weights": lambda c: c.m23},
+    "nn.local_response_normalization": {"input": lambda c: tf.ones([1, 2, 2, 3]), "bias": 1.0},
+    "nn.lrn": {"input": lambda c: tf.ones([1, 2, 2, 3]), "bias": 1.0},
+})
 # Functions whose only argument is a list of tensors/ops, or that take positional-only values.
 POSITIONAL = {"tf.group": lambda c: [c.m23.op, c.v3.op], "tf.einsum": lambda c: ["ij,jk->ik", c.m23, c.m32],
               "tf.tuple": lambda c: [[c.m23, c.v3]], "tf.variables_initializer": lambda c: [[c.var]]}

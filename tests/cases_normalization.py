@@ -101,7 +101,8 @@ CASES = [
            lambda x, w: [np.sum(w * x, 1) / np.sum(w, 1),
                          np.sum(w * (x - (np.sum(w * x, 1) / np.sum(w, 1))[:, None]) ** 2, 1) / np.sum(w, 1)],
            order2=True),
-    OpCase("weighted_moments_broadcast_weights", lambda x, w: list(tf.nn.weighted_moments(x, [0, 1], w[:1], keepdims=True)),
+    OpCase("weighted_moments_broadcast_weights",
+           lambda x, w: list(tf.nn.weighted_moments(x, [0, 1], w[:1], keepdims=True)),
            [X, W], lambda x, w: [np.sum(w[:1] * x, keepdims=True) / (3 * np.sum(w[:1])),
                                  np.sum(w[:1] * (x - np.sum(w[:1] * x) / (3 * np.sum(w[:1]))) ** 2, keepdims=True)
                                  / (3 * np.sum(w[:1]))]),

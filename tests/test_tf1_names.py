@@ -24,7 +24,7 @@ MISSING = [("tf.py_func", "tf.py_func"), ("tf.cond", "tf.cond"), ("tf.nn.conv2d"
            ("tf.errors.raise_exception_on_not_ok_status", "tf.errors.raise_exception_on_not_ok_status"),
            ("tf.random.categorical", "tf.random.categorical"), ("tf.initializers.tables_initializer",
                                                                 "tf.initializers.tables_initializer"),
-           ("tf.debugging.assert_equal", "tf.debugging.assert_equal"), ("tf.manip.roll", "tf.manip.roll"),
+           ("tf.debugging.assert_shapes", "tf.debugging.assert_shapes"), ("tf.manip.roll", "tf.manip.roll"),
            ("tf.compat.forward_compatible", "tf.compat.forward_compatible"), ("tf.dtypes.saturate_cast",
                                                                        "tf.dtypes.saturate_cast"),
            ("tf.contrib.layers.fully_connected", "tf.contrib.layers.fully_connected"),

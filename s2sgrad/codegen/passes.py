@@ -46,14 +46,14 @@ def optimize(prog: Program) -> Program:
         ins.args = [resolve(a) for a in ins.args]
         if not all(o.shape.is_fully_defined() for o in ins.outs):
             _refine_shapes(ins)
-        replacement = _fold(ins) if ins.prim.pure else None
+        replacement = _fold(ins) if ins.prim.pure and not ins.prim.effect else None
         if replacement is None and ins.prim.fill is not None and ins.outs[0].shape.is_fully_defined():
             replacement = [uniform(ins.outs[0], ins.prim.fill)]
         simplify = SIMPLIFY.get(ins.prim) if replacement is None else None
         if simplify is not None:
             out = simplify(ins)
             replacement = None if out is None else out if isinstance(out, list) else [out]
-        if replacement is None and ins.prim.pure:
+        if replacement is None and ins.prim.pure and not ins.prim.effect:
             key = _cse_key(ins)
             if key is not None:
                 first = seen.setdefault(key, ins)
@@ -171,7 +171,7 @@ def _eliminate_dead(prog: Program) -> None:
     live = {id(v) for v in prog.outputs} | {id(v) for _, v in prog.commits}
     kept = []
     for ins in reversed(prog.instrs):
-        if any(id(o) in live for o in ins.outs):
+        if ins.prim.effect or any(id(o) in live for o in ins.outs):
             kept.append(ins)
             live.update(id(a) for a in ins.args)
     kept.reverse()

@@ -18,7 +18,8 @@ from .runtime_conv import (avg_pool, avg_pool_grad, conv, conv_backprop_filter, 
 __all__ = ["sum_to", "add_n", "erf", "truncated_normal", "cumsum", "cumprod", "scatter_into_zeros", "segment_sum",
            "segment_reduce", "sorted_segment",
            "gather_nd", "scatter_nd", "mirror_pad_grad", "softmax", "log_softmax", "softmax_xent",
-           "sparse_softmax_xent", "window_sum", "top_k", "in_top_k", *runtime_conv.__all__]
+           "sparse_softmax_xent", "window_sum", "top_k", "in_top_k", "assert_that", "print_tensors", "print_v2",
+           "check_numerics", "sample_candidates", *runtime_conv.__all__]
 
 
 def sum_to(x, shape):
@@ -238,3 +239,145 @@ def in_top_k(predictions, targets, k):
     picked = np.take_along_axis(predictions, np.where(valid, targets, 0)[:, None], axis=-1)
     larger = np.sum(predictions > picked, axis=-1)
     return valid & np.isfinite(picked[:, 0]) & (larger < k)
+
+
+# -- checks and prints (s2sgrad.primitives.debug) -------------------------------------------------------
+
+def tf_text(value):
+    """One element as TensorFlow writes it: the shortest of 6 (float32) or 15 (float64)
+    significant digits that reads back the same, else 9 or 17; bools as 1 and 0."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    if isinstance(value, (str, np.str_)):
+        return str(value)
+    if isinstance(value, (bool, np.bool_)):
+        return "1" if value else "0"
+    if isinstance(value, np.floating) and np.isfinite(value):
+        short, long = (15, 17) if value.dtype == np.float64 else (6, 9)
+        text = f"{float(value):.{short}g}"
+        return text if value.dtype.type(text) == value else f"{float(value):.{long}g}"
+    if isinstance(value, (float, np.floating)):
+        return "nan" if value != value else "inf" if value > 0 else "-inf"
+    return str(value)
+
+
+def summarize(value, limit):
+    """TF's ``SummarizeValue``: the first ``limit`` elements (all for -1) in nested brackets,
+    ``...`` where elements were left out (what Assert and Print show)."""
+    value = np.asarray(value)
+    flat = value.reshape(-1)
+    limit = flat.size if limit < 0 else min(limit, flat.size)
+    if value.ndim == 0:
+        return tf_text(flat[0]) if limit else ""
+    out, taken = [], [0]
+
+    def dim(d):
+        last = d == value.ndim - 1
+        for i in range(value.shape[d]):
+            if taken[0] >= limit:
+                if last and d != 0:
+                    out.append("...")
+                return
+            if last:
+                out.append((" " if i else "") + tf_text(flat[taken[0]]))
+                taken[0] += 1
+            else:
+                out.append("[")
+                dim(d + 1)
+                out.append("]")
+
+    dim(0)
+    return "".join(out) + ("..." if flat.size > limit else "")
+
+
+def assert_that(condition, data, summarize_limit):
+    """``tf.Assert``: raise AssertionError with TF's message unless the scalar ``condition`` holds."""
+    condition = np.asarray(condition)
+    if condition.ndim:
+        raise ValueError(f"In[0] should be a scalar: {list(condition.shape)}")
+    if not condition:
+        raise AssertionError("assertion failed: " + " ".join(f"[{summarize(d, summarize_limit)}]" for d in data))
+
+
+def write_to(stream, text):
+    """``text`` to ``"stdout"`` (Python's, so redirections apply) or ``"stderr"`` (file descriptor 2,
+    where TensorFlow's kernels write too)."""
+    if stream == "stdout":
+        print(text, end="", flush=True)
+        return
+    print(end="", flush=True)  # what Python printed before comes first
+    with open(2, "w", closefd=False) as err:
+        err.write(text)
+
+
+def print_tensors(value, message, data, summarize_limit):
+    """``tf.Print``: write ``message`` and the summaries of ``data`` to stderr; ``value`` passes through."""
+    write_to("stderr", message + "".join(f"[{summarize(d, summarize_limit)}]" for d in data) + "\n")
+    return value
+
+
+def _print_v2_text(value, edge, depth=0):
+    """A tensor as ``tf.print`` writes it: NumPy-like rows, ``edge`` items at each end of a long axis."""
+    value = np.asarray(value)
+    if value.ndim == 0:
+        item = value[()]
+        return f'"{tf_text(item)}"' if isinstance(item, (bytes, str)) else tf_text(item)
+    n = value.shape[0]
+    cut = 0 <= edge and 2 * edge < n
+    items = [_print_v2_text(value[i], edge, depth + 1) for i in (list(range(edge)) if cut else range(n))]
+    tail = [_print_v2_text(value[i], edge, depth + 1) for i in range(n - edge, n)] if cut else []
+    parts = items + (["..."] if cut else []) + tail
+    joiner = " " if value.ndim == 1 else "\n" + " " * (depth + 1)
+    return "[" + joiner.join(parts) + "]"
+
+
+def print_v2(template, values, edge, stream):
+    """``tf.print``: ``template`` with each ``{}`` replaced by a value's text, to ``stream``."""
+    write_to(stream, template.format(*(_print_v2_text(v, edge) for v in values)))
+
+
+def check_numerics(value, message):
+    """``tf.debugging.check_numerics``: ``value``, or AssertionError when it holds NaN or Inf."""
+    nan, inf = np.isnan(value).any(), np.isinf(value).any()
+    if nan or inf:
+        what = "Inf and NaN" if nan and inf else "NaN" if nan else "Inf"
+        raise AssertionError(f"{message} : Tensor had {what} values")
+    return value
+
+
+# -- candidate sampling (s2sgrad.primitives.sampling) ----------------------------------------------------
+
+def _class_probability(distribution, classes, range_max):
+    """P(class) under ``distribution``: log-uniform (Zipf-like) or uniform over ``[0, range_max)``."""
+    classes = np.asarray(classes, dtype=np.float64)
+    if distribution == "uniform":
+        return np.full(classes.shape, 1.0 / range_max)
+    return np.log((classes + 2.0) / (classes + 1.0)) / math.log(range_max + 1.0)
+
+
+def sample_candidates(rng, true_classes, distribution, num_sampled, unique, range_max):
+    """``num_sampled`` classes (all different when ``unique``: draws repeat until there are enough),
+    and the expected counts of ``true_classes`` and of the sampled classes in that many draws."""
+    def draw(n):
+        if distribution == "uniform":
+            return rng.integers(0, range_max, n)
+        return np.minimum(np.exp(rng.random(n) * math.log(range_max + 1.0)).astype(np.int64) - 1, range_max - 1)
+
+    if unique:
+        draws = np.empty(0, dtype=np.int64)
+        while True:  # one batch of draws per round; the first occurrences, in order, are the samples
+            draws = np.concatenate([draws, draw(2 * num_sampled + 16)])
+            _, first = np.unique(draws, return_index=True)
+            if len(first) >= num_sampled:
+                break
+        first = np.sort(first)[:num_sampled]
+        tries = int(first[-1]) + 1 if num_sampled else 0
+        sampled = draws[first]
+    else:
+        sampled = draw(num_sampled).astype(np.int64)
+
+    def expected(classes):
+        p = _class_probability(distribution, classes, range_max)
+        return (-np.expm1(tries * np.log1p(-p)) if unique else p * num_sampled).astype(np.float32)
+
+    return sampled, expected(true_classes), expected(sampled)

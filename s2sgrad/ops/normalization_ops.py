@@ -3,7 +3,10 @@
 op's gradients) and ``local_response_normalization`` (TF's ``LRN`` op)."""
 from __future__ import annotations
 
+import numbers
 from typing import Any
+
+import numpy as np
 
 from .. import dtypes as _dt
 from ..primitives.nn import LRN
@@ -104,7 +107,7 @@ def fused_batch_norm(x: Any, scale: Any, offset: Any, mean: Any = None, variance
 
     >>> # y, batch_mean, batch_var = tf.nn.fused_batch_norm(x, gamma, beta, is_training=True)
     """
-    if data_format not in _FORMATS:
+    if not isinstance(data_format, str) or data_format not in _FORMATS:
         raise ValueError(f"Invalid data_format: {data_format!r} (expected one of {sorted(_FORMATS)})")
     x = convert_to_tensor(x)
     rank = len(data_format)
@@ -113,7 +116,10 @@ def fused_batch_norm(x: Any, scale: Any, offset: Any, mean: Any = None, variance
                          f"({x.name}, data_format {data_format})")
     if not is_training and (mean is None or variance is None):
         raise ValueError("fused_batch_norm with is_training=False needs the population mean and variance")
-    epsilon = max(float(epsilon), 1.001e-5)
+    epsilon = max(_number(epsilon, "epsilon"), 1.001e-5)
+    exponential_avg_factor = _number(exponential_avg_factor, "exponential_avg_factor")
+    if not isinstance(is_training, (bool, np.bool_)):
+        raise TypeError(f"is_training must be a Python bool, got {is_training!r}")
     graph = graph_of([x, scale, offset, mean, variance])
     with graph.as_default(), graph.name_scope(name or "FusedBatchNormV3") as scope:
         y = m.cast(x, _dt.float32) if x.dtype is _dt.float16 else x
@@ -132,7 +138,7 @@ def fused_batch_norm(x: Any, scale: Any, offset: Any, mean: Any = None, variance
             new_mean = a.reshape(a.stop_gradient(batch_mean), [-1])
             new_var = a.reshape(a.stop_gradient(batch_var * count / m.maximum(count - 1, 1)), [-1])
             if exponential_avg_factor != 1.0:
-                factor = float(exponential_avg_factor)
+                factor = exponential_avg_factor
                 new_mean = (1 - factor) * a.stop_gradient(tensor_or_constant(mean, y.dtype)) + factor * new_mean
                 new_var = (1 - factor) * a.stop_gradient(tensor_or_constant(variance, y.dtype)) + factor * new_var
         else:
@@ -151,9 +157,16 @@ def local_response_normalization(input: Any, depth_radius: int = 5, bias: float 
     >>> # tf.nn.lrn(conv, depth_radius=2, bias=1.0, alpha=1e-4, beta=0.75)
     """
     x = convert_to_tensor(input)
-    attrs = {"depth_radius": a.static_int(depth_radius, "depth_radius"), "bias": float(bias), "alpha": float(alpha),
-             "beta": float(beta)}
+    attrs = {"depth_radius": a.static_int(depth_radius, "depth_radius"), "bias": _number(bias, "bias"),
+             "alpha": _number(alpha, "alpha"), "beta": _number(beta, "beta")}
     return record1(LRN, [x], attrs, name or "LRN")
 
 
 lrn = local_response_normalization
+
+
+def _number(value: Any, what: str) -> float:
+    """A Python (or NumPy) real number, as TF's float attrs take; TypeError naming ``what`` otherwise."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"Expected float for argument '{what}' not {value!r}.")
+    return float(value)

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import array, conv, fills, indexing, joining, linalg, math, nn, reduce, segment, state
+from . import array, conv, debug, fills, indexing, joining, linalg, math, nn, reduce, sampling, segment, state
 from .core import Primitive, define
 
 __all__ = ["ALL", "BY_NAME", "FAMILIES", "Primitive", "define"]
 
 FAMILIES: tuple[ModuleType, ...] = (state, math, reduce, linalg, array, joining, fills, indexing, nn, segment,
-                                      conv)
+                                      conv, debug, sampling)
 
 
 def _declared(families: tuple[ModuleType, ...]) -> tuple[Primitive, ...]:

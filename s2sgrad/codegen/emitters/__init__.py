@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ...primitives import ALL
 from ...primitives.core import Primitive
-from . import array, conv, fills, indexing, joining, linalg, math, nn, reduce, segment, state
+from . import array, conv, debug, fills, indexing, joining, linalg, math, nn, reduce, sampling, segment, state
 from .common import Emitter
 from .template import template
 
@@ -28,7 +28,8 @@ def _merged(*tables: dict[Primitive, Emitter]) -> dict[Primitive, Emitter]:
 
 EMITTERS: dict[Primitive, Emitter] = _merged(array.EMITTERS, fills.EMITTERS, indexing.EMITTERS, joining.EMITTERS,
                                              linalg.EMITTERS, math.EMITTERS, nn.EMITTERS, reduce.EMITTERS,
-                                             segment.EMITTERS, state.EMITTERS, conv.EMITTERS)
+                                             segment.EMITTERS, state.EMITTERS, conv.EMITTERS, debug.EMITTERS,
+                                             sampling.EMITTERS)
 
 
 def emitter(prim: Primitive) -> Emitter | None:

@@ -29,7 +29,7 @@ def _start(ins: Instr) -> ast.expr:
         return literal(1)
     info = np.finfo(dtype.np) if dtype.is_floating else np.iinfo(dtype.np)
     value = info.min if ins.prim is P.UNSORTED_SEGMENT_MAX else info.max
-    return literal(dtype.np.type(value))
+    return literal(float(value) if dtype.is_floating else int(value))
 
 
 def _emit_unsorted(ins: Instr, args: Sequence[ast.expr]) -> ast.expr:
@@ -40,6 +40,6 @@ def _emit_unsorted(ins: Instr, args: Sequence[ast.expr]) -> ast.expr:
 
 
 EMITTERS: dict[Primitive, Emitter] = {
-    **{p: _emit_sorted for p in (P.SEGMENT_SUM, P.SEGMENT_MEAN, P.SEGMENT_MAX, P.SEGMENT_MIN, P.SEGMENT_PROD)},
-    **{p: _emit_unsorted for p in _UNSORTED},
+    **dict.fromkeys((P.SEGMENT_SUM, P.SEGMENT_MEAN, P.SEGMENT_MAX, P.SEGMENT_MIN, P.SEGMENT_PROD), _emit_sorted),
+    **dict.fromkeys(_UNSORTED, _emit_unsorted),
 }
