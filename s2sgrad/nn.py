@@ -1,4 +1,25 @@
 """``tf.nn``: neural-network ops (``import s2sgrad as tf; tf.nn.relu(x)``)."""
+from .ops.conv_ops import (
+                         atrous_conv2d,
+                         avg_pool,
+                         avg_pool1d,
+                         avg_pool3d,
+                         conv1d,
+                         conv2d,
+                         conv2d_backprop_filter,
+                         conv2d_backprop_input,
+                         conv2d_transpose,
+                         conv3d,
+                         convolution,
+                         depthwise_conv2d,
+                         depthwise_conv2d_native,
+                         max_pool,
+                         max_pool1d,
+                         max_pool3d,
+                         max_pool_with_argmax,
+                         pool,
+                         separable_conv2d,
+)
 from .ops.math_ops import sigmoid, tanh
 from .ops.nn_ops import (
                          bias_add,
@@ -21,27 +42,6 @@ from .ops.nn_ops import (
                          softsign,
                          sparse_softmax_cross_entropy_with_logits,
                          xw_plus_b,
-)
-from .ops.conv_ops import (
-                           atrous_conv2d,
-                           avg_pool,
-                           avg_pool1d,
-                           avg_pool3d,
-                           conv1d,
-                           conv2d,
-                           conv2d_backprop_filter,
-                           conv2d_backprop_input,
-                           conv2d_transpose,
-                           conv3d,
-                           convolution,
-                           depthwise_conv2d,
-                           depthwise_conv2d_native,
-                           max_pool,
-                           max_pool1d,
-                           max_pool3d,
-                           max_pool_with_argmax,
-                           pool,
-                           separable_conv2d,
 )
 from .tf1_api import missing_names as _missing_names
 

@@ -10,14 +10,28 @@ import math
 
 import numpy as np
 
-from . import runtime_conv
-from .runtime_conv import (avg_pool, avg_pool_grad, conv, conv_backprop_filter, conv_backprop_input, depthwise_backprop_filter,
-                           depthwise_backprop_input, depthwise_conv, max_pool, max_pool_argmax, max_pool_grad,
-                           max_pool_grad_grad)
+from .runtime_conv import (
+    avg_pool,
+    avg_pool_grad,
+    conv,
+    conv_backprop_filter,
+    conv_backprop_input,
+    depthwise_backprop_filter,
+    depthwise_backprop_input,
+    depthwise_conv,
+    max_pool,
+    max_pool_argmax,
+    max_pool_grad,
+    max_pool_grad_grad,
+)
 
 __all__ = ["sum_to", "add_n", "erf", "truncated_normal", "cumsum", "cumprod", "scatter_into_zeros", "segment_sum",
            "gather_nd", "scatter_nd", "mirror_pad_grad", "softmax", "log_softmax", "softmax_xent",
-           "sparse_softmax_xent", *runtime_conv.__all__]
+           "sparse_softmax_xent",
+           # runtime_conv.py's
+           "conv", "conv_backprop_input", "conv_backprop_filter", "depthwise_conv", "depthwise_backprop_input",
+           "depthwise_backprop_filter", "max_pool", "max_pool_grad", "max_pool_grad_grad", "max_pool_argmax",
+           "avg_pool", "avg_pool_grad"]
 
 
 def sum_to(x, shape):

@@ -23,7 +23,7 @@ def conv_pads(sizes, window, strides, dilations, padding):
     if not isinstance(padding, str):
         return tuple((int(b), int(a)) for b, a in padding)
     pads = []
-    for n, k, s, d in zip(sizes, window, strides, dilations):
+    for n, k, s, d in zip(sizes, window, strides, dilations, strict=True):
         total = 0 if padding == "VALID" else max((-(-n // s) - 1) * s + (k - 1) * d + 1 - n, 0)
         pads.append((total // 2, total - total // 2))
     return tuple(pads)
@@ -47,7 +47,7 @@ def _windows(x, window, strides, dilations, pads):
     if any(b or a for b, a in pads):
         x = np.pad(x, ((0, 0),) + tuple(pads) + ((0, 0),))
     rank = len(window)
-    extent = tuple((k - 1) * d + 1 for k, d in zip(window, dilations))
+    extent = tuple((k - 1) * d + 1 for k, d in zip(window, dilations, strict=True))
     view = sliding_window_view(x, extent, axis=tuple(range(1, rank + 1)))
     every = (slice(None),)
     return view[every + tuple(slice(None, None, s) for s in strides) + every
@@ -79,8 +79,8 @@ def _spread(g, sizes, window, strides, dilations, padding):
     rank = len(window)
     pads = conv_pads(sizes[1:-1], window, strides, dilations, padding)
     if any(s > 1 for s in strides):
-        spread = np.zeros((g.shape[0],) + tuple((n - 1) * s + 1 for n, s in zip(g.shape[1:-1], strides))
-                          + g.shape[-1:], dtype=g.dtype)
+        spread_sizes = tuple((n - 1) * s + 1 for n, s in zip(g.shape[1:-1], strides, strict=True))
+        spread = np.zeros((g.shape[0],) + spread_sizes + g.shape[-1:], dtype=g.dtype)
         spread[(slice(None),) + tuple(slice(None, None, s) for s in strides)] = g
         g = spread
     around, crop = [(0, 0)], [slice(None)]
@@ -183,8 +183,9 @@ def _offsets(x, window, strides, padding, fill):
     pads = conv_pads(x.shape[1:-1], window, strides, (1,) * rank, padding)
     if any(b or a for b, a in pads):
         x = np.pad(x, ((0, 0),) + pads + ((0, 0),), constant_values=fill)
-    out = tuple((n - k) // s + 1 for n, k, s in zip(x.shape[1:-1], window, strides))
-    slices = [(slice(None),) + tuple(slice(o, o + (n - 1) * s + 1, s) for o, n, s in zip(offset, out, strides))
+    out = tuple((n - k) // s + 1 for n, k, s in zip(x.shape[1:-1], window, strides, strict=True))
+    slices = [(slice(None),) + tuple(slice(o, o + (n - 1) * s + 1, s)
+                                     for o, n, s in zip(offset, out, strides, strict=True))
               for offset in itertools.product(*map(range, window))]
     return x, pads, slices
 
@@ -208,28 +209,30 @@ def max_pool(x, ksize, strides, padding, channels_first=False):
 
 
 def _first_maxima(x, y, ksize, strides, padding):
-    """Per window offset: its slice of the padded ``x`` and where it holds the window's first
-    maximum ``y`` (padding, NaN there, never does)."""
+    """The padded shape, the pads, and per window offset its slice of the padded ``x`` and where
+    that holds the window's first maximum ``y`` (padding, NaN there, never does)."""
     padded, pads, slices = _offsets(x, ksize, strides, padding, np.nan if x.dtype.kind == "f" else _lowest(x.dtype))
-    taken = None
-    for i, index in enumerate(slices):
-        hit = np.equal(padded[index], y)
-        if taken is not None:
-            np.greater(hit, taken, out=hit)          # hit and not taken
-        if i < len(slices) - 1:
-            taken = hit.copy() if taken is None else np.logical_or(taken, hit, out=taken)
-        yield index, hit, padded.shape, pads
+
+    def hits():
+        taken = None
+        for i, index in enumerate(slices):
+            hit = np.equal(padded[index], y)
+            if taken is not None:
+                np.greater(hit, taken, out=hit)          # hit and not taken
+            if i < len(slices) - 1:
+                taken = hit.copy() if taken is None else np.logical_or(taken, hit, out=taken)
+            yield index, hit
+    return padded.shape, pads, hits()
 
 
 def max_pool_grad(x, y, g, ksize, strides, padding, channels_first=False):
     """TF's MaxPoolGrad: each window's gradient goes to its first maximum (row-major)."""
     x, y, g = _last(x, channels_first), _last(y, channels_first), _last(g, channels_first)
-    out = None
-    for index, hit, shape, pads in _first_maxima(x, y, ksize, strides, padding):
-        if out is None:  # windows that tile the (padded) input write every element once
-            tiled = all(k == s and n % k == 0 for n, k, s in zip(shape[1:-1], ksize, strides))
-            out = np.empty(shape, dtype=g.dtype) if tiled else np.zeros(shape, dtype=g.dtype)
-        if tiled:
+    shape, pads, hits = _first_maxima(x, y, ksize, strides, padding)
+    tiled = all(k == s and n % k == 0 for n, k, s in zip(shape[1:-1], ksize, strides, strict=True))
+    out = np.empty(shape, dtype=g.dtype) if tiled else np.zeros(shape, dtype=g.dtype)
+    for index, hit in hits:
+        if tiled:  # windows that tile the (padded) input write every element once
             np.multiply(hit, g, out=out[index])
         else:
             out[index] += hit * g
@@ -239,37 +242,40 @@ def max_pool_grad(x, y, g, ksize, strides, padding, channels_first=False):
 def max_pool_grad_grad(x, y, gg, ksize, strides, padding, channels_first=False):
     """TF's MaxPoolGradGrad: per window, ``gg`` at the window's first maximum."""
     x, y, gg = _last(x, channels_first), _last(y, channels_first), _last(gg, channels_first)
-    out, padded = np.zeros(y.shape, dtype=gg.dtype), None
-    for index, hit, shape, pads in _first_maxima(x, y, ksize, strides, padding):
-        if padded is None:
-            padded = np.pad(gg, ((0, 0),) + pads + ((0, 0),))
+    _, pads, hits = _first_maxima(x, y, ksize, strides, padding)
+    padded = np.pad(gg, ((0, 0),) + pads + ((0, 0),))
+    out = np.zeros(y.shape, dtype=gg.dtype)
+    for index, hit in hits:
         out += hit * padded[index]
     return _first(out, channels_first)
 
 
+def _flat_index(shape, out_shape, offset, strides, pads, include_batch):
+    """Per window, the flat index into an array of ``shape`` (channels last) of its element at ``offset``."""
+    grids = np.ogrid[tuple(slice(n) for n in out_shape)]
+    flat = grids[-1]
+    for axis in range(1, len(shape) - 1):
+        position = grids[axis] * strides[axis - 1] + offset[axis - 1] - pads[axis - 1][0]
+        flat = flat + position * int(np.prod(shape[axis + 1:]))
+    if include_batch:
+        flat = flat + grids[0] * int(np.prod(shape[1:]))
+    return np.broadcast_to(flat, out_shape)
+
+
 def max_pool_argmax(x, ksize, strides, padding, include_batch_in_index=False, index_dtype=np.int64):
-    """TF's MaxPoolWithArgmax (channels last): the maxima and their flat indices into ``x``."""
-    padded, pads, slices = _offsets(x, ksize, strides, padding, np.nan if x.dtype.kind == "f" else _lowest(x.dtype))
-    best = argmax = None
-    grids = None
-    for offset, index in zip(itertools.product(*map(range, ksize)), slices):
+    """TF's MaxPoolWithArgmax (channels last): the maxima and the flat indices of the first of each
+    window's maxima, ``(y * width + x) * channels + c`` (with the batch: ``+ b * height * width * channels``)."""
+    padded, pads, slices = _offsets(x, ksize, strides, padding, _lowest(x.dtype))
+    offsets = list(itertools.product(*map(range, ksize)))
+    best = padded[slices[0]].copy()
+    argmax = _flat_index(x.shape, best.shape, offsets[0], strides, pads, include_batch_in_index).astype(index_dtype)
+    for offset, index in zip(offsets[1:], slices[1:], strict=True):
         values = padded[index]
-        if best is None:
-            best, argmax = values.copy(), np.zeros(values.shape, dtype=np.int64)
-            grids = np.meshgrid(*[np.arange(n) for n in values.shape], indexing="ij", sparse=True)
-            better = ~np.isnan(values) if values.dtype.kind == "f" else np.ones(values.shape, dtype=bool)
-        else:
-            better = (values > best) | (np.isnan(best) & ~np.isnan(values)) if values.dtype.kind == "f" \
-                else values > best
+        better = values > best
         np.copyto(best, values, where=better)
-        flat = grids[-1]
-        for axis in range(1, x.ndim - 1):
-            position = grids[axis] * strides[axis - 1] + offset[axis - 1] - pads[axis - 1][0]
-            flat = flat + position * int(np.prod(x.shape[axis + 1:]))
-        if include_batch_in_index:
-            flat = flat + grids[0] * int(np.prod(x.shape[1:]))
-        np.copyto(argmax, flat, where=better)
-    return best, argmax.astype(index_dtype, copy=False)
+        np.copyto(argmax, _flat_index(x.shape, best.shape, offset, strides, pads, include_batch_in_index),
+                  where=better)
+    return best, argmax
 
 
 def _window_counts(spatial, ksize, strides, padding):

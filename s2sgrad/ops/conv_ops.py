@@ -6,6 +6,7 @@ compositions of them, as in TensorFlow.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .. import dtypes as _dt
@@ -386,8 +387,9 @@ def max_pool_with_argmax(input: Any, ksize: Any, strides: Any, padding: Any, dat
     return op.outputs[0], op.outputs[1]
 
 
-_POOLS = {("MAX", 1): max_pool1d, ("MAX", 2): max_pool, ("MAX", 3): max_pool3d,
-          ("AVG", 1): avg_pool1d, ("AVG", 2): avg_pool, ("AVG", 3): avg_pool3d}
+_POOLS: dict[tuple[str, int], Callable[..., Tensor]] = {
+    ("MAX", 1): max_pool1d, ("MAX", 2): max_pool, ("MAX", 3): max_pool3d,
+    ("AVG", 1): avg_pool1d, ("AVG", 2): avg_pool, ("AVG", 3): avg_pool3d}
 
 
 def pool(input: Any, window_shape: Any, pooling_type: str, padding: str, dilation_rate: Any = None,

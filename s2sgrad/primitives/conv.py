@@ -64,7 +64,7 @@ def _output_size(n: Any, k: Any, s: int, d: int, padding: Any) -> Any:
 def _spatial_output(x: TensorShape, window: Sequence[Any], attrs: dict) -> list:
     strides, dilations = spatial(attrs, "strides"), spatial(attrs, "dilations") if "dilations" in attrs else None
     padding = pads(attrs)
-    dims = _spatial_dims(x.sizes, attrs)
+    dims = _spatial_dims(x.sizes or (), attrs)
     return [_output_size(n, window[i], strides[i], 1 if dilations is None else dilations[i],
                          padding if isinstance(padding, str) else padding[i])
             for i, n in enumerate(dims)]
