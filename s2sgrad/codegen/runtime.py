@@ -23,6 +23,10 @@ from .runtime_conv import (
     max_pool_argmax,
     max_pool_grad,
     max_pool_grad_grad,
+    resize_bilinear,
+    resize_bilinear_grad,
+    resize_nearest,
+    resize_nearest_grad,
 )
 
 __all__ = ["sum_to", "add_n", "erf", "truncated_normal", "cumsum", "cumprod", "scatter_into_zeros", "segment_sum",
@@ -31,7 +35,8 @@ __all__ = ["sum_to", "add_n", "erf", "truncated_normal", "cumsum", "cumprod", "s
            # runtime_conv.py's
            "conv", "conv_backprop_input", "conv_backprop_filter", "depthwise_conv", "depthwise_backprop_input",
            "depthwise_backprop_filter", "max_pool", "max_pool_grad", "max_pool_grad_grad", "max_pool_argmax",
-           "avg_pool", "avg_pool_grad"]
+           "avg_pool", "avg_pool_grad", "resize_bilinear", "resize_bilinear_grad", "resize_nearest",
+           "resize_nearest_grad"]
 
 
 def sum_to(x, shape):

@@ -70,7 +70,7 @@ def main():
             holders = [tf.placeholder(tf.float64, v.shape) for v in inputs]
             results = build(*holders)
             with tf.Session() as sess:
-                values = sess.run(results, dict(zip(holders, inputs)))
+                values = sess.run(results, dict(zip(holders, inputs, strict=True)))
         for i, v in enumerate(inputs):
             out[f"{name}/in{i}"] = v
         for j, v in enumerate(values):
