@@ -3,9 +3,9 @@ dtypes, op names and errors. Values against loops and gradients against finite d
 op cases of tests/cases_image.py."""
 import numpy as np
 import pytest
-from test_conv import recorded, run_recorded
 
 import s2sgrad as tf
+from test_conv import recorded, run_recorded
 
 
 def _weights(y):
