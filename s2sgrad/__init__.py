@@ -50,6 +50,7 @@ from .autodiff.derivatives import hessians
 from .autodiff.custom_gradient import custom_gradient
 from .session import InteractiveSession, Session, get_default_session
 from . import compat, contrib, debugging, initializers, linalg, losses, manip, math, nn, random, train
+from . import image
 from .graph_keys import GraphKeys, add_to_collection, add_to_collections, get_collection, get_collection_ref, is_tensor
 from . import layers
 from .execution_mode import (disable_eager_execution, disable_tensor_equality, disable_v2_behavior,
@@ -110,6 +111,7 @@ __all__ = ["AUTO_REUSE", "AggregationMethod", "ConfigProto", "DType", "DeviceSpe
            "get_logger", "get_variable", "get_variable_scope", "gfile", "global_variables",
            "global_variables_initializer", "glorot_normal_initializer", "glorot_uniform_initializer", "grad",
            "gradients", "greater", "greater_equal", "group", "half", "hessian", "hessians", "identity", "identity_n",
+           "image",
            "initialize_all_variables", "initialize_local_variables", "initialize_variables", "initializers", "int16",
            "int32", "int64", "int8", "io", "ir", "is_finite", "is_inf", "is_nan", "is_tensor", "jacobian", "less",
            "less_equal", "lin_space", "linalg", "linspace", "local_variables", "local_variables_initializer", "log",

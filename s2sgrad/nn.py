@@ -1,4 +1,25 @@
 """``tf.nn``: neural-network ops (``import s2sgrad as tf; tf.nn.relu(x)``)."""
+from .ops.conv_ops import (
+                         atrous_conv2d,
+                         avg_pool,
+                         avg_pool1d,
+                         avg_pool3d,
+                         conv1d,
+                         conv2d,
+                         conv2d_backprop_filter,
+                         conv2d_backprop_input,
+                         conv2d_transpose,
+                         conv3d,
+                         convolution,
+                         depthwise_conv2d,
+                         depthwise_conv2d_native,
+                         max_pool,
+                         max_pool1d,
+                         max_pool3d,
+                         max_pool_with_argmax,
+                         pool,
+                         separable_conv2d,
+)
 from .ops.embedding_ops import embedding_lookup
 from .ops.math_ops import sigmoid, tanh
 from .ops.nn_ops import (
@@ -40,27 +61,6 @@ from .ops.sampling_ops import (
                          uniform_candidate_sampler,
 )
 from .ops.selection_ops import in_top_k, top_k
-from .ops.conv_ops import (
-                           atrous_conv2d,
-                           avg_pool,
-                           avg_pool1d,
-                           avg_pool3d,
-                           conv1d,
-                           conv2d,
-                           conv2d_backprop_filter,
-                           conv2d_backprop_input,
-                           conv2d_transpose,
-                           conv3d,
-                           convolution,
-                           depthwise_conv2d,
-                           depthwise_conv2d_native,
-                           max_pool,
-                           max_pool1d,
-                           max_pool3d,
-                           max_pool_with_argmax,
-                           pool,
-                           separable_conv2d,
-)
 from .tf1_api import missing_names as _missing_names
 
 __all__ = ["bias_add", "dropout", "elu", "embedding_lookup", "l2_loss", "l2_normalize", "leaky_relu",

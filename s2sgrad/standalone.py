@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from .codegen import runtime
+from .codegen import runtime, runtime_conv
 from .codegen.emitters.common import literal
 
 __all__ = ["Input", "ExportSpec", "write_standalone", "run_parameters"]
@@ -178,7 +178,7 @@ def _tables(spec: ExportSpec) -> str:
 
 def runtime_source(names: list[str]) -> str:
     """A ``_runtime()`` factory holding the source of the helpers ``names`` (and what they use)."""
-    text = "\n".join(inspect.getsource(module) for module in (runtime, runtime.runtime_conv))
+    text = "\n".join(inspect.getsource(module) for module in (runtime, runtime_conv))
     tree = ast.parse(text)
     defs: dict[str, ast.stmt] = {}
     imports: dict[str, ast.stmt] = {}

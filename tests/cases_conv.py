@@ -18,7 +18,7 @@ R = np.random.default_rng(14)
 def same_pads(sizes, window, strides, dilations):
     """TF's SAME padding per spatial axis: the odd element after."""
     pads = []
-    for n, k, s, d in zip(sizes, window, strides, dilations):
+    for n, k, s, d in zip(sizes, window, strides, dilations, strict=True):
         out = (n + s - 1) // s
         total = max((out - 1) * s + (k - 1) * d + 1 - n, 0)
         pads.append((total // 2, total - total // 2))
@@ -35,16 +35,17 @@ def _pads(padding, sizes, window, strides, dilations):
 
 def _out_sizes(sizes, window, strides, dilations, pads):
     return [(n + b + a - ((k - 1) * d + 1)) // s + 1
-            for n, k, s, d, (b, a) in zip(sizes, window, strides, dilations, pads)]
+            for n, k, s, d, (b, a) in zip(sizes, window, strides, dilations, pads, strict=True)]
 
 
 def _positions(o, k, strides, dilations, pads):
     """The input position (may lie in the padding) of window element ``k`` of output ``o``."""
-    return tuple(oi * s + ki * d - b for oi, ki, s, d, (b, _) in zip(o, k, strides, dilations, pads))
+    return tuple(oi * s + ki * d - b
+                 for oi, ki, s, d, (b, _) in zip(o, k, strides, dilations, pads, strict=True))
 
 
 def _inside(position, sizes):
-    return all(0 <= p < n for p, n in zip(position, sizes))
+    return all(0 <= p < n for p, n in zip(position, sizes, strict=True))
 
 
 def loop_conv(x, w, strides, padding, dilations=None, depthwise=False):

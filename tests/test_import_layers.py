@@ -27,7 +27,7 @@ LAYERS: dict[str, list[str]] = {
     "code generation": ["codegen"],
     "pipeline": ["pipeline"],
     "library": ["session", "train", "losses", "nn", "math", "linalg", "random", "initializers", "manip", "debugging",
-                "graph_keys", "legacy", "compat", "contrib", "io", "regularizers", "layers"],
+                "graph_keys", "legacy", "compat", "contrib", "io", "image", "regularizers", "layers"],
     "front doors": ["inspection", "export", "standalone", "explain", "cli", "dot", "tracing", "testing"],
     "package": ["__init__", "__main__"],
 }

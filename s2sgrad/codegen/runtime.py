@@ -10,16 +10,35 @@ import math
 
 import numpy as np
 
-from . import runtime_conv
-from .runtime_conv import (avg_pool, avg_pool_grad, conv, conv_backprop_filter, conv_backprop_input, depthwise_backprop_filter,
-                           depthwise_backprop_input, depthwise_conv, max_pool, max_pool_argmax, max_pool_grad,
-                           max_pool_grad_grad)
+from .runtime_conv import (
+    avg_pool,
+    avg_pool_grad,
+    conv,
+    conv_backprop_filter,
+    conv_backprop_input,
+    depthwise_backprop_filter,
+    depthwise_backprop_input,
+    depthwise_conv,
+    max_pool,
+    max_pool_argmax,
+    max_pool_grad,
+    max_pool_grad_grad,
+    resize_bilinear,
+    resize_bilinear_grad,
+    resize_nearest,
+    resize_nearest_grad,
+)
 
 __all__ = ["sum_to", "add_n", "erf", "truncated_normal", "cumsum", "cumprod", "scatter_into_zeros", "segment_sum",
            "segment_reduce", "sorted_segment",
            "gather_nd", "scatter_nd", "mirror_pad_grad", "softmax", "log_softmax", "softmax_xent",
            "sparse_softmax_xent", "window_sum", "top_k", "in_top_k", "assert_that", "print_tensors", "print_v2",
-           "check_numerics", "sample_candidates", *runtime_conv.__all__]
+           "check_numerics", "sample_candidates",
+           # runtime_conv.py's
+           "conv", "conv_backprop_input", "conv_backprop_filter", "depthwise_conv", "depthwise_backprop_input",
+           "depthwise_backprop_filter", "max_pool", "max_pool_grad", "max_pool_grad_grad", "max_pool_argmax",
+           "avg_pool", "avg_pool_grad", "resize_bilinear", "resize_bilinear_grad", "resize_nearest",
+           "resize_nearest_grad"]
 
 
 def sum_to(x, shape):

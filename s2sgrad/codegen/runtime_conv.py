@@ -15,7 +15,8 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 __all__ = ["conv", "conv_backprop_input", "conv_backprop_filter", "depthwise_conv", "depthwise_backprop_input",
            "depthwise_backprop_filter", "max_pool", "max_pool_grad", "max_pool_grad_grad", "max_pool_argmax",
-           "avg_pool", "avg_pool_grad"]
+           "avg_pool", "avg_pool_grad", "resize_bilinear", "resize_bilinear_grad", "resize_nearest",
+           "resize_nearest_grad"]
 
 
 def conv_pads(sizes, window, strides, dilations, padding):
@@ -23,7 +24,7 @@ def conv_pads(sizes, window, strides, dilations, padding):
     if not isinstance(padding, str):
         return tuple((int(b), int(a)) for b, a in padding)
     pads = []
-    for n, k, s, d in zip(sizes, window, strides, dilations):
+    for n, k, s, d in zip(sizes, window, strides, dilations, strict=True):
         total = 0 if padding == "VALID" else max((-(-n // s) - 1) * s + (k - 1) * d + 1 - n, 0)
         pads.append((total // 2, total - total // 2))
     return tuple(pads)
@@ -47,7 +48,7 @@ def _windows(x, window, strides, dilations, pads):
     if any(b or a for b, a in pads):
         x = np.pad(x, ((0, 0),) + tuple(pads) + ((0, 0),))
     rank = len(window)
-    extent = tuple((k - 1) * d + 1 for k, d in zip(window, dilations))
+    extent = tuple((k - 1) * d + 1 for k, d in zip(window, dilations, strict=True))
     view = sliding_window_view(x, extent, axis=tuple(range(1, rank + 1)))
     every = (slice(None),)
     return view[every + tuple(slice(None, None, s) for s in strides) + every
@@ -79,8 +80,8 @@ def _spread(g, sizes, window, strides, dilations, padding):
     rank = len(window)
     pads = conv_pads(sizes[1:-1], window, strides, dilations, padding)
     if any(s > 1 for s in strides):
-        spread = np.zeros((g.shape[0],) + tuple((n - 1) * s + 1 for n, s in zip(g.shape[1:-1], strides))
-                          + g.shape[-1:], dtype=g.dtype)
+        spread_sizes = tuple((n - 1) * s + 1 for n, s in zip(g.shape[1:-1], strides, strict=True))
+        spread = np.zeros((g.shape[0],) + spread_sizes + g.shape[-1:], dtype=g.dtype)
         spread[(slice(None),) + tuple(slice(None, None, s) for s in strides)] = g
         g = spread
     around, crop = [(0, 0)], [slice(None)]
@@ -183,8 +184,9 @@ def _offsets(x, window, strides, padding, fill):
     pads = conv_pads(x.shape[1:-1], window, strides, (1,) * rank, padding)
     if any(b or a for b, a in pads):
         x = np.pad(x, ((0, 0),) + pads + ((0, 0),), constant_values=fill)
-    out = tuple((n - k) // s + 1 for n, k, s in zip(x.shape[1:-1], window, strides))
-    slices = [(slice(None),) + tuple(slice(o, o + (n - 1) * s + 1, s) for o, n, s in zip(offset, out, strides))
+    out = tuple((n - k) // s + 1 for n, k, s in zip(x.shape[1:-1], window, strides, strict=True))
+    slices = [(slice(None),) + tuple(slice(o, o + (n - 1) * s + 1, s)
+                                     for o, n, s in zip(offset, out, strides, strict=True))
               for offset in itertools.product(*map(range, window))]
     return x, pads, slices
 
@@ -208,28 +210,30 @@ def max_pool(x, ksize, strides, padding, channels_first=False):
 
 
 def _first_maxima(x, y, ksize, strides, padding):
-    """Per window offset: its slice of the padded ``x`` and where it holds the window's first
-    maximum ``y`` (padding, NaN there, never does)."""
+    """The padded shape, the pads, and per window offset its slice of the padded ``x`` and where
+    that holds the window's first maximum ``y`` (padding, NaN there, never does)."""
     padded, pads, slices = _offsets(x, ksize, strides, padding, np.nan if x.dtype.kind == "f" else _lowest(x.dtype))
-    taken = None
-    for i, index in enumerate(slices):
-        hit = np.equal(padded[index], y)
-        if taken is not None:
-            np.greater(hit, taken, out=hit)          # hit and not taken
-        if i < len(slices) - 1:
-            taken = hit.copy() if taken is None else np.logical_or(taken, hit, out=taken)
-        yield index, hit, padded.shape, pads
+
+    def hits():
+        taken = None
+        for i, index in enumerate(slices):
+            hit = np.equal(padded[index], y)
+            if taken is not None:
+                np.greater(hit, taken, out=hit)          # hit and not taken
+            if i < len(slices) - 1:
+                taken = hit.copy() if taken is None else np.logical_or(taken, hit, out=taken)
+            yield index, hit
+    return padded.shape, pads, hits()
 
 
 def max_pool_grad(x, y, g, ksize, strides, padding, channels_first=False):
     """TF's MaxPoolGrad: each window's gradient goes to its first maximum (row-major)."""
     x, y, g = _last(x, channels_first), _last(y, channels_first), _last(g, channels_first)
-    out = None
-    for index, hit, shape, pads in _first_maxima(x, y, ksize, strides, padding):
-        if out is None:  # windows that tile the (padded) input write every element once
-            tiled = all(k == s and n % k == 0 for n, k, s in zip(shape[1:-1], ksize, strides))
-            out = np.empty(shape, dtype=g.dtype) if tiled else np.zeros(shape, dtype=g.dtype)
-        if tiled:
+    shape, pads, hits = _first_maxima(x, y, ksize, strides, padding)
+    tiled = all(k == s and n % k == 0 for n, k, s in zip(shape[1:-1], ksize, strides, strict=True))
+    out = np.empty(shape, dtype=g.dtype) if tiled else np.zeros(shape, dtype=g.dtype)
+    for index, hit in hits:
+        if tiled:  # windows that tile the (padded) input write every element once
             np.multiply(hit, g, out=out[index])
         else:
             out[index] += hit * g
@@ -239,37 +243,40 @@ def max_pool_grad(x, y, g, ksize, strides, padding, channels_first=False):
 def max_pool_grad_grad(x, y, gg, ksize, strides, padding, channels_first=False):
     """TF's MaxPoolGradGrad: per window, ``gg`` at the window's first maximum."""
     x, y, gg = _last(x, channels_first), _last(y, channels_first), _last(gg, channels_first)
-    out, padded = np.zeros(y.shape, dtype=gg.dtype), None
-    for index, hit, shape, pads in _first_maxima(x, y, ksize, strides, padding):
-        if padded is None:
-            padded = np.pad(gg, ((0, 0),) + pads + ((0, 0),))
+    _, pads, hits = _first_maxima(x, y, ksize, strides, padding)
+    padded = np.pad(gg, ((0, 0),) + pads + ((0, 0),))
+    out = np.zeros(y.shape, dtype=gg.dtype)
+    for index, hit in hits:
         out += hit * padded[index]
     return _first(out, channels_first)
 
 
+def _flat_index(shape, out_shape, offset, strides, pads, include_batch):
+    """Per window, the flat index into an array of ``shape`` (channels last) of its element at ``offset``."""
+    grids = np.ogrid[tuple(slice(n) for n in out_shape)]
+    flat = grids[-1]
+    for axis in range(1, len(shape) - 1):
+        position = grids[axis] * strides[axis - 1] + offset[axis - 1] - pads[axis - 1][0]
+        flat = flat + position * int(np.prod(shape[axis + 1:]))
+    if include_batch:
+        flat = flat + grids[0] * int(np.prod(shape[1:]))
+    return np.broadcast_to(flat, out_shape)
+
+
 def max_pool_argmax(x, ksize, strides, padding, include_batch_in_index=False, index_dtype=np.int64):
-    """TF's MaxPoolWithArgmax (channels last): the maxima and their flat indices into ``x``."""
-    padded, pads, slices = _offsets(x, ksize, strides, padding, np.nan if x.dtype.kind == "f" else _lowest(x.dtype))
-    best = argmax = None
-    grids = None
-    for offset, index in zip(itertools.product(*map(range, ksize)), slices):
+    """TF's MaxPoolWithArgmax (channels last): the maxima and the flat indices of the first of each
+    window's maxima, ``(y * width + x) * channels + c`` (with the batch: ``+ b * height * width * channels``)."""
+    padded, pads, slices = _offsets(x, ksize, strides, padding, _lowest(x.dtype))
+    offsets = list(itertools.product(*map(range, ksize)))
+    best = padded[slices[0]].copy()
+    argmax = _flat_index(x.shape, best.shape, offsets[0], strides, pads, include_batch_in_index).astype(index_dtype)
+    for offset, index in zip(offsets[1:], slices[1:], strict=True):
         values = padded[index]
-        if best is None:
-            best, argmax = values.copy(), np.zeros(values.shape, dtype=np.int64)
-            grids = np.meshgrid(*[np.arange(n) for n in values.shape], indexing="ij", sparse=True)
-            better = ~np.isnan(values) if values.dtype.kind == "f" else np.ones(values.shape, dtype=bool)
-        else:
-            better = (values > best) | (np.isnan(best) & ~np.isnan(values)) if values.dtype.kind == "f" \
-                else values > best
+        better = values > best
         np.copyto(best, values, where=better)
-        flat = grids[-1]
-        for axis in range(1, x.ndim - 1):
-            position = grids[axis] * strides[axis - 1] + offset[axis - 1] - pads[axis - 1][0]
-            flat = flat + position * int(np.prod(x.shape[axis + 1:]))
-        if include_batch_in_index:
-            flat = flat + grids[0] * int(np.prod(x.shape[1:]))
-        np.copyto(argmax, flat, where=better)
-    return best, argmax.astype(index_dtype, copy=False)
+        np.copyto(argmax, _flat_index(x.shape, best.shape, offset, strides, pads, include_batch_in_index),
+                  where=better)
+    return best, argmax
 
 
 def _window_counts(spatial, ksize, strides, padding):
@@ -298,3 +305,67 @@ def avg_pool_grad(input_sizes, g, ksize, strides, padding, channels_first=False)
     for index in slices:
         padded[index] += share
     return _first(_cropped(padded, pads), channels_first)
+
+
+# -- image resizing (NHWC), TF-1.x's ResizeBilinear / ResizeNearestNeighbor ---------------------------
+
+def _resize_scale(in_size, out_size, align_corners):
+    if align_corners and out_size > 1:
+        return np.float32(in_size - 1) / np.float32(out_size - 1)
+    return np.float32(in_size) / np.float32(out_size)
+
+
+def _bilinear_weights(out_size, in_size, align_corners, half_pixel_centers):
+    """The ``(out, in)`` interpolation matrix along one axis (TF's float32 source positions)."""
+    scale = _resize_scale(in_size, out_size, align_corners)
+    i = np.arange(out_size, dtype=np.float32)
+    source = (i + np.float32(0.5)) * scale - np.float32(0.5) if half_pixel_centers else i * scale
+    below = np.floor(source)
+    lerp = source - below
+    rows = np.arange(out_size)
+    weights = np.zeros((out_size, in_size), dtype=np.float32)
+    np.add.at(weights, (rows, np.maximum(below, 0).astype(np.int64)), 1 - lerp)
+    np.add.at(weights, (rows, np.minimum(np.ceil(source), in_size - 1).astype(np.int64)), lerp)
+    return weights
+
+
+def resize_bilinear(images, size, align_corners=False, half_pixel_centers=False):
+    """Bilinear resize of ``images`` to ``size`` (height, width), in float32 as TF."""
+    rows = _bilinear_weights(int(size[0]), images.shape[1], align_corners, half_pixel_centers)
+    columns = _bilinear_weights(int(size[1]), images.shape[2], align_corners, half_pixel_centers)
+    return np.einsum("yh,nhwc,xw->nyxc", rows, images.astype(np.float32), columns, optimize=True)
+
+
+def resize_bilinear_grad(grads, original, align_corners=False, half_pixel_centers=False):
+    """The gradient of ``resize_bilinear`` with respect to ``original`` (in its dtype)."""
+    rows = _bilinear_weights(grads.shape[1], original.shape[1], align_corners, half_pixel_centers)
+    columns = _bilinear_weights(grads.shape[2], original.shape[2], align_corners, half_pixel_centers)
+    return np.einsum("yh,nyxc,xw->nhwc", rows, grads, columns, optimize=True).astype(original.dtype)
+
+
+def _nearest_index(out_size, in_size, align_corners, half_pixel_centers):
+    """The input index each output row/column copies along one axis (TF's rounding)."""
+    scale = _resize_scale(in_size, out_size, align_corners)
+    i = np.arange(out_size, dtype=np.float32)
+    source = (i + np.float32(0.5)) * scale if half_pixel_centers else i * scale
+    below = np.floor(source)
+    index = below + (source - below >= 0.5) if align_corners else below   # roundf: halves away from 0
+    return np.clip(index.astype(np.int64), 0, in_size - 1)
+
+
+def resize_nearest(images, size, align_corners=False, half_pixel_centers=False):
+    """Nearest-neighbour resize of ``images`` to ``size`` (height, width)."""
+    rows = _nearest_index(int(size[0]), images.shape[1], align_corners, half_pixel_centers)
+    columns = _nearest_index(int(size[1]), images.shape[2], align_corners, half_pixel_centers)
+    return images[:, rows][:, :, columns]
+
+
+def resize_nearest_grad(grads, size, align_corners=False, half_pixel_centers=False):
+    """The gradient of ``resize_nearest`` with respect to its input of spatial ``size``: each
+    output element added to the element it copies."""
+    height, width = int(size[0]), int(size[1])
+    rows = _nearest_index(grads.shape[1], height, align_corners, half_pixel_centers)
+    columns = _nearest_index(grads.shape[2], width, align_corners, half_pixel_centers)
+    pick_rows = (rows[:, None] == np.arange(height)).astype(grads.dtype)
+    pick_columns = (columns[:, None] == np.arange(width)).astype(grads.dtype)
+    return np.einsum("yh,nyxc,xw->nhwc", pick_rows, grads, pick_columns, optimize=True)

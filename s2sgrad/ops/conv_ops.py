@@ -6,6 +6,7 @@ compositions of them, as in TensorFlow.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .. import dtypes as _dt
@@ -145,13 +146,13 @@ def conv1d(value: Any = None, filters: Any = None, stride: Any = None, padding: 
     layout = _data_format(data_format, 1, "conv1d")
     axis = 2 if layout == "NCW" else 1
     graph = graph_of([x, filters])
-    with graph.as_default(), graph.name_scope(name or "conv1d") as scope:
+    with graph.as_default(), graph.name_scope(name or "conv1d"):
         x, w = _pair(x, filters)
         strides = [1] + per_axis(stride, "stride", 1, layout)
         dil = [1] + per_axis(1 if dilations is None else dilations, "dilations", 1, layout)
         out = conv2d(a.expand_dims(x, axis), a.expand_dims(w, 0), strides, _padding_1d(padding),
                      data_format="NCHW" if layout == "NCW" else "NHWC", dilations=dil)
-        return a.squeeze(out, [axis], name=scope)
+        return a.squeeze(out, [axis])
 
 
 def _padding_1d(padding: Any) -> Any:
@@ -339,12 +340,12 @@ def _pool1d(pool2d: Any, default: str, input: Any, ksize: Any, strides: Any, pad
     layout = _data_format(data_format, 1, default)
     axis = 2 if layout == "NCW" else 1
     graph = graph_of([input])
-    with graph.as_default(), graph.name_scope(name or default) as scope:
+    with graph.as_default(), graph.name_scope(name or default):
         ksize2 = [1] + per_axis(ksize, "ksize", 1, layout)
         strides2 = [1] + per_axis(strides, "strides", 1, layout)
         out = pool2d(a.expand_dims(convert_to_tensor(input), axis), ksize2, strides2, _padding_1d(padding),
                      "NCHW" if layout == "NCW" else "NHWC")
-        return a.squeeze(out, [axis], name=scope)
+        return a.squeeze(out, [axis])
 
 
 def max_pool1d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NWC",
@@ -386,8 +387,9 @@ def max_pool_with_argmax(input: Any, ksize: Any, strides: Any, padding: Any, dat
     return op.outputs[0], op.outputs[1]
 
 
-_POOLS = {("MAX", 1): max_pool1d, ("MAX", 2): max_pool, ("MAX", 3): max_pool3d,
-          ("AVG", 1): avg_pool1d, ("AVG", 2): avg_pool, ("AVG", 3): avg_pool3d}
+_POOLS: dict[tuple[str, int], Callable[..., Tensor]] = {
+    ("MAX", 1): max_pool1d, ("MAX", 2): max_pool, ("MAX", 3): max_pool3d,
+    ("AVG", 1): avg_pool1d, ("AVG", 2): avg_pool, ("AVG", 3): avg_pool3d}
 
 
 def pool(input: Any, window_shape: Any, pooling_type: str, padding: str, dilation_rate: Any = None,

@@ -1,4 +1,4 @@
-"""Convolution and pooling primitives, TF's op types with TF's attrs.
+"""Convolution, pooling and image-resizing primitives, TF's op types with TF's attrs.
 
 Attrs are TensorFlow's: ``strides``, ``dilations`` and pooling's ``ksize`` are full lists (one
 entry per axis of the data format, batch and channels 1); ``padding`` is ``"SAME"``, ``"VALID"`` or
@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..dtypes import float32 as _float32
 from ..shapes import TensorShape
 from .common import const_ints, shape_operand
 from .core import Primitive, define, same_dtype
@@ -64,7 +65,7 @@ def _output_size(n: Any, k: Any, s: int, d: int, padding: Any) -> Any:
 def _spatial_output(x: TensorShape, window: Sequence[Any], attrs: dict) -> list:
     strides, dilations = spatial(attrs, "strides"), spatial(attrs, "dilations") if "dilations" in attrs else None
     padding = pads(attrs)
-    dims = _spatial_dims(x.sizes, attrs)
+    dims = _spatial_dims(x.sizes or (), attrs)
     return [_output_size(n, window[i], strides[i], 1 if dilations is None else dilations[i],
                          padding if isinstance(padding, str) else padding[i])
             for i, n in enumerate(dims)]
@@ -193,3 +194,35 @@ def _argmax_infer(inputs: Sequence[Any], attrs: dict) -> list:
 
 
 MAX_POOL_WITH_ARGMAX = define("MaxPoolWithArgmax", _argmax_infer)
+
+
+# -- image resizing (NHWC) -----------------------------------------------------------------------------
+
+def _resize_infer(op: str, float_output: bool) -> Any:
+    """``Resize*(images, size)``: ``[batch, size[0], size[1], channels]``; bilinear gives float32, as TF."""
+    def infer(inputs: Sequence[Any], attrs: dict) -> list:
+        images, size = inputs
+        _check_rank(images, 4)
+        if not (images.dtype.is_floating or images.dtype.is_integer):
+            raise TypeError(f"Value passed to parameter 'images' has DataType {images.dtype.name} not allowed for {op}")
+        target = shape_operand(size, "size")
+        if target.rank not in (None, 2):
+            raise ValueError(f"Shape must be rank 1 with 2 elements (size), got {target}")
+        hw = list(target.sizes) if target.sizes is not None else [None, None]
+        sizes = images.shape.sizes
+        batch, channels = (sizes[0], sizes[3]) if sizes is not None else (None, None)
+        return [(_float32 if float_output else images.dtype, TensorShape([batch, *hw, channels]))]
+    return infer
+
+
+def _bilinear_grad_infer(inputs: Sequence[Any], attrs: dict) -> list:
+    grads, original = inputs
+    _check_rank(grads, 4)
+    _check_rank(original, 4)
+    return [(original.dtype, original.shape)]
+
+
+RESIZE_BILINEAR = define("ResizeBilinear", _resize_infer("ResizeBilinear", True))
+RESIZE_BILINEAR_GRAD = define("ResizeBilinearGrad", _bilinear_grad_infer)
+RESIZE_NEAREST_NEIGHBOR = define("ResizeNearestNeighbor", _resize_infer("ResizeNearestNeighbor", False))
+RESIZE_NEAREST_NEIGHBOR_GRAD = define("ResizeNearestNeighborGrad", _resize_infer("ResizeNearestNeighborGrad", False))

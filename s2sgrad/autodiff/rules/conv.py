@@ -60,6 +60,28 @@ def _avg_pool_rules(forward: Primitive, grad: Primitive) -> dict[Primitive, Rule
             grad: lambda op, needed, gg: [None, _like(forward, [gg], op)]}
 
 
+_RESIZE_ATTRS = ("align_corners", "half_pixel_centers")
+
+
+def _resize_bilinear_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
+    images = op.inputs[0]
+    return [_like(P.RESIZE_BILINEAR_GRAD, [g, images], op), None]
+
+
+def _resize_bilinear_grad_grad(op: Operation, needed: Needed, gg: Tensor) -> Grads:
+    """ResizeBilinearGrad is linear in its gradients: their gradient is the resize itself."""
+    grads = op.inputs[0]
+    return [_like(P.RESIZE_BILINEAR, [gg, a.shape(grads)[1:3]], op), None]
+
+
+def _resize_nearest_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
+    return [_like(P.RESIZE_NEAREST_NEIGHBOR_GRAD, [g, a.shape(op.inputs[0])[1:3]], op), None]
+
+
+def _resize_nearest_grad_grad(op: Operation, needed: Needed, gg: Tensor) -> Grads:
+    return [_like(P.RESIZE_NEAREST_NEIGHBOR, [gg, a.shape(op.inputs[0])[1:3]], op), None]
+
+
 RULES: dict[Primitive, Rule] = {
     **_conv_rules(P.CONV2D, P.CONV2D_BACKPROP_INPUT, P.CONV2D_BACKPROP_FILTER),
     **_conv_rules(P.CONV3D, P.CONV3D_BACKPROP_INPUT, P.CONV3D_BACKPROP_FILTER),
@@ -68,6 +90,10 @@ RULES: dict[Primitive, Rule] = {
     **_max_pool_rules(P.MAX_POOL3D, P.MAX_POOL3D_GRAD, P.MAX_POOL3D_GRAD_GRAD),
     **_avg_pool_rules(P.AVG_POOL, P.AVG_POOL_GRAD),
     **_avg_pool_rules(P.AVG_POOL3D, P.AVG_POOL3D_GRAD),
+    P.RESIZE_BILINEAR: _resize_bilinear_grad,
+    P.RESIZE_BILINEAR_GRAD: _resize_bilinear_grad_grad,
+    P.RESIZE_NEAREST_NEIGHBOR: _resize_nearest_grad,
+    P.RESIZE_NEAREST_NEIGHBOR_GRAD: _resize_nearest_grad_grad,
     P.MAX_POOL_WITH_ARGMAX: _max_pool_rules(P.MAX_POOL_WITH_ARGMAX, P.MAX_POOL_GRAD, P.MAX_POOL_GRAD_GRAD)[
         P.MAX_POOL_WITH_ARGMAX],
 }

@@ -65,6 +65,16 @@ def _pools(max_pool: Primitive, grad: Primitive, grad_grad: Primitive, avg: Prim
             avg_grad: _helper("avg_pool_grad", sized=0, window=True)}
 
 
+def _resize(name: str, sized: int | None) -> Emitter:
+    """``rt.<name>(x, size_or_original, align_corners=..., half_pixel_centers=...)`` (flags only when set)."""
+    def emit(ins: Instr, args: Sequence[ast.expr]) -> ast.expr:
+        operands = [args[0], _sizes(ins, args, 1) if sized == 1 else args[1]]
+        flags = [ast.keyword(key, ast.Constant(True)) for key in ("align_corners", "half_pixel_centers")
+                 if ins.attrs[key]]
+        return rt_call(name, operands, flags)
+    return emit
+
+
 EMITTERS: dict[Primitive, Emitter] = {
     **_conv_family(P.CONV2D, P.CONV2D_BACKPROP_INPUT, P.CONV2D_BACKPROP_FILTER, "conv"),
     **_conv_family(P.CONV3D, P.CONV3D_BACKPROP_INPUT, P.CONV3D_BACKPROP_FILTER, "conv"),
@@ -73,4 +83,8 @@ EMITTERS: dict[Primitive, Emitter] = {
     **_pools(P.MAX_POOL, P.MAX_POOL_GRAD, P.MAX_POOL_GRAD_GRAD, P.AVG_POOL, P.AVG_POOL_GRAD),
     **_pools(P.MAX_POOL3D, P.MAX_POOL3D_GRAD, P.MAX_POOL3D_GRAD_GRAD, P.AVG_POOL3D, P.AVG_POOL3D_GRAD),
     P.MAX_POOL_WITH_ARGMAX: _emit_argmax,
+    P.RESIZE_BILINEAR: _resize("resize_bilinear", sized=1),
+    P.RESIZE_BILINEAR_GRAD: _resize("resize_bilinear_grad", sized=None),
+    P.RESIZE_NEAREST_NEIGHBOR: _resize("resize_nearest", sized=1),
+    P.RESIZE_NEAREST_NEIGHBOR_GRAD: _resize("resize_nearest_grad", sized=1),
 }
