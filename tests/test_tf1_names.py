@@ -31,7 +31,7 @@ MISSING = [("tf.py_func", "tf.py_func"), ("tf.cond", "tf.cond"), ("tf.nn.dilatio
            ("tf.contrib.framework.arg_scope", "tf.contrib.framework.arg_scope"),
            ("tf.scalar_summary", "tf.scalar_summary"), ("tf.train.SummaryWriter", "tf.train.SummaryWriter"),
            ("tf.merge_all_summaries", "tf.merge_all_summaries"), ("tf.histogram_summary", "tf.histogram_summary")]
-NAMESPACES = ["tf.image", "tf.summary", "tf.keras", "tf.lite", "tf.data", "tf.compat.v2", "tf.contrib.rnn",
+NAMESPACES = ["tf.saved_model", "tf.summary", "tf.keras", "tf.lite", "tf.data", "tf.compat.v2", "tf.contrib.rnn",
               "tf.contrib.slim"]
 
 
