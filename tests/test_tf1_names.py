@@ -189,7 +189,7 @@ def test_the_coverage_table_counts_per_namespace():
     rows = coverage_table.counts()
     assert rows["tf.nn"][0] == sum(1 for n in tf1_names() if n.startswith("nn.") and not n.endswith(".")
                                    and coverage_table.supported(n))
-    assert rows["tf.image"] == (0, sum(1 for n in tf1_names() if n.startswith("image.") and not n.endswith(".")))
+    assert rows["tf.lite"] == (0, sum(1 for n in tf1_names() if n.startswith("lite.") and not n.endswith(".")))
     table = coverage_table.table()
     assert table.splitlines()[2].startswith("| `tf` | ") and table.splitlines()[-1].startswith("| all | ")
     with pytest.raises(ValueError, match="has no coverage section"):
