@@ -177,3 +177,21 @@ def test_flatten_shapes():
     flat = tf.layers.flatten(unknown)
     assert flat.shape.as_list() == [None, None]
     assert run(flat, {unknown: np.zeros((2, 4, 3))}).shape == (2, 12)
+
+
+def test_a_custom_layer_subclass_and_compat_v1_spelling():
+    """Names as TensorFlow gives them for the same subclass."""
+    class Scale(tf.compat.v1.layers.Layer):
+        def build(self, input_shape):
+            self.w = self.add_weight("w", [input_shape[-1]], initializer=tf.constant_initializer(2.0))
+
+        def call(self, inputs):
+            return inputs * self.w
+
+    layer = Scale(name="scale")
+    y = layer(tf.ones([2, 3]))
+    again = layer(tf.ones([2, 3]))
+    assert [v.name for v in layer.variables] == ["scale/w:0"] and (y.name, again.name) == ("scale/mul:0",
+                                                                                            "scale/mul_1:0")
+    np.testing.assert_array_equal(run(y), 2.0 * np.ones((2, 3)))
+    assert tf.compat.v1.layers.Dense is tf.layers.Dense
