@@ -186,3 +186,11 @@ def test_values_pick_the_graph():
         assert tf.get_default_graph() is other
         v = tf.get_variable("v", [1])
     assert v.graph is other
+
+
+def test_trainable_and_collections_arguments():
+    frozen = tf.get_variable("frozen", [1], trainable=False)
+    own = tf.get_variable("own", [1], collections=["mine"])
+    both = tf.get_variable("both", [1], collections=["mine", tf.GraphKeys.GLOBAL_VARIABLES])
+    assert tf.trainable_variables() == [own, both] and tf.global_variables() == [frozen, both]
+    assert tf.get_collection("mine") == [own, both]
