@@ -40,7 +40,8 @@ NOT_SWEPT = {"tf.Graph", "tf.Operation", "tf.Tensor", "tf.Session", "tf.Interact
              "tf.enable_eager_execution", "tf.enable_v2_behavior", "tf.executing_eagerly_outside_functions",
              "tf.disable_tensor_equality", "tf.enable_tensor_equality",  # errors, and switches taking no data
              "tf.GraphKeys", "tf.get_collection", "tf.add_to_collection", "tf.add_to_collections", "tf.is_tensor",
-             "train.global_step"}  # collections take any key and value, is_tensor any object, as in TF
+             "train.global_step",  # collections take any key and value, is_tensor any object, as in TF
+             "tf.get_collection_ref", "tf.no_regularizer", "tf.VariableScope"}  # the same; scopes make VariableScopes
 # Parameters that are accepted for TF compatibility and ignored, or that only choose names.
 IGNORED = {"name", "use_locking", "colocate_gradients_with_ops", "gate_gradients", "caching_device", "config",
            "target", "validate_indices", "partition_strategy", "use_resource", "synchronization", "aggregation",
@@ -145,6 +146,7 @@ OVERRIDES: dict[str, dict[str, Any]] = {
     "tf.convert_to_tensor": {"value": [1.0, 2.0], "dtype": None},
     "tf.Variable": {"initial_value": lambda c: np.ones((2, 3), np.float32), "shape": None, "dtype": None},
     "tf.get_variable": {"name": "gv", "shape": [2, 3], "initializer": None},
+    "tf.get_local_variable": {"name": "lv", "shape": [2, 3], "initializer": None},
     "tf.gradients": {"ys": lambda c: c.loss}, "tf.hessians": {"ys": lambda c: tf.reduce_sum(c.var ** 3)},
     "tf.explain": {"ys": lambda c: c.loss},
     "tf.assign": {"value": lambda c: c.m23}, "tf.assign_add": {"value": lambda c: c.m23},
