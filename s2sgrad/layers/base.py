@@ -206,11 +206,12 @@ class Layer:
             scope = self._entered_scope()
             with variable_scope(scope, reuse=True if self.built else self._reuse, auxiliary_name_scope=False):
                 with graph.name_scope(scope.original_name_scope):
-                    if not isinstance(inputs, (list, tuple)):
-                        inputs = convert_to_tensor(inputs) if not is_tensor_like(inputs) else inputs
+                    several = isinstance(inputs, (list, tuple)) and all(map(is_tensor_like, inputs))
+                    if not several and not is_tensor_like(inputs):
+                        inputs = convert_to_tensor(inputs)
                     if not self.built:
                         shape = _shape_of(inputs)
-                        if self._dtype is None and not isinstance(inputs, (list, tuple)):
+                        if self._dtype is None and not several:
                             self._dtype = inputs.dtype.base_dtype
                         if self.input_spec is not None:
                             self.input_spec.check(self._name, shape)

@@ -36,7 +36,7 @@ def normalize_tuple(value: Any, n: int, name: str) -> tuple[int, ...]:
 
 
 def normalize_padding(value: Any, allowed: tuple[str, ...] = ("valid", "same")) -> str:
-    padding = value.lower() if isinstance(value, str) else value
+    padding = value.lower() if isinstance(value, str) else None
     if padding not in allowed:
         raise ValueError(f"The `padding` argument must be a list/tuple or one of {', '.join(map(repr, allowed))}. "
                          f"Received: {value}")
@@ -44,7 +44,7 @@ def normalize_padding(value: Any, allowed: tuple[str, ...] = ("valid", "same")) 
 
 
 def normalize_data_format(value: Any) -> str:
-    data_format = (value or "channels_last").lower() if isinstance(value, (str, type(None))) else value
+    data_format = (value or "channels_last").lower() if isinstance(value, (str, type(None))) else None
     if data_format not in ("channels_first", "channels_last"):
         raise ValueError(f"The `data_format` argument must be one of \"channels_first\", \"channels_last\". "
                          f"Received: {value}")

@@ -2,8 +2,12 @@
 from __future__ import annotations
 
 import math
+import numbers
 from typing import Any
 
+import numpy as np
+
+from .. import dtypes as _dt
 from ..ops import array_ops as a
 from ..ops import linalg_ops
 from ..ops import math_ops as m
@@ -14,7 +18,8 @@ from ..ssa.graph import Tensor
 from ..static import constant_value
 from .base import ZEROS, InputSpec, Layer
 
-__all__ = ["Dense", "dense", "Dropout", "dropout", "Flatten", "flatten", "select_by_training", "training_value"]
+__all__ = ["Dense", "dense", "Dropout", "dropout", "Flatten", "flatten", "select_by_training", "training_value",
+           "positive_int"]
 
 
 class Dense(Layer):
@@ -26,7 +31,7 @@ class Dense(Layer):
                  bias_regularizer: Any = None, activity_regularizer: Any = None, kernel_constraint: Any = None,
                  bias_constraint: Any = None, trainable: bool = True, name: str | None = None, **kwargs: Any) -> None:
         super().__init__(trainable=trainable, name=name, activity_regularizer=activity_regularizer, **kwargs)
-        self.units = int(units)
+        self.units = positive_int(units, "units")
         if self.units <= 0:
             raise ValueError(f"Received an invalid value for `units`, expected a positive integer. Received: "
                              f"units={units}")
@@ -77,11 +82,22 @@ def dense(inputs: Any, units: int, activation: Any = None, use_bias: bool = True
     return layer(inputs)
 
 
+def positive_int(value: Any, what: str) -> int:
+    """``value`` as an int (TypeError unless it is an integer number)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"`{what}` must be a positive integer, got {value!r}")
+    return int(value)
+
+
 def training_value(training: Any) -> bool | None:
-    """``training`` when it is known before the run (a bool or a constant tensor), else None."""
-    if isinstance(training, bool):
-        return training
-    value = constant_value(convert_to_tensor(training))
+    """``training`` when it is known before the run (a bool or a constant tensor), else None;
+    TypeError unless it is a bool or a scalar boolean tensor."""
+    if isinstance(training, (bool, np.bool_)):
+        return bool(training)
+    flag = convert_to_tensor(training)
+    if flag.dtype is not _dt.bool or flag.shape.ndims not in (None, 0):
+        raise TypeError(f"`training` must be a Python bool or a scalar bool tensor, got {training!r}")
+    value = constant_value(flag)
     return None if value is None else bool(value)
 
 

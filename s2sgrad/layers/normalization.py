@@ -8,6 +8,7 @@ other inputs take ``tf.nn.moments`` + ``tf.nn.batch_normalization`` and the plai
 """
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 from ..ops import array_ops as a
@@ -38,7 +39,12 @@ class BatchNormalization(Layer):
         if renorm or virtual_batch_size is not None or adjustment is not None:
             raise NotImplementedError("tf.layers.BatchNormalization: renorm=, virtual_batch_size= and adjustment= "
                                       "are not supported by s2sgrad")
-        self.axis = list(axis) if isinstance(axis, (list, tuple)) else axis
+        self.axis = list(axis) if isinstance(axis, (list, tuple)) else [axis]
+        if not all(isinstance(ax, numbers.Integral) and not isinstance(ax, bool) for ax in self.axis):
+            raise TypeError(f"BatchNormalization: axis must be an int or a list of ints, got {axis!r}")
+        for what, value in (("momentum", momentum), ("epsilon", epsilon)):
+            if not isinstance(value, numbers.Real) or isinstance(value, bool):
+                raise TypeError(f"BatchNormalization: {what} must be a float, got {value!r}")
         self.momentum, self.epsilon, self.center, self.scale = momentum, epsilon, center, scale
         self.beta_initializer, self.gamma_initializer = beta_initializer, gamma_initializer
         self.moving_mean_initializer, self.moving_variance_initializer = (moving_mean_initializer,
@@ -54,8 +60,7 @@ class BatchNormalization(Layer):
         if dims is None:
             raise ValueError(f"Input has undefined rank. Received: input_shape={input_shape}.")
         ndims = len(dims)
-        axes = [ax % ndims if -ndims <= ax < ndims else ax for ax in
-                (self.axis if isinstance(self.axis, list) else [self.axis])]
+        axes = [ax % ndims if -ndims <= ax < ndims else ax for ax in self.axis]
         for ax in axes:
             if not 0 <= ax < ndims:
                 raise ValueError(f"Invalid axis: {ax}")

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import math
-import numbers
 from typing import Any
 
 import numpy as np
@@ -105,7 +104,7 @@ class variance_scaling_initializer(Initializer):
     def __init__(self, scale: float = 1.0, mode: str = "fan_in", distribution: str = "truncated_normal",
                  seed: int | None = None, dtype: Any = _dt.float32) -> None:
         super().__init__(dtype)
-        if not isinstance(scale, numbers.Real) or isinstance(scale, bool):
+        if not isinstance(scale, (int, float, np.integer, np.floating)) or isinstance(scale, bool):
             raise TypeError(f"variance_scaling_initializer: scale must be a positive float, got {scale!r}")
         if scale <= 0.0:
             raise ValueError("`scale` must be positive float.")
