@@ -70,6 +70,7 @@ def conv_layers(tf):
                          kernel_initializer=tf.constant_initializer(init([2, 3, 3, 2], 5))),
         tf.layers.conv1d(x3, 2, 3, padding="same", kernel_initializer=tf.constant_initializer(init([3, 3, 2], 6))),
         tf.layers.conv1d(x3, 2, 2, dilation_rate=2, kernel_initializer=tf.constant_initializer(init([2, 3, 2], 7))),
+        tf.layers.conv1d(x3, 2, 3, padding="causal", kernel_initializer=tf.constant_initializer(init([3, 3, 2], 13))),
         tf.layers.conv2d_transpose(x4, 2, 3, strides=2, padding="same",
                                    kernel_initializer=tf.constant_initializer(init([3, 3, 2, 3], 8)),
                                    bias_initializer=tf.constant_initializer(init([2], 9))),

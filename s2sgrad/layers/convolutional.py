@@ -137,19 +137,10 @@ class _Conv(Layer):
 
 
 class Conv1D(_Conv):
-    """1-D convolution over ``[batch, width, channels]`` (or ``[batch, channels, width]``)."""
+    """1-D convolution over ``[batch, width, channels]`` (or ``[batch, channels, width]``); ``padding``
+    may also be ``"causal"`` (left padding only)."""
 
     rank = 1
-
-    def __init__(self, filters: int, kernel_size: Any, strides: Any = 1, padding: str = "valid",
-                 data_format: str = "channels_last", dilation_rate: Any = 1, activation: Any = None,
-                 use_bias: bool = True, kernel_initializer: Any = None, bias_initializer: Any = ZEROS,
-                 kernel_regularizer: Any = None, bias_regularizer: Any = None, activity_regularizer: Any = None,
-                 kernel_constraint: Any = None, bias_constraint: Any = None, trainable: bool = True,
-                 name: str | None = None, **kwargs: Any) -> None:
-        super().__init__(filters, kernel_size, strides, padding, data_format, dilation_rate, activation, use_bias,
-                         kernel_initializer, bias_initializer, kernel_regularizer, bias_regularizer,
-                         activity_regularizer, kernel_constraint, bias_constraint, trainable, name, **kwargs)
 
 
 class Conv2D(_Conv):
