@@ -64,7 +64,7 @@ def segment_reduce(ufunc, values, indices, num_segments, empty):
     bad = np.argwhere(indices >= num_segments)
     if bad.size:
         at = tuple(bad[0])
-        raise ValueError(f"segment_ids[{','.join(map(str, at))}] = {indices[at]} is out of range "
+        raise AssertionError(f"segment_ids[{','.join(map(str, at))}] = {indices[at]} is out of range "
                          f"[0, {num_segments})")
     kept = indices >= 0
     if not kept.all():
@@ -79,9 +79,9 @@ def sorted_segment(ufunc, values, indices):
     ``indices[-1] + 1`` segments and the empty ones hold 0 (1 for the product). ``ufunc`` None is the mean."""
     values, indices = np.asarray(values), np.asarray(indices)
     if indices.shape[0] != values.shape[0]:
-        raise ValueError("segment_ids should be the same size as dimension 0 of input.")
+        raise AssertionError("segment_ids should be the same size as dimension 0 of input.")
     if indices.size and (indices[0] < 0 or np.any(indices[1:] < indices[:-1])):
-        raise ValueError("segment ids are not increasing")
+        raise AssertionError("segment ids are not increasing")
     n = int(indices[-1]) + 1 if indices.size else 0
     counts = np.bincount(indices, minlength=n).reshape((n,) + (1,) * (values.ndim - 1))
     if ufunc is None:
