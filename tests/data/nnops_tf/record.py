@@ -13,7 +13,7 @@ import numpy as np
 import tensorflow as tf
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cases import EIDS, error_cases, value_cases  # noqa: E402
+from cases import EIDS, error_cases, value_cases
 
 v1 = tf.compat.v1
 v1.disable_eager_execution()
@@ -63,14 +63,14 @@ def record(build, inputs, grad_of):
         holders = [v1.placeholder(tf.as_dtype(x.dtype), x.shape, name=f"in{i}") for i, x in enumerate(inputs)]
         out = build(*holders)
         outs = list(out) if isinstance(out, (list, tuple)) else [out]
-        feed = dict(zip(holders, inputs))
+        feed = dict(zip(holders, inputs, strict=True))
         with v1.Session() as sess:
             values = sess.run(outs, feed)
             weights, grads = [], []
             if grad_of:  # weights of the outputs' actual shapes (some are known only at run time)
-                floats = [(o, v) for o, v in zip(outs, values) if o.dtype.is_floating]
+                floats = [(o, v) for o, v in zip(outs, values, strict=True) if o.dtype.is_floating]
                 weights = [R.standard_normal(np.shape(v)).astype(v.dtype) for _, v in floats]
-                total = tf.add_n([tf.reduce_sum(o * w) for (o, _), w in zip(floats, weights)])
+                total = tf.add_n([tf.reduce_sum(o * w) for (o, _), w in zip(floats, weights, strict=True)])
                 grads = sess.run(v1.gradients(total, [holders[i] for i in grad_of]), feed)
     return {"inputs": [_json(x) for x in inputs], "outputs": [_json(v) for v in values],
             "grads": [_json(g) for g in grads], "weights": [_json(w) for w in weights],
