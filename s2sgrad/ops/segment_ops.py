@@ -66,17 +66,23 @@ def _segment_counts(data: Tensor, ids: Tensor, num_segments: Any) -> Tensor:
     return m.maximum(rows, 1, name="at_least_1")
 
 
+def _scaled_sums(data: Any, segment_ids: Any, num_segments: Any, name: str, root: bool) -> Tensor:
+    """Segment sums divided by the rows per segment (at least 1), or by its square root."""
+    d = convert_to_tensor(data)
+    graph = graph_of([d, segment_ids, num_segments])
+    with graph.as_default(), graph.name_scope(name):
+        ids = convert_to_tensor(segment_ids)
+        total = a.unsorted_segment_sum(d, ids, _num(num_segments, ids), name="total")
+        counts = _segment_counts(d, ids, num_segments)
+        return m.truediv(total, m.sqrt(counts) if root else counts)
+
+
 def unsorted_segment_mean(data: Any, segment_ids: Any, num_segments: Any, name: str | None = None) -> Tensor:
     """The mean of the rows of ``data`` with each ``segment_ids`` value (0 for empty segments).
 
     >>> # tf.math.unsorted_segment_mean(data, [1, 0, 1], num_segments=2)
     """
-    d = convert_to_tensor(data)
-    graph = graph_of([d, segment_ids, num_segments])
-    with graph.as_default(), graph.name_scope(name or "UnsortedSegmentMean"):
-        ids = convert_to_tensor(segment_ids)
-        total = a.unsorted_segment_sum(d, ids, _num(num_segments, ids), name="total")
-        return m.truediv(total, _segment_counts(d, ids, num_segments))
+    return _scaled_sums(data, segment_ids, num_segments, name or "UnsortedSegmentMean", root=False)
 
 
 def unsorted_segment_sqrt_n(data: Any, segment_ids: Any, num_segments: Any, name: str | None = None) -> Tensor:
@@ -84,9 +90,4 @@ def unsorted_segment_sqrt_n(data: Any, segment_ids: Any, num_segments: Any, name
 
     >>> # tf.math.unsorted_segment_sqrt_n(data, [1, 0, 1], num_segments=2)
     """
-    d = convert_to_tensor(data)
-    graph = graph_of([d, segment_ids, num_segments])
-    with graph.as_default(), graph.name_scope(name or "UnsortedSegmentSqrtN"):
-        ids = convert_to_tensor(segment_ids)
-        total = a.unsorted_segment_sum(d, ids, _num(num_segments, ids), name="total")
-        return m.truediv(total, m.sqrt(_segment_counts(d, ids, num_segments)))
+    return _scaled_sums(data, segment_ids, num_segments, name or "UnsortedSegmentSqrtN", root=True)
