@@ -8,6 +8,7 @@ built once with TensorFlow and here with s2sgrad.
 import importlib.util
 import json
 import os
+import sys
 
 import numpy as np
 import pytest
@@ -30,6 +31,7 @@ def _array(entry):
 COUNTS = tuple(_array(c) for c in REFERENCE["counts"])
 VALUE_CASES = cases.value_cases(tf, COUNTS)
 ERROR_CASES = cases.error_cases(tf)
+PRINT_CASES = cases.print_cases(tf, sys.stdout)
 
 
 def _dense(value):
@@ -52,7 +54,7 @@ def _close(got, expected, what):
 
 
 def test_every_recorded_case_is_checked():
-    assert set(RECORDED) == set(VALUE_CASES) | set(ERROR_CASES)
+    assert set(RECORDED) == set(VALUE_CASES) | set(ERROR_CASES) | set(PRINT_CASES)
 
 
 @pytest.mark.parametrize("name", sorted(VALUE_CASES))
@@ -119,3 +121,14 @@ def test_run_time_errors_carry_tensorflows_message(name):
                 sess.run(target)
     assert recorded["error"] == "InvalidArgumentError"
     assert info.value.message.startswith(recorded["message"] + " (op '"), (info.value.message, recorded["message"])
+
+
+@pytest.mark.parametrize("name", sorted(PRINT_CASES))
+def test_prints_write_what_tensorflow_writes(name, capfd):
+    with tf.Graph().as_default():
+        target = cases.print_cases(tf, sys.stdout)[name]()  # the stream capfd put in place
+        with tf.Session() as sess:
+            capfd.readouterr()
+            sess.run(target)
+    written = capfd.readouterr()
+    assert written.out + written.err == RECORDED[name]["printed"]

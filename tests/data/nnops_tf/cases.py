@@ -73,3 +73,24 @@ def error_cases(tf):
         "unsorted_segment_out_of_range": (lambda d: tf.math.unsorted_segment_sum(d, tf.constant([0, 5, 1]), 3), [x]),
     })
     return cases
+
+
+def print_cases(tf, stdout):
+    """name -> build(): what to run; each writes with tf.Print (to stderr) or tf.print (to ``stdout``)."""
+    def x():
+        return tf.constant([1.0, -2.0, 3.0])
+
+    def y():
+        return tf.constant([1, 2, 3])
+
+    return {
+        "Print_summarize": lambda: tf.Print(x(), [x(), y()], message="hi: ", summarize=2),
+        "Print_nested": lambda: tf.Print(tf.constant(1), [tf.range(10), tf.constant([[1.5, 2.0], [3.0, 4.0]])],
+                                         message="m"),
+        "print_sep_end": lambda: tf.print("vals", x(), {"a": y()}, output_stream=stdout, sep="|", end="!\n",
+                                          summarize=2),
+        "print_matrix": lambda: tf.print(tf.reshape(tf.range(100), [10, 10]), output_stream=stdout),
+        "print_kinds": lambda: tf.print(tf.range(10), tf.constant([[1.5, 2.0], [3.0, 4.25]]), tf.constant(True),
+                                        tf.constant("s"), [x(), 7], output_stream=stdout, summarize=2),
+        "print_all": lambda: tf.print(tf.range(8), output_stream=stdout, summarize=-1),
+    }

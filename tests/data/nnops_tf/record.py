@@ -8,12 +8,13 @@ fixed seed and stored with the outputs, so the test feeds s2sgrad exactly what T
 import json
 import os
 import sys
+import tempfile
 
 import numpy as np
 import tensorflow as tf
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cases import EIDS, error_cases, value_cases
+from cases import EIDS, error_cases, print_cases, value_cases
 
 v1 = tf.compat.v1
 v1.disable_eager_execution()
@@ -89,6 +90,24 @@ def record_error(build, inputs):
     return {"error": None, "message": None}
 
 
+def record_print(build):
+    """What running ``build()`` writes to file descriptors 1 and 2 (where TF's kernels write)."""
+    with v1.Graph().as_default():
+        target = build()
+        with v1.Session() as sess, tempfile.TemporaryFile() as out:
+            sys.stdout.flush()
+            saved = os.dup(1), os.dup(2)
+            os.dup2(out.fileno(), 1)
+            os.dup2(out.fileno(), 2)
+            try:
+                sess.run(target)
+            finally:
+                os.dup2(saved[0], 1)
+                os.dup2(saved[1], 2)
+            out.seek(0)
+            return {"printed": out.read().decode()}
+
+
 def _json(x):
     if hasattr(x, "indices"):  # an IndexedSlicesValue gradient, made dense
         dense = np.zeros(x.dense_shape, x.values.dtype)
@@ -100,5 +119,6 @@ def _json(x):
 
 cases = {name: record(build, INPUTS[name], grad_of) for name, (build, grad_of) in value_cases(v1, COUNTS).items()}
 cases.update({name: record_error(build, inputs) for name, (build, inputs) in error_cases(v1).items()})
+cases.update({name: record_print(build) for name, build in print_cases(v1, sys.stdout).items()})
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "reference.json"), "w") as f:
     json.dump({"tensorflow": tf.__version__, "counts": [_json(c) for c in COUNTS], "cases": cases}, f, indent=0)
