@@ -67,7 +67,8 @@ from .ops.segment_ops import (segment_max, segment_mean, segment_min, segment_pr
 from .ops.assert_ops import (Assert, assert_equal, assert_greater, assert_greater_equal, assert_integer, assert_less,
                              assert_less_equal, assert_near, assert_negative, assert_non_negative, assert_non_positive,
                              assert_none_equal, assert_positive, assert_rank, assert_rank_at_least, assert_rank_in,
-                             assert_scalar, assert_type)
+                             assert_scalar, assert_type, is_non_decreasing, is_numeric_tensor,
+                             is_strictly_increasing)
 from .ops.print_ops import Print, add_check_numerics_ops, check_numerics
 from .ops.print_ops import print_v2 as print  # TF's name: tf.print shadows the builtin here, as in TF
 
@@ -136,7 +137,8 @@ __all__ += ["VariableScope", "get_collection_ref", "get_local_variable", "layers
 __all__ += ["Assert", "Print", "add_check_numerics_ops", "assert_equal", "assert_greater", "assert_greater_equal",
             "assert_integer", "assert_less", "assert_less_equal", "assert_near", "assert_negative",
             "assert_non_negative", "assert_non_positive", "assert_none_equal", "assert_positive", "assert_rank",
-            "assert_rank_at_least", "assert_rank_in", "assert_scalar", "assert_type", "check_numerics", "print",
+            "assert_rank_at_least", "assert_rank_in", "assert_scalar", "assert_type", "check_numerics",
+            "is_non_decreasing", "is_numeric_tensor", "is_strictly_increasing", "print",
             "segment_max", "segment_mean", "segment_min", "segment_prod", "segment_sum", "unsorted_segment_max",
             "unsorted_segment_mean", "unsorted_segment_min", "unsorted_segment_prod", "unsorted_segment_sqrt_n"]
 

@@ -20,6 +20,9 @@ from .ops.assert_ops import (
     assert_rank_in,
     assert_scalar,
     assert_type,
+    is_non_decreasing,
+    is_numeric_tensor,
+    is_strictly_increasing,
 )
 from .ops.math_ops import is_finite, is_inf, is_nan
 from .ops.print_ops import check_numerics
@@ -29,7 +32,8 @@ from .tf1_api import missing_names as _missing_names
 __all__ = ["Assert", "assert_all_finite", "assert_equal", "assert_greater", "assert_greater_equal", "assert_integer",
            "assert_less", "assert_less_equal", "assert_near", "assert_negative", "assert_non_negative",
            "assert_non_positive", "assert_none_equal", "assert_positive", "assert_rank", "assert_rank_at_least",
-           "assert_rank_in", "assert_scalar", "assert_type", "check_numerics", "is_finite", "is_inf", "is_nan"]
+           "assert_rank_in", "assert_scalar", "assert_type", "check_numerics", "is_finite", "is_inf", "is_nan",
+           "is_non_decreasing", "is_numeric_tensor", "is_strictly_increasing"]
 
 
 def assert_all_finite(t: Any = None, msg: Any = None, name: str | None = None, x: Any = None,

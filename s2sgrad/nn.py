@@ -46,6 +46,7 @@ from .ops.nn_ops import (
                          xw_plus_b,
 )
 from .ops.normalization_ops import (
+                         batch_norm_with_global_normalization,
                          batch_normalization,
                          fused_batch_norm,
                          local_response_normalization,
@@ -73,8 +74,9 @@ __all__ += ["atrous_conv2d", "avg_pool", "avg_pool1d", "avg_pool3d", "conv1d", "
             "separable_conv2d"]
 
 # nnops (issue 14)
-__all__ += ["batch_normalization", "compute_accidental_hits", "crelu", "fused_batch_norm", "in_top_k",
-            "local_response_normalization", "log_uniform_candidate_sampler", "lrn", "nce_loss", "sampled_softmax_loss",
-            "swish", "top_k", "uniform_candidate_sampler", "weighted_cross_entropy_with_logits", "weighted_moments"]
+__all__ += ["batch_norm_with_global_normalization", "batch_normalization", "compute_accidental_hits",
+            "crelu", "fused_batch_norm", "in_top_k", "local_response_normalization", "log_uniform_candidate_sampler",
+            "lrn", "nce_loss", "sampled_softmax_loss", "swish", "top_k", "uniform_candidate_sampler",
+            "weighted_cross_entropy_with_logits", "weighted_moments"]
 
 __getattr__ = _missing_names("nn", __name__)

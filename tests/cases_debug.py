@@ -24,5 +24,7 @@ CASES = [
            order2=True),
     OpCase("Assert_passing", after(lambda x: tf.Assert(tf.reduce_all(x < 10.0), [x])), [X], lambda x: 2 * x),
     OpCase("assert_less_passing", after(lambda x: tf.assert_less(x, x + 1.0)), [X], lambda x: 2 * x),
+    OpCase("is_non_decreasing", lambda x: [tf.debugging.is_non_decreasing(x), tf.is_strictly_increasing(x[:, 1:])],
+           [np.array([[1, 2, 2], [3, 5, 9]], np.int32)], lambda x: [np.array(True), np.array(False)], grad=False),
     OpCase("print_v2", after(lambda x: tf.print("x:", x, output_stream=sys.stdout)), [X], lambda x: 2 * x),
 ]

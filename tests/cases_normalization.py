@@ -75,6 +75,9 @@ CASES = [
     OpCase("batch_normalization_no_scale_offset", lambda x, mu, v: tf.nn.batch_normalization(x, mu, v, None, None, EPS),
            [X4, MEAN, VAR], lambda x, mu, v: batch_norm(x, mu, v, 0.0, 1.0, EPS)),
     # the batch statistics carry no gradient (as TF's fused op): the gradient cases differentiate y
+    OpCase("batch_norm_with_global_normalization", lambda x, mu, v, b, s: tf.nn.batch_norm_with_global_normalization(
+        x, mu, v, b, s, EPS, scale_after_normalization=True), [X4, MEAN, VAR, BETA, GAMMA],
+           lambda x, mu, v, b, s: batch_norm(x, mu, v, b, s, EPS)),
     OpCase("fused_batch_norm_train", lambda x, g, b: list(tf.nn.fused_batch_norm(x, g, b, epsilon=EPS)),
            [X4, GAMMA, BETA], fused_train, grad=False),
     OpCase("fused_batch_norm_train_y", lambda x, g, b: tf.nn.fused_batch_norm(x, g, b, epsilon=EPS)[0],

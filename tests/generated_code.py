@@ -83,11 +83,19 @@ def _function_problems(fn: ast.FunctionDef, module_names: set) -> list[str]:
         elif isinstance(stmt, ast.Return):
             found += _expression_problems(stmt.value, module_names | local, "return")
             returned = True
+        elif isinstance(stmt, ast.Expr) and _is_runtime_call(stmt.value):  # an effect: a check or a print
+            found += _expression_problems(stmt.value, module_names | local, "statement")
         else:
             found.append(f"unexpected statement in run: {ast.unparse(stmt)[:80]}")
     if not returned:
         found.append("run does not end with return")
     return found
+
+
+def _is_runtime_call(node: ast.expr) -> bool:
+    """``rt.<helper>(...)``: the only call generated code makes for its effect alone."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "rt")
 
 
 def _name_problems(name: str, taken: set) -> list[str]:

@@ -89,7 +89,7 @@ def segment_reduce(ufunc, values, indices, num_segments, empty):
     bad = np.argwhere(indices >= num_segments)
     if bad.size:
         at = tuple(bad[0])
-        raise ValueError(f"segment_ids[{','.join(map(str, at))}] = {indices[at]} is out of range "
+        raise AssertionError(f"segment_ids[{','.join(map(str, at))}] = {indices[at]} is out of range "
                          f"[0, {num_segments})")
     kept = indices >= 0
     if not kept.all():
@@ -101,21 +101,24 @@ def segment_reduce(ufunc, values, indices, num_segments, empty):
 
 def sorted_segment(ufunc, values, indices):
     """``tf.math.segment_*``: ``indices`` sorted, one per row of ``values``; there are
-    ``indices[-1] + 1`` segments and the empty ones hold 0 (1 for the product). ``ufunc`` None is the mean."""
+    ``indices[-1] + 1`` segments and the empty ones hold 0 (1 for the product). ``ufunc`` None is
+    the mean. Each run of equal indices is reduced at once (``ufunc.reduceat``)."""
     values, indices = np.asarray(values), np.asarray(indices)
     if indices.shape[0] != values.shape[0]:
-        raise ValueError("segment_ids should be the same size as dimension 0 of input.")
+        raise AssertionError("segment_ids should be the same size as dimension 0 of input.")
     if indices.size and (indices[0] < 0 or np.any(indices[1:] < indices[:-1])):
-        raise ValueError("segment ids are not increasing")
+        raise AssertionError("segment ids are not increasing")
     n = int(indices[-1]) + 1 if indices.size else 0
-    counts = np.bincount(indices, minlength=n).reshape((n,) + (1,) * (values.ndim - 1))
+    out = np.full((n,) + values.shape[1:], 1 if ufunc is np.multiply else 0, dtype=values.dtype)
+    if not indices.size:
+        return out
+    starts = np.flatnonzero(np.concatenate([[True], indices[1:] != indices[:-1]]))
+    reduced = (ufunc or np.add).reduceat(values, starts, axis=0)
     if ufunc is None:
-        return (segment_reduce(np.add, values, indices, n, 0) / np.maximum(counts, 1)).astype(values.dtype)
-    if ufunc is np.multiply or not values.size:
-        return segment_reduce(ufunc, values, indices, n, 1 if ufunc is np.multiply else 0)
-    # a start no segment's max (min) is below (above): the smallest (largest) value of all
-    start = values.min() if ufunc is np.maximum else values.max() if ufunc is np.minimum else 0
-    return np.where(counts > 0, segment_reduce(ufunc, values, indices, n, start), 0).astype(values.dtype)
+        counts = np.diff(np.append(starts, len(indices))).reshape((-1,) + (1,) * (values.ndim - 1))
+        reduced = reduced / counts
+    out[indices[starts]] = reduced
+    return out
 
 
 def gather_nd(params, indices):

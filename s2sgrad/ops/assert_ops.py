@@ -23,7 +23,7 @@ from .convert import convert_operands, convert_to_tensor, graph_of, is_tensor_li
 __all__ = ["Assert", "assert_equal", "assert_none_equal", "assert_less", "assert_less_equal", "assert_greater",
            "assert_greater_equal", "assert_positive", "assert_negative", "assert_non_negative", "assert_non_positive",
            "assert_near", "assert_rank", "assert_rank_at_least", "assert_rank_in", "assert_type", "assert_integer",
-           "assert_scalar"]
+           "assert_scalar", "is_numeric_tensor", "is_non_decreasing", "is_strictly_increasing"]
 
 
 def Assert(condition: Any, data: Any, summarize: int | None = None, name: str | None = None) -> Operation:
@@ -225,3 +225,30 @@ def assert_scalar(tensor: Any, name: str | None = None, message: str | None = No
     if t.shape.rank != 0:
         raise ValueError(f"{_prefix(message)}Expected scalar shape for {t.name}, saw shape: {t.shape}.")
     return t
+
+
+def is_numeric_tensor(tensor: Any) -> bool:
+    """Whether ``tensor`` is a Tensor of a number dtype (not bool or string).
+
+    >>> # tf.debugging.is_numeric_tensor(tf.constant([1.0]))  ->  True
+    """
+    return isinstance(tensor, Tensor) and (tensor.dtype.is_floating or tensor.dtype.is_integer
+                                           or tensor.dtype.is_complex)
+
+
+def _monotonic(default: str, test: Callable, what: str) -> Any:
+    def check(x: Any, name: str | None = None) -> Tensor:
+        graph = graph_of([x])
+        with graph.as_default(), graph.name_scope(name or default):
+            flat = a.reshape(convert_to_tensor(x), [-1])
+            if not is_numeric_tensor(flat):
+                raise TypeError(f"Expected x to be numeric, got {flat.dtype.name} ({flat.name})")
+            return r.reduce_all(test(flat[:-1], flat[1:]))
+    check.__name__ = default
+    check.__doc__ = (f"A scalar bool: whether the elements of ``x`` (in row-major order) are {what} (True for "
+                     f"fewer than two).\n\n    >>> # tf.debugging.{default}([1, 2, 2])\n")
+    return check
+
+
+is_non_decreasing = _monotonic("is_non_decreasing", m.less_equal, "non-decreasing")
+is_strictly_increasing = _monotonic("is_strictly_increasing", m.less, "strictly increasing")

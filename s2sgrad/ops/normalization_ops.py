@@ -16,8 +16,8 @@ from . import math_ops as m
 from . import reduce_ops as r
 from .convert import convert_to_tensor, graph_of, record1, tensor_or_constant
 
-__all__ = ["moments", "weighted_moments", "batch_normalization", "fused_batch_norm", "local_response_normalization",
-           "lrn"]
+__all__ = ["moments", "weighted_moments", "batch_normalization", "batch_norm_with_global_normalization",
+           "fused_batch_norm", "local_response_normalization", "lrn"]
 
 
 def _keep(keepdims: Any, keep_dims: Any) -> bool:
@@ -90,6 +90,26 @@ def batch_normalization(x: Any, mean: Any, variance: Any, offset: Any, scale: An
         mean = tensor_or_constant(mean, x.dtype)
         shift = -mean * inv if offset is None else tensor_or_constant(offset, x.dtype) - mean * inv
         return m.add(x * m.cast(inv, x.dtype), m.cast(shift, x.dtype), name=scope)
+
+
+def batch_norm_with_global_normalization(t: Any = None, m: Any = None, v: Any = None, beta: Any = None,
+                                        gamma: Any = None, variance_epsilon: Any = None,
+                                        scale_after_normalization: Any = None, name: str | None = None,
+                                        input: Any = None, mean: Any = None, variance: Any = None) -> Tensor:
+    """TF's older batch norm: ``batch_normalization(t, m, v, beta, gamma if scale_after_normalization
+    else None, variance_epsilon)`` (``input``, ``mean``, ``variance`` are newer names of ``t``, ``m``, ``v``).
+
+    >>> # tf.nn.batch_norm_with_global_normalization(x, mu, var, beta, gamma, 1e-3, True)
+    """
+    pairs = ((t, input, "t", "input"), (m, mean, "m", "mean"), (v, variance, "v", "variance"))
+    x, mu, var = (a.either(old, new, f"Cannot specify both '{o}' and '{n}'") for old, new, o, n in pairs)
+    if x is None or mu is None or var is None or variance_epsilon is None or scale_after_normalization is None:
+        raise ValueError("batch_norm_with_global_normalization needs t, m, v, variance_epsilon and "
+                         "scale_after_normalization")
+    if not isinstance(scale_after_normalization, (bool, np.bool_)):
+        raise TypeError(f"scale_after_normalization must be a Python bool, got {scale_after_normalization!r}")
+    return batch_normalization(x, mu, var, beta, gamma if scale_after_normalization else None, variance_epsilon,
+                               name=name or "batchnorm")
 
 
 _FORMATS = {"NHWC": -1, "NCHW": 1, "NDHWC": -1, "NCDHW": 1}

@@ -11,7 +11,7 @@ import numpy as np
 from .. import dtypes as _dt
 from ..primitives.core import Primitive
 from ..primitives.sampling import LOG_UNIFORM_CANDIDATE_SAMPLER, UNIFORM_CANDIDATE_SAMPLER
-from ..ssa.graph import Tensor
+from ..ssa.graph import Tensor, get_default_graph
 from . import array_ops as a
 from . import math_ops as m
 from . import nn_ops
@@ -81,29 +81,31 @@ def _sampled_logits(weights: Any, biases: Any, labels: Any, inputs: Any, num_sam
                     seed: int | None) -> tuple[Tensor, Tensor]:
     """Logits of the true and the sampled classes (``[batch, num_true + num_sampled]``, the log of
     each class's expected count subtracted) and their labels (``1 / num_true`` for the true ones)."""
-    x = convert_to_tensor(inputs)
-    classes = m.cast(convert_to_tensor(labels), _dt.int64)
-    if sampled_values is None:
-        sampled_values = log_uniform_candidate_sampler(classes, num_true, num_sampled, True, num_classes, seed=seed)
-    sampled, true_count, sampled_count = (a.stop_gradient(v) for v in sampled_values)
-    sampled = m.cast(sampled, _dt.int64)
-    flat = a.reshape(classes, [-1])
-    true_w = m.cast(embedding_lookup(weights, flat, partition_strategy), x.dtype)
-    sampled_w = m.cast(embedding_lookup(weights, sampled, partition_strategy), x.dtype)
-    true_b = m.cast(embedding_lookup(biases, flat, partition_strategy), x.dtype)
-    sampled_b = m.cast(embedding_lookup(biases, sampled, partition_strategy), x.dtype)
-    dim = a.shape(true_w)[1:2]
-    rows = a.reshape(true_w, a.concat([[-1, num_true], dim], 0))
-    true_logits = r.reduce_sum(a.expand_dims(x, 1) * rows, 2) + a.reshape(true_b, [-1, num_true])
-    sampled_logits = m.matmul(x, sampled_w, transpose_b=True) + sampled_b
-    if remove_accidental_hits:
-        hit = r.reduce_any(_hits(classes, sampled), 1)
-        sampled_logits += m.cast(hit, x.dtype) * LOWEST_FLOAT32
-    true_logits -= m.log(m.cast(true_count, x.dtype))
-    sampled_logits -= m.log(m.cast(sampled_count, x.dtype))
-    logits = a.concat([true_logits, sampled_logits], 1)
-    targets = a.concat([a.ones_like(true_logits) / float(num_true), a.zeros_like(sampled_logits)], 1)
-    return logits, targets
+    with get_default_graph().name_scope("logits"):  # short names for the generated code: logits_true_w...
+        x = convert_to_tensor(inputs)
+        classes = m.cast(convert_to_tensor(labels), _dt.int64)
+        if sampled_values is None:
+            sampled_values = log_uniform_candidate_sampler(classes, num_true, num_sampled, True, num_classes,
+                                                           seed=seed)
+        sampled, true_count, sampled_count = (a.stop_gradient(v) for v in sampled_values)
+        sampled = m.cast(sampled, _dt.int64)
+        flat = a.reshape(classes, [-1])
+        true_w = m.cast(embedding_lookup(weights, flat, partition_strategy, name="true_w"), x.dtype)
+        sampled_w = m.cast(embedding_lookup(weights, sampled, partition_strategy, name="sampled_w"), x.dtype)
+        true_b = m.cast(embedding_lookup(biases, flat, partition_strategy, name="true_b"), x.dtype)
+        sampled_b = m.cast(embedding_lookup(biases, sampled, partition_strategy, name="sampled_b"), x.dtype)
+        example = m.floordiv(r.cumsum(a.ones_like(flat), exclusive=True), num_true)  # the row of each true label
+        dots = r.reduce_sum(a.gather(x, example) * true_w, 1)
+        true_logits = a.reshape(dots, [-1, num_true]) + a.reshape(true_b, [-1, num_true])
+        sampled_logits = m.matmul(x, sampled_w, transpose_b=True) + sampled_b
+        if remove_accidental_hits:
+            hit = r.reduce_any(_hits(classes, sampled), 1)
+            sampled_logits += m.cast(hit, x.dtype) * LOWEST_FLOAT32
+        true_logits -= m.log(m.cast(true_count, x.dtype))
+        sampled_logits -= m.log(m.cast(sampled_count, x.dtype))
+        logits = a.concat([true_logits, sampled_logits], 1)
+        targets = a.concat([a.ones_like(true_logits) / float(num_true), a.zeros_like(sampled_logits)], 1)
+        return logits, targets
 
 
 def nce_loss(weights: Any, biases: Any, labels: Any, inputs: Any, num_sampled: int, num_classes: int,

@@ -60,9 +60,21 @@ unsorted_segment_prod = _unsorted(P.UNSORTED_SEGMENT_PROD, "prod")
 def _segment_counts(data: Tensor, ids: Tensor, num_segments: Any) -> Tensor:
     """Rows per segment, at least 1, shaped to broadcast against the segment sums."""
     n = _num(num_segments, ids)
-    counts = a.unsorted_segment_sum(a.ones(a.shape(ids), dtype=data.dtype), ids, n)
+    counts = a.unsorted_segment_sum(a.ones(a.shape(ids), dtype=data.dtype), ids, n, name="counts")
     tail = a.ones(a.reshape(a.rank(data) - a.rank(ids), [1]), dtype=n.dtype)
-    return m.maximum(a.reshape(counts, a.concat([a.reshape(n, [1]), tail], 0)), 1)
+    rows = a.reshape(counts, a.concat([a.reshape(n, [1]), tail], 0), name="rows")
+    return m.maximum(rows, 1, name="at_least_1")
+
+
+def _scaled_sums(data: Any, segment_ids: Any, num_segments: Any, name: str, root: bool) -> Tensor:
+    """Segment sums divided by the rows per segment (at least 1), or by its square root."""
+    d = convert_to_tensor(data)
+    graph = graph_of([d, segment_ids, num_segments])
+    with graph.as_default(), graph.name_scope(name):
+        ids = convert_to_tensor(segment_ids)
+        total = a.unsorted_segment_sum(d, ids, _num(num_segments, ids), name="total")
+        counts = _segment_counts(d, ids, num_segments)
+        return m.truediv(total, m.sqrt(counts) if root else counts)
 
 
 def unsorted_segment_mean(data: Any, segment_ids: Any, num_segments: Any, name: str | None = None) -> Tensor:
@@ -70,11 +82,7 @@ def unsorted_segment_mean(data: Any, segment_ids: Any, num_segments: Any, name: 
 
     >>> # tf.math.unsorted_segment_mean(data, [1, 0, 1], num_segments=2)
     """
-    d = convert_to_tensor(data)
-    graph = graph_of([d, segment_ids, num_segments])
-    with graph.as_default(), graph.name_scope(name or "UnsortedSegmentMean"):
-        ids = convert_to_tensor(segment_ids)
-        return m.truediv(a.unsorted_segment_sum(d, ids, _num(num_segments, ids)), _segment_counts(d, ids, num_segments))
+    return _scaled_sums(data, segment_ids, num_segments, name or "UnsortedSegmentMean", root=False)
 
 
 def unsorted_segment_sqrt_n(data: Any, segment_ids: Any, num_segments: Any, name: str | None = None) -> Tensor:
@@ -82,9 +90,4 @@ def unsorted_segment_sqrt_n(data: Any, segment_ids: Any, num_segments: Any, name
 
     >>> # tf.math.unsorted_segment_sqrt_n(data, [1, 0, 1], num_segments=2)
     """
-    d = convert_to_tensor(data)
-    graph = graph_of([d, segment_ids, num_segments])
-    with graph.as_default(), graph.name_scope(name or "UnsortedSegmentSqrtN"):
-        ids = convert_to_tensor(segment_ids)
-        counts = _segment_counts(d, ids, num_segments)
-        return m.truediv(a.unsorted_segment_sum(d, ids, _num(num_segments, ids)), m.sqrt(counts))
+    return _scaled_sums(data, segment_ids, num_segments, name or "UnsortedSegmentSqrtN", root=True)
