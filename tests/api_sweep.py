@@ -109,6 +109,46 @@ VALID: dict[str, Callable[[Context], Any]] = {
     "enabled": lambda c: False, "op_type": lambda c: "Mul", "control_inputs": lambda c: None,
 }
 
+def _images(c: Context) -> Any:
+    return tf.ones([2, 6, 6, 3])
+
+
+def _kernel(c: Context) -> Any:
+    return tf.ones([3, 3, 3, 4])
+
+
+_SAME = {"strides": [1, 1, 1, 1], "padding": "SAME"}
+_POOL = {"ksize": [1, 2, 2, 1], "strides": [1, 2, 2, 1], "padding": "VALID"}
+# the convolution and pooling family (tests/cases_conv.py has their values)
+_CONV_OVERRIDES: dict[str, dict[str, Any]] = {
+    "nn.conv2d": {"input": _images, "filter": _kernel, **_SAME},
+    "nn.conv3d": {"input": lambda c: tf.ones([1, 4, 4, 4, 2]), "filter": lambda c: tf.ones([2, 2, 2, 2, 3]),
+                  "strides": [1, 1, 1, 1, 1], "padding": "SAME"},
+    "nn.conv1d": {"input": None, "value": lambda c: tf.ones([2, 6, 3]), "filters": lambda c: tf.ones([3, 3, 4]),
+                  "stride": 1, "padding": "SAME"},
+    "nn.convolution": {"input": _images, "filter": _kernel, "padding": "VALID", "dilation_rate": [2, 2]},
+    "nn.conv2d_backprop_input": {"input_sizes": [2, 6, 6, 3], "filter": _kernel,
+                                 "out_backprop": lambda c: tf.ones([2, 6, 6, 4]), **_SAME},
+    "nn.conv2d_backprop_filter": {"input": _images, "filter_sizes": [3, 3, 3, 4],
+                                  "out_backprop": lambda c: tf.ones([2, 6, 6, 4]), **_SAME},
+    "nn.conv2d_transpose": {"input": None, "value": lambda c: tf.ones([2, 3, 3, 4]), "filter": _kernel,
+                            "output_shape": [2, 6, 6, 3], "strides": [1, 2, 2, 1]},
+    "nn.depthwise_conv2d": {"input": _images, "filter": lambda c: tf.ones([3, 3, 3, 2]), **_SAME, "rate": [1, 2]},
+    "nn.depthwise_conv2d_native": {"input": _images, "filter": lambda c: tf.ones([3, 3, 3, 2]), **_SAME},
+    "nn.separable_conv2d": {"input": _images, "depthwise_filter": lambda c: tf.ones([3, 3, 3, 2]),
+                            "pointwise_filter": lambda c: tf.ones([1, 1, 6, 5]), **_SAME, "rate": None},
+    "nn.atrous_conv2d": {"value": _images, "filters": _kernel, "rate": 2, "padding": "SAME"},
+    "nn.max_pool": {"input": None, "value": _images, **_POOL},
+    "nn.avg_pool": {"input": None, "value": _images, **_POOL},
+    "nn.max_pool_with_argmax": {"input": _images, **_POOL},
+    "nn.max_pool1d": {"input": lambda c: tf.ones([2, 6, 3]), "ksize": 2, "strides": 2, "padding": "SAME"},
+    "nn.avg_pool1d": {"input": lambda c: tf.ones([2, 6, 3]), "ksize": 2, "strides": 2, "padding": "SAME"},
+    "nn.max_pool3d": {"input": lambda c: tf.ones([1, 4, 4, 4, 2]), "ksize": 2, "strides": 2, "padding": "SAME"},
+    "nn.avg_pool3d": {"input": lambda c: tf.ones([1, 4, 4, 4, 2]), "ksize": 2, "strides": 2, "padding": "SAME"},
+    "nn.pool": {"input": _images, "window_shape": [2, 2], "pooling_type": "MAX", "padding": "SAME",
+                "strides": [2, 2]},
+}
+
 # Per function: arguments that differ from the table (makers or plain values).
 OVERRIDES: dict[str, dict[str, Any]] = {
     "tf.concat": {"values": lambda c: [c.m23, c.m23]}, "tf.concat_v2": {"values": lambda c: [c.m23, c.m23]},
@@ -171,6 +211,7 @@ OVERRIDES: dict[str, dict[str, Any]] = {
     "tf.grad": {}, "tf.value_and_grad": {}, "tf.jacobian": {"f": lambda c: (lambda x: x ** 2)}, "tf.hessian": {},
     "tf.random_normal": {"shape": [2, 3]}, "tf.random_uniform": {"shape": [2, 3]},
     "tf.truncated_normal": {"shape": [2, 3]}, "nn.dropout": {"x": lambda c: c.m23},
+    **_CONV_OVERRIDES,
 }
 # nnops (issue 14): normalization, sampled losses, top_k, segment reductions, checks and prints
 _CLASSES = lambda c: tf.constant([[1], [2]], tf.int64)  # noqa: E731

@@ -8,7 +8,6 @@ a loop over the window's offsets (a few strided slices), never over pixels.
 """
 from __future__ import annotations
 
-import itertools
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
@@ -187,7 +186,7 @@ def _offsets(x, window, strides, padding, fill):
     out = tuple((n - k) // s + 1 for n, k, s in zip(x.shape[1:-1], window, strides, strict=True))
     slices = [(slice(None),) + tuple(slice(o, o + (n - 1) * s + 1, s)
                                      for o, n, s in zip(offset, out, strides, strict=True))
-              for offset in itertools.product(*map(range, window))]
+              for offset in np.ndindex(*window)]
     return x, pads, slices
 
 
@@ -267,7 +266,7 @@ def max_pool_argmax(x, ksize, strides, padding, include_batch_in_index=False, in
     """TF's MaxPoolWithArgmax (channels last): the maxima and the flat indices of the first of each
     window's maxima, ``(y * width + x) * channels + c`` (with the batch: ``+ b * height * width * channels``)."""
     padded, pads, slices = _offsets(x, ksize, strides, padding, _lowest(x.dtype))
-    offsets = list(itertools.product(*map(range, ksize)))
+    offsets = list(np.ndindex(*ksize))
     best = padded[slices[0]].copy()
     argmax = _flat_index(x.shape, best.shape, offsets[0], strides, pads, include_batch_in_index).astype(index_dtype)
     for offset, index in zip(offsets[1:], slices[1:], strict=True):

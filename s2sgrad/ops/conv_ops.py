@@ -74,7 +74,7 @@ def _padding(padding: Any, rank: int, data_format: str, op: str, explicit: bool 
             raise ValueError(f"Nonzero explicit padding in the batch or depth dimensions is not supported for "
                              f"'{op}' (padding={padding})")
         return {"padding": "EXPLICIT", "explicit_paddings": [v for p in pairs for v in p]}
-    if padding not in choices[:2]:
+    if not isinstance(padding, str) or padding not in choices[:2]:
         listed = ", ".join(f'"{c}"' for c in choices)
         raise ValueError(f"Attr 'padding' of '{op}' Op passed string '{padding}' not in: {listed}.")
     return {"padding": padding, "explicit_paddings": []}
@@ -383,6 +383,8 @@ def max_pool_with_argmax(input: Any, ksize: Any, strides: Any, padding: Any, dat
     attrs = {"ksize": per_axis(ksize, "ksize", 2, "NHWC"), "strides": per_axis(strides, "strides", 2, "NHWC"),
              **_padding(padding, 2, "NHWC", "MaxPoolWithArgmax", explicit=False), "data_format": "NHWC",
              "Targmax": index_dtype, "include_batch_in_index": bool(include_batch_in_index)}
+    _checked_spatial(attrs["ksize"], "ksize", "NHWC")
+    _checked_spatial(attrs["strides"], "strides", "NHWC")
     op = record(P.MAX_POOL_WITH_ARGMAX, [convert_to_tensor(input)], attrs, name or "MaxPoolWithArgmax")
     return op.outputs[0], op.outputs[1]
 
@@ -403,7 +405,7 @@ def pool(input: Any, window_shape: Any, pooling_type: str, padding: str, dilatio
                         "dilation_rate")
     if rates is not None and any(r != 1 for r in rates):
         raise NotImplementedError("tf.nn.pool with dilation_rate > 1 is not supported")
-    function = _POOLS.get((pooling_type, len(window)))
+    function = _POOLS.get((pooling_type, len(window))) if isinstance(pooling_type, str) else None
     if function is None:
         raise ValueError(f"pooling_type must be 'MAX' or 'AVG' over 1-3 spatial axes, got {pooling_type!r} with "
                          f"window_shape={window_shape}")

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from .. import dtypes as _dt
 from ..primitives import conv as P
 from ..primitives.core import Primitive
@@ -131,9 +133,17 @@ def per_image_standardization(image: Any) -> Tensor:
         if x.shape.rank is not None and x.shape.rank < 3:
             raise ValueError(f"'image' (shape {x.shape}) must be at least three-dimensional.")
         x = m.cast(x, _dt.float32)
-        pixels = r.reduce_prod(a.shape(x)[-3:])
         axes = [-1, -2, -3]
         mean = r.reduce_mean(x, axes, keepdims=True)
+        pixels = _pixels_per_image(x, axes)
         stddev = r.reduce_std(x, axes, keepdims=True)
-        adjusted = m.maximum(stddev, m.rsqrt(m.cast(pixels, _dt.float32)))
+        adjusted = m.maximum(stddev, m.rsqrt(pixels))
         return m.divide(m.subtract(x, mean), adjusted, name=scope)
+
+
+def _pixels_per_image(x: Tensor, axes: list[int]) -> Any:
+    """The number of elements of each image: a Python float when the shape is known."""
+    sizes = x.shape.sizes
+    if sizes is not None and None not in sizes[-3:]:
+        return float(np.prod([d or 0 for d in sizes[-3:]]))
+    return r.reduce_sum(a.ones_like(x), axes, keepdims=True)
