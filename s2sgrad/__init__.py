@@ -40,6 +40,10 @@ from .ops.math_ops import (abs, acos, add, add_n, asin, asinh, atan, atan2, cast
 from .ops.random_ops import random_normal, random_uniform, set_random_seed, truncated_normal
 from .ops.reduce_ops import (argmax, argmin, count_nonzero, cumprod, cumsum, reduce_all, reduce_any,
                              reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum)
+from .ops.cond_ops import case, cond
+from .ops.functional_ops import foldl, foldr, map_fn, scan
+from .ops.loop_ops import while_loop
+from .ops.tensor_array_ops import TensorArray
 from .ops.variables import (AUTO_REUSE, Variable, VariableScope, assign, assign_add, assign_sub, get_local_variable,
                             get_variable, get_variable_scope, global_variables, global_variables_initializer,
                             initialize_all_variables, local_variables, local_variables_initializer, model_variables,
@@ -81,6 +85,11 @@ from .platform import tf_logging as logging
 from .platform.tf_logging import get_logger
 from . import io
 
+# tf.data (issue 15): input pipelines, TFRecord files, tf.train.Example parsing
+from . import data, python_io
+from .ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, SparseTensor, VarLenFeature, parse_example,
+                              parse_single_example)
+
 # s2sgrad's own: see the generated code, differentiate plain NumPy functions, ship the result
 from .inspection import ir, source
 from .tracing import grad, hessian, jacobian, value_and_grad
@@ -94,7 +103,9 @@ compat.v1 = _sys.modules[__name__]  # tf.compat.v1 is tf: s2sgrad's top level is
 _sys.modules[compat.__name__ + ".v1"] = compat.v1
 newaxis = None
 # the public names: what `from s2sgrad import *` gives (and what ruff checks the imports against)
-__all__ = ["AUTO_REUSE", "AggregationMethod", "ConfigProto", "DType", "DeviceSpec", "Dimension", "GPUOptions", "Graph",
+__all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "SparseTensor", "VarLenFeature", "data",
+           "parse_example", "parse_single_example", "python_io"]  # tf.data (issue 15)
+__all__ += ["AUTO_REUSE", "AggregationMethod", "ConfigProto", "DType", "DeviceSpec", "Dimension", "GPUOptions", "Graph",
            "GraphKeys", "GraphOptions", "IndexedSlices", "IndexedSlicesValue", "InteractiveSession", "NoGradient",
            "NotDifferentiable", "OpError", "Operation", "OptimizerOptions", "RegisterGradient", "RunMetadata",
            "RunOptions", "Session", "Tensor", "TensorShape", "UnconnectedGradients", "Variable", "abs", "acos", "add",
@@ -129,6 +140,7 @@ __all__ = ["AUTO_REUSE", "AggregationMethod", "ConfigProto", "DType", "DeviceSpe
            "to_double", "to_float", "to_int32", "to_int64", "train", "trainable_variables", "transpose", "truediv",
            "truncated_normal", "truncated_normal_initializer", "tuple", "uint16", "uint32", "uint64", "uint8", "unpack",
            "unsorted_segment_sum", "unstack", "value_and_grad", "variable_scope", "variables_initializer",
+           "cond", "case", "while_loop", "TensorArray", "map_fn", "scan", "foldl", "foldr",
            "variance_scaling_initializer", "where", "where_v2", "zeros", "zeros_initializer", "zeros_like"]
 # issue 14 (layers): variable scopes, initializers, collections, tf.layers
 __all__ += ["VariableScope", "get_collection_ref", "get_local_variable", "layers", "model_variables", "no_regularizer",

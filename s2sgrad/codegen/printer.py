@@ -80,6 +80,12 @@ def _fill(prefix: str, node: ast.expr, suffix: str, width: int, text: str | None
         return [prefix + text + suffix]
     if type(node) is ast.BinOp and _BINOPS[type(node.op)][1] != _POWER:
         return _split_binop(prefix, node, suffix, width)
+    if type(node) is ast.Compare and len(node.ops) == 1:  # (a\n <= b), the tree unchanged
+        left = _fill(prefix + "(", node.left, "", width, _expr(node.left, _CMP + 1))
+        indent = " " * (len(prefix) + 1)
+        symbol = _CMPOPS[type(node.ops[0])] + " "
+        right = _expr(node.comparators[0], _CMP + 1)
+        return left + _fill(indent + symbol, node.comparators[0], ")" + suffix, width, right)
     parts = _bracketed(node)
     if parts is None:
         return [prefix + text + suffix]
@@ -154,7 +160,8 @@ def _bracketed(node: ast.expr) -> tuple[str, Sequence[_Item], str] | None:
 
 def _breakable(node: ast.expr) -> bool:
     """Whether ``_fill`` can break ``node``: a bracketed call, tuple or list, or an operator chain."""
-    return _bracketed(node) is not None or type(node) is ast.BinOp and _BINOPS[type(node.op)][1] != _POWER
+    return (_bracketed(node) is not None or type(node) is ast.BinOp and _BINOPS[type(node.op)][1] != _POWER
+            or type(node) is ast.Compare and len(node.ops) == 1)
 
 
 def _item(item: _Item) -> str:

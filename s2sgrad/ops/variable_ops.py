@@ -49,8 +49,7 @@ class Variable(GraphElement, TensorOperators):
         self.trainable = True if trainable is None else bool(trainable)
         self.constraint = constraint
         graph = graph_of([initial_value]) if not callable(initial_value) else get_default_graph()
-        # as TF's init_scope: a variable and its initializer never wait for the control dependencies around
-        with graph.as_default(), graph.control_dependencies(None), graph.name_scope(name or "Variable") as scope:
+        with graph.as_default(), graph._outside_blocks(), graph.name_scope(name or "Variable") as scope:
             if callable(initial_value):
                 with graph.name_scope("Initializer"):
                     value = initial_value()

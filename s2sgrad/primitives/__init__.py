@@ -8,13 +8,30 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import array, conv, debug, fills, indexing, joining, linalg, math, nn, reduce, sampling, segment, state
+from . import (
+    array,
+    conv,
+    control,
+    data,
+    debug,
+    fills,
+    indexing,
+    joining,
+    linalg,
+    math,
+    nn,
+    reduce,
+    sampling,
+    segment,
+    state,
+    tensor_array,
+)
 from .core import Primitive, define
 
 __all__ = ["ALL", "BY_NAME", "FAMILIES", "Primitive", "define"]
 
-FAMILIES: tuple[ModuleType, ...] = (state, math, reduce, linalg, array, joining, fills, indexing, nn, segment,
-                                      conv, debug, sampling)
+FAMILIES: tuple[ModuleType, ...] = (state, math, reduce, linalg, array, joining, fills, indexing, nn, control,
+                                     tensor_array, data, segment, debug, sampling, conv)
 
 
 def _declared(families: tuple[ModuleType, ...]) -> tuple[Primitive, ...]:

@@ -9,7 +9,24 @@ from __future__ import annotations
 
 from ...primitives import ALL
 from ...primitives.core import Primitive
-from . import array, conv, debug, fills, indexing, joining, linalg, math, nn, reduce, sampling, segment, state
+from . import (
+    array,
+    conv,
+    control,
+    data,
+    debug,
+    fills,
+    indexing,
+    joining,
+    linalg,
+    math,
+    nn,
+    reduce,
+    sampling,
+    segment,
+    state,
+    tensor_array,
+)
 from .common import Emitter
 from .template import template
 
@@ -26,10 +43,11 @@ def _merged(*tables: dict[Primitive, Emitter]) -> dict[Primitive, Emitter]:
     return merged
 
 
-EMITTERS: dict[Primitive, Emitter] = _merged(array.EMITTERS, fills.EMITTERS, indexing.EMITTERS, joining.EMITTERS,
+EMITTERS: dict[Primitive, Emitter] = _merged(array.EMITTERS, control.EMITTERS,
+                                             fills.EMITTERS, indexing.EMITTERS, joining.EMITTERS,
                                              linalg.EMITTERS, math.EMITTERS, nn.EMITTERS, reduce.EMITTERS,
-                                             segment.EMITTERS, state.EMITTERS, conv.EMITTERS, debug.EMITTERS,
-                                             sampling.EMITTERS)
+                                             state.EMITTERS, tensor_array.EMITTERS, data.EMITTERS,
+                                             segment.EMITTERS, debug.EMITTERS, sampling.EMITTERS, conv.EMITTERS)
 
 
 def emitter(prim: Primitive) -> Emitter | None:
