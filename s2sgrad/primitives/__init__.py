@@ -10,8 +10,8 @@ from types import ModuleType
 
 from . import (
     array,
-    conv,
     control,
+    conv,
     data,
     debug,
     fills,

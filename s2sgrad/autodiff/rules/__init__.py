@@ -6,8 +6,22 @@
 from __future__ import annotations
 
 from ...primitives.core import Primitive
-from . import (array, control, conv, debug, fills, indexing, joining, linalg, math, nn, reduce, segment, state,
-               tensor_array)
+from . import (
+               array,
+               control,
+               conv,
+               debug,
+               fills,
+               indexing,
+               joining,
+               linalg,
+               math,
+               nn,
+               reduce,
+               segment,
+               state,
+               tensor_array,
+)
 from .common import Needed, Rule
 
 __all__ = ["RULES", "Needed", "Rule"]

@@ -11,8 +11,8 @@ from ...primitives import ALL
 from ...primitives.core import Primitive
 from . import (
     array,
-    conv,
     control,
+    conv,
     data,
     debug,
     fills,
