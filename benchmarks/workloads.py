@@ -15,6 +15,9 @@ from cnn import cnn_numpy, cnn_session
 Setup = Callable[[], Callable[[], object]]
 
 
+from workloads_loop import loop_rnn_numpy, loop_rnn_s2sgrad, loop_rnn_tf1  # noqa: E402
+
+
 def _import_tf1():
     import tensorflow.compat.v1 as tf
     tf.disable_eager_execution()
@@ -384,6 +387,8 @@ WORKLOADS: dict[str, dict] = {
         **_s2sgrad_variants(_logreg_session)}},
     "CNN (2 conv + 2 maxpool + dense) SGD step": {"unit": "ms", "steps": 10, "impls": {
         "numpy": cnn_numpy, "s2sgrad": cnn_s2sgrad, "tf1": cnn_tf1, **_s2sgrad_variants(cnn_session)}},
+    "RNN BPTT while_loop (T=50) SGD step": {"unit": "ms", "steps": 20, "impls": {
+        "numpy": loop_rnn_numpy, "s2sgrad": loop_rnn_s2sgrad, "tf1": loop_rnn_tf1}},
     "unrolled RNN (20 steps) SGD step": {"unit": "us", "steps": 50, "impls": {
         "numpy": rnn_numpy, "s2sgrad": rnn_s2sgrad, "tf1": rnn_tf1, **_s2sgrad_variants(_rnn_session)}},
 }

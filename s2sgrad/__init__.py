@@ -39,6 +39,10 @@ from .ops.math_ops import (abs, acos, add, add_n, asin, asinh, atan, atan2, cast
 from .ops.random_ops import random_normal, random_uniform, set_random_seed, truncated_normal
 from .ops.reduce_ops import (argmax, argmin, count_nonzero, cumprod, cumsum, reduce_all, reduce_any,
                              reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum)
+from .ops.cond_ops import case, cond
+from .ops.functional_ops import foldl, foldr, map_fn, scan
+from .ops.loop_ops import while_loop
+from .ops.tensor_array_ops import TensorArray
 from .ops.variables import (AUTO_REUSE, Variable, assign, assign_add, assign_sub, get_variable,
                             get_variable_scope, global_variables, global_variables_initializer,
                             initialize_all_variables, local_variables, local_variables_initializer,
@@ -115,6 +119,7 @@ __all__ = ["AUTO_REUSE", "AggregationMethod", "ConfigProto", "DType", "DeviceSpe
            "to_double", "to_float", "to_int32", "to_int64", "train", "trainable_variables", "transpose", "truediv",
            "truncated_normal", "truncated_normal_initializer", "tuple", "uint16", "uint32", "uint64", "uint8", "unpack",
            "unsorted_segment_sum", "unstack", "value_and_grad", "variable_scope", "variables_initializer",
+           "cond", "case", "while_loop", "TensorArray", "map_fn", "scan", "foldl", "foldr",
            "variance_scaling_initializer", "where", "where_v2", "zeros", "zeros_initializer", "zeros_like"]
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from .autodiff.backprop import UnconnectedGradients, as_unconnected_gradients, gradient_function
 from .ops.convert import convert_to_tensor
-from .primitives import array, fills, math, reduce, state
+from .primitives import array, control, fills, math, reduce, state
 from .primitives.core import Primitive
 from .ssa.graph import Operation, Tensor
 
@@ -191,6 +191,9 @@ class _Flow:
 
     def _step(self, op: Operation, carried: list, state: dict, reasons: dict) -> None:
         """Propagate through ``op``, or record why the flow stops at it."""
+        if op.prim.control and op.attrs.get("back_prop", True):
+            self._through_blocks(op, state, reasons)
+            return
         block = self._block(op, carried)
         if block is not None:
             reasons.setdefault((block.kind, op), block)
@@ -207,6 +210,41 @@ class _Flow:
                     INTEGER, f"{_capital(_op_text(op))} produces {_an(t.dtype.name)} tensor; integer and bool "
                              f"tensors carry no gradient. Keep the values in floating point on the way to "
                              f"{self.y_label}.", op))
+
+    def _through_blocks(self, op: Operation, state: dict, reasons: dict) -> None:
+        """Follow the flow into a control-flow op's blocks: an If's output carries what either
+        branch's result carries; a loop variable what its initial value or the body (run until
+        nothing changes) gives it."""
+        regions = op.attrs["_regions"]
+        if op.prim is control.IF:
+            for region in regions:
+                self._run_block(region, state, reasons)
+            for j, t in enumerate(op.outputs[:len(regions[0].results)]):
+                _join(state, t, *(state.get(region.results[j]) for region in regions))
+            return
+        first = int(op.prim is control.FOR)
+        n = op.attrs["_n_vars"]
+        for region in regions:
+            for p, init in zip(region.params[first:], op.inputs[first:first + n], strict=True):
+                _join(state, p, state.get(init))
+        body = regions[-1]
+        for _ in range(n + 1):  # each pass can only raise a variable's flow (none < zero < live)
+            for region in regions:
+                self._run_block(region, state, reasons)
+            grew = False
+            for j, r in enumerate(body.results):
+                for region in regions:
+                    grew |= _join(state, region.params[first + j], state.get(r))
+            if not grew:
+                break
+        for p, t in zip(body.params[first:], op.outputs[:n], strict=True):
+            _join(state, t, state.get(p))
+
+    def _run_block(self, region: Any, state: dict, reasons: dict) -> None:
+        for op in region.ops:
+            carried = [(i, t) for i, t in enumerate(op.inputs) if t in state]
+            if carried:
+                self._step(op, carried, state, reasons)
 
     def _leads_on(self, t: Tensor) -> bool:
         return any(c in self.between for c in t.consumers()) or any(y is t for y in self.ys)
@@ -270,6 +308,16 @@ _HINTS: dict[Primitive, str] = {
 for _comparison in (math.EQUAL, math.NOT_EQUAL, math.LESS, math.LESS_EQUAL, math.GREATER, math.GREATER_EQUAL):
     _HINTS[_comparison] = (" Use the comparison to choose between differentiable values (where(condition, a, b)): "
                            "gradients flow to a and b.")
+
+
+def _join(state: dict, t: Tensor, *flows: str | None) -> bool:
+    """Raise ``t``'s flow to the strongest of ``flows`` (live over zero over none); True if it grew."""
+    old = state.get(t)
+    new = _LIVE if _LIVE in flows or old == _LIVE else _ZERO if _ZERO in flows or old == _ZERO else None
+    if new is None or new == old or not t.dtype.is_differentiable:
+        return False
+    state[t] = new
+    return True
 
 
 def _an(word: str) -> str:

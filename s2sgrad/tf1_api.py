@@ -29,7 +29,6 @@ PLANNED = [
       "merge_all_summaries", "train.SummaryWriter"), "summaries", 15),
     (("data.", "train.Saver", "train.MonitoredTrainingSession", "train.SessionRunHook", "saved_model."),
      "input pipelines and checkpoints", 15),
-    (("cond", "while_loop", "case", "map_fn", "scan", "foldl", "foldr", "TensorArray"), "control flow", 13),
     (("layers.", "nn.conv", "nn.max_pool", "nn.avg_pool", "nn.rnn_cell.", "nn.batch_normalization",
       "contrib.rnn.", "contrib.layers.", "train.exponential_decay", "metrics."), "the model-building surface", 14),
 ]

@@ -150,6 +150,15 @@ _CONV_OVERRIDES: dict[str, dict[str, Any]] = {
 
 # Per function: arguments that differ from the table (makers or plain values).
 OVERRIDES: dict[str, dict[str, Any]] = {
+    "tf.cond": {"pred": lambda c: c.v3[0] > 0, "true_fn": lambda c: lambda: c.v3, "false_fn": lambda c: lambda: -c.v3},
+    "tf.case": {"pred_fn_pairs": lambda c: [(c.v3[0] > 0, lambda: c.v3)], "default": lambda c: lambda: -c.v3},
+    "tf.while_loop": {"cond": lambda c: lambda *loop_vars: tf.constant(False), "body": lambda c: lambda *v: v,
+                      "loop_vars": lambda c: [0, c.v3]},
+    "tf.map_fn": {"fn": lambda c: lambda r: r * 2.0, "elems": lambda c: c.m23},
+    "tf.scan": {"fn": lambda c: lambda a, r: a + r, "elems": lambda c: c.m23},
+    "tf.foldl": {"fn": lambda c: lambda a, r: a + r, "elems": lambda c: c.m23},
+    "tf.foldr": {"fn": lambda c: lambda a, r: a + r, "elems": lambda c: c.m23},
+    "tf.TensorArray": {"dtype": tf.float32, "size": 3},
     "tf.concat": {"values": lambda c: [c.m23, c.m23]}, "tf.concat_v2": {"values": lambda c: [c.m23, c.m23]},
     "tf.select": {"t": lambda c: c.m23, "e": lambda c: c.m23},
     "tf.arg_max": {"dimension": 1}, "tf.arg_min": {"dimension": 1}, "tf.stack": {"values": lambda c: [c.m23, c.m23]},

@@ -1,7 +1,7 @@
 """What every generated module must look like, checked on its AST.
 
 A module is: a docstring, ``import numpy as np``, module-level constants, and one function
-``run`` made of assignments, ``del`` and one ``return``. Every name it reads is a parameter,
+``run`` made of assignments, ``del``, control-flow blocks and one ``return``. Every name it reads is a parameter,
 a value it assigned before (each exactly once), a module constant, ``np``, ``rt``,
 ``_constants`` or one of a few harmless builtins; no attribute starts with ``_``; nothing is
 imported but NumPy and (when it calls one) the runtime helpers as ``rt``. ``problems(source)``
@@ -17,10 +17,10 @@ from s2sgrad.codegen.emit import RUNTIME_IMPORT
 from s2sgrad.codegen.names import INTERNAL_NAMES
 
 GLOBALS = frozenset({"np", "rt", "_constants"})
-SAFE_BUILTINS = frozenset({"slice", "complex", "tuple", "map"})
+SAFE_BUILTINS = frozenset({"slice", "complex", "tuple", "map", "list"})
 _EXPRESSIONS = (ast.BinOp, ast.UnaryOp, ast.Compare, ast.Call, ast.Attribute, ast.Subscript, ast.Slice, ast.Name,
                 ast.Constant, ast.Tuple, ast.List, ast.keyword, ast.Starred, ast.expr_context, ast.operator,
-                ast.unaryop, ast.cmpop, ast.BoolOp, ast.boolop)
+                ast.unaryop, ast.cmpop, ast.BoolOp, ast.boolop, ast.ListComp, ast.comprehension)
 
 
 def problems(source: str) -> list[str]:
@@ -59,35 +59,84 @@ def _function_problems(fn: ast.FunctionDef, module_names: set) -> list[str]:
     args = fn.args
     if args.vararg or args.kwarg or args.kwonlyargs or args.defaults or args.posonlyargs or fn.decorator_list:
         found.append("run has more than plain positional parameters or decorators")
-    local = set()
+    local: set[str] = set()
     for a in args.args:
         found += _name_problems(a.arg, module_names | local)
         local.add(a.arg)
-    returned = False
-    for stmt in fn.body:
-        if returned:
-            found.append("statements after return")
+    body = list(fn.body)
+    if not body or not isinstance(body[-1], ast.Return):
+        return found + ["run does not end with return"]
+    found += _block_problems(body[:-1], module_names, local, frozenset(), in_loop=False)
+    found += _expression_problems(body[-1].value, module_names | local, "return")
+    return found
+
+
+def _block_problems(stmts: list, module_names: set, local: set, rebindable: frozenset, in_loop: bool) -> list[str]:
+    """Statements of ``run`` or of a block in it. Control flow: ``if``/``else`` (each branch binds
+    the If's outputs once), ``while`` and ``for k in range(n)`` / ``reversed(range(n))`` (the body may
+    rebind the names bound before the loop), ``break``, ``pass``, a counter's ``n += 1``, a record's
+    ``steps.append(v)`` or ``steps[k] = v``. Every other name is bound once."""
+    found: list[str] = []
+    for stmt in stmts:
+        known = module_names | local
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
-            found += _expression_problems(stmt.value, module_names | local, "statement")
+            found += _expression_problems(stmt.value, known, "statement")
             target = stmt.targets[0]
+            if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and in_loop:
+                if target.value.id not in local:
+                    found.append(f"item assignment to an unknown list: {ast.unparse(stmt)[:80]}")
+                found += _expression_problems(target.slice, known, "statement")
+                continue
             names = target.elts if isinstance(target, ast.Tuple) else [target]
             for n in names:
                 if not isinstance(n, ast.Name):
                     found.append(f"assignment to a non-name: {ast.unparse(stmt)[:80]}")
-                elif n.id != "_":
+                elif n.id != "_" and n.id not in rebindable:
                     found += _name_problems(n.id, module_names | local)
-                    local.add(n.id)
+            local.update(n.id for n in names if isinstance(n, ast.Name))
         elif isinstance(stmt, ast.Delete):
             if not all(isinstance(t, ast.Name) and t.id in local for t in stmt.targets):
                 found.append(f"del of something that is not a local: {ast.unparse(stmt)}")
-        elif isinstance(stmt, ast.Return):
-            found += _expression_problems(stmt.value, module_names | local, "return")
-            returned = True
+        elif isinstance(stmt, ast.If):
+            found += _expression_problems(stmt.test, known, "if")
+            branches = [set(local), set(local)]
+            found += _block_problems(stmt.body, module_names, branches[0], rebindable, in_loop)
+            found += _block_problems(stmt.orelse, module_names, branches[1], rebindable, in_loop)
+            local.update(branches[0] | branches[1])
+        elif isinstance(stmt, (ast.While, ast.For)):
+            inner = set(local)
+            if isinstance(stmt, ast.While):
+                found += _expression_problems(stmt.test, known, "while")
+            else:
+                found += _for_problems(stmt, known)
+                if isinstance(stmt.target, ast.Name):
+                    found += _name_problems(stmt.target.id, known)
+                    inner.add(stmt.target.id)
+            found += _block_problems(stmt.body, module_names, inner, frozenset(local), in_loop=True)
+            local.update(inner)
+        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id in local:
+            found += _expression_problems(stmt.value, known, "statement")
+        elif isinstance(stmt, ast.Expr) and _is_append(stmt.value, local):
+            found += _expression_problems(stmt.value.args[0], known, "statement")
+        elif isinstance(stmt, (ast.Break, ast.Pass)) and (in_loop or isinstance(stmt, ast.Pass)):
+            continue
         else:
             found.append(f"unexpected statement in run: {ast.unparse(stmt)[:80]}")
-    if not returned:
-        found.append("run does not end with return")
     return found
+
+
+def _for_problems(stmt: ast.For, known: set) -> list[str]:
+    it = stmt.iter
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "reversed" and it.args:
+        it = it.args[0]
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"):
+        return [f"a for loop over something other than range(): {ast.unparse(stmt.iter)}"]
+    return [p for a in it.args for p in _expression_problems(a, known, "for")]
+
+
+def _is_append(expr: ast.expr, local: set) -> bool:
+    return (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "append"
+            and isinstance(expr.func.value, ast.Name) and expr.func.value.id in local and len(expr.args) == 1)
 
 
 def _name_problems(name: str, taken: set) -> list[str]:
@@ -104,6 +153,8 @@ def _name_problems(name: str, taken: set) -> list[str]:
 
 def _expression_problems(expr: ast.AST, known: set, where: str) -> list[str]:
     found = []
+    known = known | {n.target.id for n in ast.walk(expr) if isinstance(n, ast.comprehension)
+                     and isinstance(n.target, ast.Name)}  # a comprehension's own variable
     for node in ast.walk(expr):
         if not isinstance(node, _EXPRESSIONS):
             found.append(f"{where}: {type(node).__name__} is not allowed: {ast.unparse(expr)[:80]}")

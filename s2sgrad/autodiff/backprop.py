@@ -19,6 +19,7 @@ from ..ops.convert import convert_to_tensor, graph_of
 from ..ops.indexed_slices import IndexedSlices
 from ..primitives import BY_NAME
 from ..ssa.graph import Operation, Tensor, user_location
+from .control import CONTROL_RULES
 from .rules import RULES, Needed, Rule
 
 __all__ = ["gradients", "as_tensor_list", "AggregationMethod", "UnconnectedGradients", "RegisterGradient",
@@ -99,6 +100,8 @@ def gradient_function(op: Operation) -> Rule | None:
     prim = op.prim if kind is None else BY_NAME.get(kind)
     if prim is not None and not prim.differentiable:
         return None
+    if prim is not None and prim.control:
+        return _control_rule(CONTROL_RULES[prim])
     rule = RULES.get(prim) if prim is not None else None
     if rule is None:
         raise LookupError(
@@ -107,6 +110,25 @@ def gradient_function(op: Operation) -> Rule | None:
             "you want to pretend this operation is a constant in your program, you may insert "
             "`tf.stop_gradient`.")
     return rule
+
+
+def _control_rule(rule: Callable) -> Rule:
+    """A control-flow op's rule, given the walk to differentiate its blocks with."""
+    def control(op: Operation, needed: Needed, *out_grads: Any) -> Any:
+        return rule(op, needed, out_grads, _differentiate)
+    return control
+
+
+def _differentiate(ys: Any, xs: Any, grad_ys: Any) -> list:
+    """The partial gradients of ``ys`` (seeded with ``grad_ys``) for ``xs``, each x a leaf (no path
+    through one x to another), None where unconnected: one walk, its ops recorded where the caller
+    records (a gradient block being built)."""
+    if not ys:
+        return [None] * len(xs)
+    graph = ys[0].graph
+    walk = _Walk(list(ys), list(xs), list(xs), None, graph.version)
+    grads = walk.run(list(grad_ys))
+    return [_result(grads, x, UnconnectedGradients.NONE) for x in xs]
 
 
 # -- the walk ----------------------------------------------------------------------------------------
@@ -258,7 +280,7 @@ class _Walk:
 
     def _call_rule(self, op: Operation, grad_fn: Callable, out_grads: list) -> list:
         for i, g in enumerate(out_grads):
-            if g is None and op.outputs[i].dtype.is_differentiable:
+            if g is None and op.outputs[i].dtype.is_differentiable and not op.prim.control:
                 out_grads[i] = a.zeros_like(op.outputs[i])
         graph = op.graph
         needed = tuple(t.op in self.between for t in op.inputs)

@@ -20,12 +20,14 @@ from ..primitives.math import ADD_N
 from ..shapes import dims_text
 from ..static import broadcast_shape
 from ..text import comment_text, location_text, shortest_float
+from .emit_control import control_lines, control_statement
 from .emitters import EMITTERS
 from .emitters.common import literal, np_attr
 from .lines import MAX_LINE, dels, signature, with_comment, wrapped_title
 from .names import INTERNAL_NAMES, Namer, value_name
 from .printer import print_lines
 from .program import Instr, Kind, Program, Value
+from .statement import REF, Statement
 
 if TYPE_CHECKING:  # the type only: code generation reads the graph it is given
     from ..ssa.graph import Operation
@@ -39,9 +41,6 @@ MAX_FUSED_OPS = 5            # at most this many operations in one fused express
 RUNTIME_IMPORT = "from s2sgrad.codegen import runtime as rt"   # written when the module calls a helper
 CONSTANTS_NOTE = "# _constants: the arrays too large to print, by name (s2sgrad supplies it with this text)"
 _LOAD, _STORE = ast.Load(), ast.Store()
-_REF = "\x00"                # placeholder names: never a valid identifier, replaced before printing
-_OPERATIONS = frozenset({ast.BinOp, ast.UnaryOp, ast.Call, ast.Compare, ast.Subscript})
-_Ref = tuple[ast.Name, "ast.AST | None", "str | None", "int | None"]  # a placeholder: (node, parent, field, index)
 
 
 @dataclasses.dataclass
@@ -62,32 +61,6 @@ def emit_module(prog: Program, title: str) -> Module:
     return _Emitter(prog).module(title)
 
 
-class _Statement:
-    """An expression for ``ins`` with its placeholder references (node, parent, field, index),
-    its size in operations and the runtime helpers it calls."""
-
-    __slots__ = ("ins", "expr", "refs", "size", "helpers")
-
-    def __init__(self, ins: Instr | None, expr: ast.expr) -> None:
-        self.ins = ins
-        self.expr = expr
-        self.refs, self.size, self.helpers = _scan(expr)
-
-    def absorb(self, ref: _Ref, other: _Statement) -> None:
-        """Put ``other``'s expression where placeholder ``ref`` stands."""
-        node, parent, field, index = ref
-        if parent is None or field is None:  # the whole expression
-            self.expr = other.expr
-        elif index is None:
-            setattr(parent, field, other.expr)
-        else:
-            getattr(parent, field)[index] = other.expr
-        self.refs.remove(ref)
-        self.refs.extend(other.refs)
-        self.size += other.size
-        self.helpers |= other.helpers
-
-
 class _Emitter:
     def __init__(self, prog: Program) -> None:
         self.prog = prog
@@ -98,16 +71,31 @@ class _Emitter:
         self.constants: dict[str, np.ndarray] = {}
         self.keep = {id(v) for v in prog.outputs} | {id(v) for _, v in prog.commits}
         self.uses: dict[int, int] = {}
-        for ins in prog.instrs:
+        self.in_blocks: set[int] = set()
+        self._count_uses(prog.instrs)
+
+    def _count_uses(self, instrs: list[Instr], in_block: bool = False) -> None:
+        """Uses of each value by instructions; a block's results and records are kept (named), and
+        what a block defines is never deleted after it (a loop may not have run)."""
+        for ins in instrs:
             for a in ins.args:
                 self.uses[id(a)] = self.uses.get(id(a), 0) + 1
+            if in_block:
+                self.in_blocks.update(id(o) for o in ins.outs)
+            for block in ins.blocks:
+                self._count_uses(block.instrs, True)
+                self.keep.update(id(v) for v in block.results + block.kept)
+                self.in_blocks.update(id(p) for p in block.params)
+
+    def is_used(self, v: Value) -> bool:
+        return id(v) in self.keep or self.uses.get(id(v), 0) > 0
 
     # -- rendering arguments -----------------------------------------------------------------------
     def render(self, v: Value, ins: Instr | None) -> ast.expr:
         if v.kind is Kind.SHAPE:
             raise AssertionError(f"{ins.prim.name if ins else 'return'}: emitter read a shape-only argument")
         if v.const is None:
-            token = f"{_REF}{id(v)}"
+            token = f"{REF}{id(v)}"
             self.refs[token] = v
             return ast.Name(token, _LOAD)
         if ins is not None and _can_be_scalar(v, ins):
@@ -138,20 +126,26 @@ class _Emitter:
         return name
 
     # -- statements ------------------------------------------------------------------------------
-    def statements(self) -> list[_Statement]:
-        """One expression per instruction, folding single-use same-line temporaries into their user."""
-        pending: dict[str, _Statement] = {}   # fusable values awaiting their one consumer
-        out: list[_Statement] = []
-        for ins in self.prog.instrs:
-            stmt = _Statement(ins, EMITTERS[ins.prim](ins, _LazyArgs(self, ins)))
+    def statements(self, instrs: list[Instr]) -> list[Statement]:
+        """One expression per instruction, folding single-use same-line temporaries into their user
+        (never into a block: a loop would compute them again at every iteration)."""
+        pending: dict[str, Statement] = {}   # fusable values awaiting their one consumer
+        out: list[Statement] = []
+        for ins in instrs:
+            if ins.blocks:
+                out.extend(pending.values())
+                pending.clear()
+                out.append(control_statement(self, ins))
+                continue
+            stmt = Statement(ins, EMITTERS[ins.prim](ins, _LazyArgs(self, ins)))
             self._absorb(stmt, pending, out)
             if self._fusable(ins):
-                pending[f"{_REF}{id(ins.outs[0])}"] = stmt
+                pending[f"{REF}{id(ins.outs[0])}"] = stmt
             else:
                 out.append(stmt)
         return out
 
-    def _absorb(self, stmt: _Statement, pending: dict[str, _Statement], out: list[_Statement]) -> None:
+    def _absorb(self, stmt: Statement, pending: dict[str, Statement], out: list[Statement]) -> None:
         """Put pending single-use expressions into ``stmt``; those it cannot take get statements."""
         mine = [ref for ref in stmt.refs if ref[0].id in pending]
         counts: dict[str, int] = {}
@@ -180,11 +174,11 @@ class _Emitter:
     def module(self, title: str) -> Module:
         prog = self.prog
         params = [self.name_of(p) for p in prog.params]
-        stmts = self.statements()
+        stmts = self.statements(prog.instrs)
         returned = list(prog.outputs) + [v for _, v in prog.commits]
         value = ast.Tuple([self.render(v, None) for v in returned], _LOAD)
         ret = ast.Return(value)
-        final = stmts + [_Statement(None, value)]
+        final = stmts + [Statement(None, value)]
         last_use: dict[str, int] = {}
         helpers: set[str] = set()
         for i, stmt in enumerate(final):
@@ -197,7 +191,7 @@ class _Emitter:
                 dying.setdefault(i, []).append(self.refs[token])
         body: list[tuple[list[str], Operation | None]] = []
         for i, stmt in enumerate(stmts):
-            body.append(self._text(stmt))
+            body += self.statement_lines(stmt, 0)
             if i in dying:
                 body.append((dels(sorted(self.name_of(v) for v in dying[i])), None))
         self._resolve(final[-1])
@@ -220,7 +214,17 @@ class _Emitter:
                       self._copy_outputs(returned), helpers, [v.shape.rank for v in returned],
                       [var for var, _ in prog.commits])
 
-    def _text(self, stmt: _Statement) -> tuple[list[str], Operation]:
+    def statement_lines(self, stmt: Statement, depth: int) -> list[tuple[list[str], Operation | None]]:
+        """A statement's lines (control flow: its whole block structure), each with the op it runs;
+        ``depth``: how many blocks enclose it."""
+        if stmt.ins is not None and stmt.ins.blocks:
+            return control_lines(self, stmt, depth)
+        return [self._text(stmt, depth)]
+
+    def op_comment(self, ins: Instr) -> str:
+        return _op_comment(ins)
+
+    def _text(self, stmt: Statement, depth: int = 0) -> tuple[list[str], Operation]:
         """An instruction's statement lines and the op they run."""
         ins = stmt.ins
         if ins is None:
@@ -231,18 +235,19 @@ class _Emitter:
         else:
             target = ast.Tuple([ast.Name(self.name_of(o) if id(o) in self.uses or id(o) in self.keep else "_",
                                          _STORE) for o in ins.outs], _STORE)
-        code = print_lines(ast.Assign([target], stmt.expr, None, lineno=0), MAX_LINE - 4)
-        return with_comment(code, _op_comment(ins), "    "), ins.op
+        indent = "    " * (depth + 1)
+        code = print_lines(ast.Assign([target], stmt.expr, None, lineno=0), MAX_LINE - len(indent))
+        return with_comment(code, _op_comment(ins), indent), ins.op
 
-    def _resolve(self, stmt: _Statement) -> None:
+    def _resolve(self, stmt: Statement) -> None:
         """Give placeholder names their final identifiers (in statement order, so numbering reads well)."""
         for ref in stmt.refs:
             node = ref[0]
-            if node.id.startswith(_REF):
+            if node.id.startswith(REF):
                 node.id = self.name_of(self.refs[node.id])
 
     def _deletable(self, v: Value) -> bool:
-        return (v.kind is Kind.TEMP and id(v) not in self.keep and v.const is None
+        return (v.kind is Kind.TEMP and id(v) not in self.keep and v.const is None and id(v) not in self.in_blocks
                 and (v.size is None or v.size >= DEL_MIN_ELEMENTS))
 
     def _copy_outputs(self, returned: Sequence[Value]) -> list[int]:
@@ -250,7 +255,9 @@ class _Emitter:
         external = {id(p) for p in self.prog.params}
         for ins in self.prog.instrs:
             view = ins.prim.view
-            if view == "readonly" or (view == "input" and ins.args and (
+            if ins.blocks:  # a branch or a loop run zero times may return a parameter as it is
+                external.update(id(o) for o in ins.outs)
+            elif view == "readonly" or (view == "input" and ins.args and (
                     id(ins.args[0]) in external or ins.args[0].const is not None)):
                 external.update(id(o) for o in ins.outs)
         return [i for i, v in enumerate(returned)
@@ -283,32 +290,6 @@ def _same_site(producer: Instr, consumer: Instr) -> bool:
     if p.grad_of is not None or c.grad_of is not None:
         return p.grad_of is c.grad_of
     return p.location == c.location
-
-
-def _scan(expr: ast.AST) -> tuple[list[_Ref], int, set[str]]:
-    """Placeholder references (with their parents), operation count and ``rt`` helpers of ``expr``."""
-    refs: list[_Ref] = []
-    size = 0
-    helpers: set[str] = set()
-    stack: list = [(expr, None, None, None)]
-    while stack:
-        node, parent, field, index = stack.pop()
-        kind = type(node)
-        if kind is ast.Name:
-            if node.id.startswith(_REF):
-                refs.append((node, parent, field, index))
-            continue
-        if kind in _OPERATIONS:
-            size += 1
-        elif kind is ast.Attribute and type(node.value) is ast.Name and node.value.id == "rt":
-            helpers.add(node.attr)
-        for name in node._fields:
-            child = getattr(node, name, None)
-            if isinstance(child, ast.AST):
-                stack.append((child, node, name, None))
-            elif isinstance(child, list):
-                stack.extend((item, node, name, i) for i, item in enumerate(child) if isinstance(item, ast.AST))
-    return refs, size, helpers
 
 
 def _can_be_scalar(v: Value, ins: Instr) -> bool:

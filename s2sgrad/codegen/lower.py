@@ -12,6 +12,7 @@ from .. import errors
 from ..primitives.state import ASSIGN, CONST, NO_OP, PLACEHOLDER, PLACEHOLDER_WITH_DEFAULT
 from ..shapes import TensorShape, dims_text
 from ..ssa.graph import Operation, Tensor
+from .lower_control import lower_control
 from .program import Instr, Kind, Program, Value
 
 __all__ = ["needed_ops", "lower"]
@@ -34,6 +35,11 @@ def needed_ops(fetch_tensors: Iterable[Tensor], target_ops: Iterable[Operation],
                 stack.append(t.op)
         stack.extend(c for c in op.control_inputs if c not in seen)
     ops = sorted(seen, key=lambda o: o.id)
+    inner = next((op for op in ops if op.region is not None), None)
+    if inner is not None and inner.region is not None:
+        owner = inner.region.owner.name if inner.region.owner is not None else "a control-flow op"
+        raise ValueError(f"Cannot run '{inner.name}' [created at {inner.where}]: it is inside a branch or loop "
+                         f"body of '{owner}'; fetch what the branch or loop returns instead.")
     for op in ops if check_feeds else ():
         if op.prim is PLACEHOLDER and not any(t in fed for t in op.outputs):
             t = op.outputs[0]
@@ -76,9 +82,13 @@ def lower(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feeds: dict
     return prog
 
 
-def _lower_op(op: Operation, values: dict, prog: Program, rng_params: dict) -> None:
+def _lower_op(op: Operation, values: dict, prog: Any, rng_params: dict) -> None:
+    """Lower ``op`` into ``prog`` (the Program or a Block: what holds ``instrs`` and ``commits``)."""
     prim = op.prim
     if prim is NO_OP:
+        return
+    if prim.control:
+        lower_control(op, values, prog, rng_params, _lower_op)
         return
     if prim is CONST:
         t = op.outputs[0]
@@ -133,7 +143,7 @@ def _recorded_specs(op: Operation) -> list | None:
     return None
 
 
-def _commit(op: Operation, new: Value, prog: Program) -> None:
+def _commit(op: Operation, new: Value, prog: Any) -> None:
     var_op = op.inputs[0].op
     static = var_op.outputs[0].shape
     if new.shape.is_fully_defined() and static.is_fully_defined() and new.shape != static:

@@ -66,6 +66,23 @@ class Namer:
         return name
 
 
+def _recorded(t: Tensor) -> Tensor | None:
+    """The body tensor whose per-iteration record ``t`` is (an output of a loop), else None."""
+    kept = t.op.attrs.get("_kept") if t.op.type in ("While", "For") else None
+    if not kept:
+        return None
+    first = len(t.op.outputs) - len(kept)
+    return kept[t.value_index - first] if t.value_index >= first else None
+
+
+def _block_identifier(t: Tensor) -> str:
+    """A body value's name in what records it: a loop variable's own name, else its op type."""
+    op = t.op
+    if op.type == "BlockParam":
+        return identifier(op.attrs["label"])
+    return identifier(re.sub(r"_\d+$", "", op.name.rsplit("/", 1)[-1]))
+
+
 def value_name(v: Value) -> str:
     """The base name of a codegen Value: ``g_<x>`` for the gradient of x, ``new_<var>`` for an
     assigned value, ``rng_<op>`` for a random generator, ``<x>_t`` for a layout copy of x (a value
@@ -86,9 +103,21 @@ def value_name(v: Value) -> str:
 
 def _tensor_identifier(t: Tensor) -> str:
     """Forward ops: the user's variable (``logits = ...``) or the last two scope components of
-    the op name; gradient ops: their own last component."""
+    the op name; gradient ops: their own last component. Loops: a loop variable is named as the
+    user's loop function names it, a per-iteration record ``<value>_steps``, the trip count ``trips``."""
     op = t.op
-    if op.grad_of is None:
+    recorded = _recorded(t)
+    if recorded is not None:
+        return _block_identifier(recorded) + "_steps"
+    if op.type in ("While",) and t.value_index == op.attrs["_n_vars"]:
+        return "trips"
+    if op.type == "StepRead":
+        source = _recorded(op.inputs[0])
+        return _block_identifier(source) if source is not None else "step"
+    if op.type == "BlockParam":  # a loop variable: the name the user's loop function gives it
+        summed = op.attrs.get("gradient_of")
+        base = "g_" + _tensor_identifier(summed) if summed is not None else identifier(op.attrs["label"])
+    elif op.grad_of is None:
         base = assigned_name(op) or op_identifier(op.name)
     else:
         base = identifier(op.name.rsplit("/", 1)[-1])

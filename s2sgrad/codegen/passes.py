@@ -11,10 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..primitives.control import IF
 from . import runtime
 from .compiler import GENERATED_MODULE
 from .emitters import EMITTERS
-from .program import Instr, Kind, Program, Value, uniform
+from .program import Block, Instr, Kind, Program, Value, uniform
 from .simplify import SIMPLIFY
 
 if TYPE_CHECKING:  # the type only: code generation reads the graph it is given
@@ -30,7 +31,6 @@ def optimize(prog: Program) -> Program:
     """Fold, simplify, merge common subexpressions, then drop what nothing uses."""
     alias: dict[int, Value] = {}
     consts: dict[Hashable, Value] = {}
-    seen: dict[Hashable, Instr] = {}
 
     def resolve(v: Value) -> Value:
         while id(v) in alias:
@@ -41,35 +41,67 @@ def optimize(prog: Program) -> Program:
                 v = consts.setdefault(key, v)
         return v
 
-    kept: list[Instr] = []
-    for ins in prog.instrs:
-        ins.args = [resolve(a) for a in ins.args]
-        if not all(o.shape.is_fully_defined() for o in ins.outs):
-            _refine_shapes(ins)
-        replacement = _fold(ins) if ins.prim.pure else None
-        if replacement is None and ins.prim.fill is not None and ins.outs[0].shape.is_fully_defined():
-            replacement = [uniform(ins.outs[0], ins.prim.fill)]
-        simplify = SIMPLIFY.get(ins.prim) if replacement is None else None
-        if simplify is not None:
-            out = simplify(ins)
-            replacement = None if out is None else out if isinstance(out, list) else [out]
-        if replacement is None and ins.prim.pure:
-            key = _cse_key(ins)
-            if key is not None:
-                first = seen.setdefault(key, ins)
-                if first is not ins:
-                    replacement = first.outs
-        if replacement is None:
-            kept.append(ins)
-            continue
-        for old, new in zip(ins.outs, replacement, strict=True):
-            _merge_names(old, new)
-            alias[id(old)] = new
-    prog.instrs = kept
+    prog.instrs = _rewrite(prog.instrs, resolve, alias, {})
     prog.outputs = [resolve(v) for v in prog.outputs]
     prog.commits = [(var, resolve(v)) for var, v in prog.commits]
     _eliminate_dead(prog)
     return prog
+
+
+def _rewrite(instrs: list[Instr], resolve: Any, alias: dict[int, Value], seen: dict[Hashable, Instr]) -> list[Instr]:
+    """One forward sweep over a block: each instruction sees its arguments already rewritten.
+    A block sees the common subexpressions of the blocks around it; its own stay inside it."""
+    kept: list[Instr] = []
+    for ins in instrs:
+        ins.args = [resolve(a) for a in ins.args]
+        if ins.blocks:
+            for block in ins.blocks:
+                block.instrs = _rewrite(block.instrs, resolve, alias, dict(seen))
+                block.results = [resolve(v) for v in block.results]
+                block.kept = [resolve(v) for v in block.kept]
+            taken = _taken_branch(ins)
+            if taken is None:
+                kept.append(ins)
+                continue
+            kept.extend(taken.instrs)  # a branch known at compile time runs inline
+            replacement: list[Value] | None = taken.results
+        else:
+            replacement = _replacement(ins, seen)
+            if replacement is None:
+                kept.append(ins)
+                continue
+        for old, new in zip(ins.outs, replacement or (), strict=True):
+            _merge_names(old, new)
+            alias[id(old)] = new
+    return kept
+
+
+def _replacement(ins: Instr, seen: dict[Hashable, Instr]) -> list[Value] | None:
+    """What an instruction's outputs can be replaced with: a folded constant, a simpler value or
+    the outputs of an earlier identical instruction (None: keep it)."""
+    if not all(o.shape.is_fully_defined() for o in ins.outs):
+        _refine_shapes(ins)
+    replacement = _fold(ins) if ins.prim.pure and not ins.prim.lists else None
+    if replacement is None and ins.prim.fill is not None and ins.outs[0].shape.is_fully_defined():
+        replacement = [uniform(ins.outs[0], ins.prim.fill)]
+    simplify = SIMPLIFY.get(ins.prim) if replacement is None else None
+    if simplify is not None:
+        out = simplify(ins)
+        replacement = None if out is None else out if isinstance(out, list) else [out]
+    if replacement is None and ins.prim.pure:
+        key = _cse_key(ins)
+        if key is not None:
+            first = seen.setdefault(key, ins)
+            if first is not ins:
+                replacement = first.outs
+    return replacement
+
+
+def _taken_branch(ins: Instr) -> Block | None:
+    """The block an If with a compile-time predicate always runs (None: not known, or not an If)."""
+    if ins.prim is not IF or ins.args[0].const is None:
+        return None
+    return ins.blocks[0 if bool(ins.args[0].const) else 1]
 
 
 def _refine_shapes(ins: Instr) -> None:
@@ -169,11 +201,43 @@ def _fold(ins: Instr) -> list[Value] | None:
 
 def _eliminate_dead(prog: Program) -> None:
     live = {id(v) for v in prog.outputs} | {id(v) for _, v in prog.commits}
+    prog.instrs = _live_instrs(prog.instrs, live)
+    prog.params = [p for p in prog.params if id(p) in live]
+
+
+def _live_instrs(instrs: list[Instr], live: set[int]) -> list[Instr]:
+    """The instructions of a block that compute something in ``live`` (which grows with their arguments)."""
     kept = []
-    for ins in reversed(prog.instrs):
-        if any(id(o) in live for o in ins.outs):
+    for ins in reversed(instrs):
+        if ins.blocks:
+            if _prune_control(ins, live):
+                kept.append(ins)
+        elif any(id(o) in live for o in ins.outs):
             kept.append(ins)
             live.update(id(a) for a in ins.args)
     kept.reverse()
-    prog.instrs = kept
-    prog.params = [p for p in prog.params if id(p) in live]
+    return kept
+
+
+def _prune_control(ins: Instr, live: set[int]) -> bool:
+    """Drop a control-flow instruction's unused outputs (an If's, a loop's per-iteration records)
+    and its blocks' dead code; False when nothing it computes is used."""
+    if not any(id(o) in live for o in ins.outs):
+        return False
+    if ins.prim is IF:
+        used = [i for i, o in enumerate(ins.outs) if id(o) in live]
+        ins.outs = [ins.outs[i] for i in used]
+        for block in ins.blocks:
+            block.results = [block.results[i] for i in used]
+    else:
+        first_kept = len(ins.outs) - len(ins.blocks[-1].kept)
+        used = [j for j in range(len(ins.blocks[-1].kept)) if id(ins.outs[first_kept + j]) in live]
+        body = ins.blocks[-1]
+        ins.outs = ins.outs[:first_kept] + [ins.outs[first_kept + j] for j in used]
+        body.kept = [body.kept[j] for j in used]
+    for block in reversed(ins.blocks):
+        live.update(id(v) for v in block.results)
+        live.update(id(v) for v in block.kept)
+        block.instrs = _live_instrs(block.instrs, live)
+    live.update(id(a) for a in ins.args)
+    return True

@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # types only: the graph and the primitive declarations are im
     from ..primitives.core import Primitive
     from ..ssa.graph import Operation, Tensor
 
-__all__ = ["Kind", "Value", "Instr", "Program", "uniform"]
+__all__ = ["Kind", "Value", "Instr", "Block", "Program", "uniform"]
 
 
 class Kind(str, enum.Enum):
@@ -27,6 +27,7 @@ class Kind(str, enum.Enum):
     FEED = "feed"    # parameter: a fed tensor (``source`` is the Tensor)
     VAR = "var"      # parameter: a variable's stored value (``source`` is the variable Operation)
     RNG = "rng"      # parameter: a random generator (``source`` is the random Operation)
+    BLOCK = "block"  # parameter of a block (a loop variable at the start of an iteration)
     CONST = "const"  # known at compile time (``const`` holds it)
     SHAPE = "shape"  # an argument read only for its (fully known) static shape; no run-time value
 
@@ -82,22 +83,38 @@ class Value:
 
 
 class Instr:
-    """One primitive application: ``outs = prim(args; attrs)``, made for graph op ``op``."""
+    """One primitive application: ``outs = prim(args; attrs)``, made for graph op ``op``. A
+    control-flow instruction also runs its ``blocks`` (If: then, else; While: cond, body; For: body)."""
 
-    __slots__ = ("prim", "args", "attrs", "outs", "op")
+    __slots__ = ("prim", "args", "attrs", "outs", "op", "blocks")
 
     def __init__(self, prim: Primitive, args: list[Value], attrs: dict[str, Any], outs: list[Value],
-                 op: Operation) -> None:
+                 op: Operation, blocks: tuple[Block, ...] = ()) -> None:
         self.prim = prim
         self.args = args
         self.attrs = attrs
         self.outs = outs
         self.op = op
+        self.blocks = blocks
         for v in outs:
             v.producer = self
 
     def __repr__(self) -> str:
         return f"Instr({self.prim.name}, {self.args} -> {self.outs})"
+
+
+class Block:
+    """A control-flow instruction's block: ``params`` bound on entry, ``instrs`` in order,
+    ``results`` out; ``kept`` are the values recorded once per iteration (loop bodies)."""
+
+    __slots__ = ("params", "instrs", "results", "kept", "commits")
+
+    def __init__(self, params: list[Value]) -> None:
+        self.params = params
+        self.instrs: list[Instr] = []
+        self.results: list[Value] = []
+        self.kept: list[Value] = []
+        self.commits: list[tuple[Operation, Value]] = []  # while lowering: assignments made in the block
 
 
 class Program:

@@ -1,10 +1,11 @@
 """The pass manager: lower a graph slice, then run each pass over the Program in order.
 
 Every pass rewrites the Program **in place** (``optimize``: fold, simplify, CSE, DCE;
-``share_transposes``: one contiguous copy of a matrix used transposed several times); none
-returns a new Program. In checked mode (``set_checked(True)``, which the test suite turns on)
-the graph slice is verified before lowering and the Program after lowering and after every
-pass, so a pass that breaks an invariant is named by the error.
+``hoist_invariants``: loop-invariant code moves before its loop; ``share_transposes``: one
+contiguous copy of a matrix used transposed several times); none returns a new Program. In
+checked mode (``set_checked(True)``, which the test suite turns on) the graph slice is verified
+before lowering and the Program after lowering and after every pass, so a pass that breaks an
+invariant is named by the error.
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from collections.abc import Callable, Sequence
 
 from ..ssa.graph import Operation, Tensor
 from ..ssa.verify import verify_graph
+from .hoist import hoist_invariants
 from .layout import share_transposes
 from .lower import lower
 from .passes import optimize
@@ -20,7 +22,7 @@ from .verify import VerifyError, verify_program
 
 __all__ = ["PASSES", "is_checked", "lower_and_optimize", "set_checked"]
 
-PASSES: tuple[Callable[[Program], object], ...] = (optimize, share_transposes)
+PASSES: tuple[Callable[[Program], object], ...] = (optimize, hoist_invariants, share_transposes)
 _checked = False
 
 

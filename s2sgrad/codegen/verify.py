@@ -33,12 +33,32 @@ def verify_program(prog: Program, visible: AbstractSet[int] = frozenset()) -> No
         if id(p) in defined:
             raise VerifyError(f"parameter {i} ({p!r}) is defined twice")
         defined.add(id(p))
-    for n, ins in enumerate(prog.instrs):
-        _check_instr(n, ins, defined)
+    _check_instrs(prog.instrs, defined)
     for what, values in (("output", prog.outputs), ("commit", [v for _, v in prog.commits])):
         for i, v in enumerate(values):
             if not _available(v, defined):
                 raise VerifyError(f"{what} {i} ({v!r}) is never defined (dangling)")
+
+
+def _check_instrs(instrs: list[Instr], defined: set[int]) -> None:
+    for n, ins in enumerate(instrs):
+        _check_instr(n, ins, defined)
+
+
+def _check_blocks(where: str, ins: Instr, defined: set[int]) -> None:
+    """Each block of a control-flow instruction: its parameters, then its instructions, see the
+    values defined before the instruction; its results and records are defined; what it defines
+    stays inside it."""
+    for b, block in enumerate(ins.blocks):
+        inner = set(defined)
+        for p in block.params:
+            if p.kind is not Kind.BLOCK or id(p) in inner:
+                raise VerifyError(f"{where}: block {b} parameter {p!r} is not a fresh block parameter")
+            inner.add(id(p))
+        _check_instrs(block.instrs, inner)
+        for v in block.results + block.kept:
+            if not _available(v, inner):
+                raise VerifyError(f"{where}: block {b} result {v!r} is never defined in it (dangling)")
 
 
 def _check_instr(n: int, ins: Instr, defined: set[int]) -> None:
@@ -48,6 +68,7 @@ def _check_instr(n: int, ins: Instr, defined: set[int]) -> None:
             later = a.producer is not None and a.producer is not ins
             raise VerifyError(f"{where}: argument {i} ({a!r}) is "
                               f"{'used before its definition' if later else 'never defined (dangling)'}")
+    _check_blocks(where, ins, defined)
     if not ins.prim.pure and (not ins.args or ins.args[0].kind is not Kind.RNG):
         raise VerifyError(f"{where}: a random primitive's first argument must be its generator parameter")
     for i, out in enumerate(ins.outs):
@@ -58,6 +79,8 @@ def _check_instr(n: int, ins: Instr, defined: set[int]) -> None:
         if out.kind is not Kind.TEMP or out.const is not None:
             raise VerifyError(f"{where}: output {i} ({out!r}) is a {out.kind.value} value, not a computed one")
         defined.add(id(out))
+    if ins.blocks:
+        return
     inputs = ins.args if ins.prim.pure else ins.args[1:]
     check_specs(where, [(o.dtype, o.shape) for o in ins.outs], ins.prim.infer(inputs, ins.attrs))
 

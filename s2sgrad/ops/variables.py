@@ -52,7 +52,7 @@ class Variable(GraphElement, TensorOperators):
         self.trainable = True if trainable is None else bool(trainable)
         self.constraint = constraint
         graph = graph_of([initial_value]) if not callable(initial_value) else get_default_graph()
-        with graph.as_default(), graph.name_scope(name or "Variable") as scope:
+        with graph.as_default(), graph._outside_blocks(), graph.name_scope(name or "Variable") as scope:
             value = initial_value() if callable(initial_value) else initial_value
             init = convert_to_tensor(value, dtype=None, name="initial_value")
             if dtype is not None and _dt.as_dtype(dtype) is not init.dtype:

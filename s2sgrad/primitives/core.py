@@ -47,6 +47,8 @@ class Primitive:
     numpy: tuple = ()             # elementwise: the NumPy ufuncs it computes (the decorator's dispatch)
     kinds: str = ""               # elementwise: the dtype kinds it accepts (``primitives/math.py: KINDS``)
     printed_attrs: tuple = ()     # attrs the IR printout shows first, even those it hides for other ops
+    lists: bool = False           # its value is a Python list at run time (a TensorArray): never folded
+    control: bool = False         # runs the regions in ``attrs["_regions"]`` (If, While, For): lowered as blocks
 
 
 def define(name: str, infer: Callable, *, differentiable: bool = True, default_name: str | None = None,

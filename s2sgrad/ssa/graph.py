@@ -16,6 +16,7 @@ from ..platform.devices import Placement
 from ..shapes import dims_text
 from .nodes import GraphElement, Operation, Tensor, user_location  # re-exported
 from .printer import format_ops
+from .regions import Region, encloses
 
 if TYPE_CHECKING:  # the type only: primitive declarations sit above the IR
     from ..primitives.core import Primitive
@@ -36,6 +37,8 @@ class _ThreadState(threading.local):
         self.grad_of: Operation | None = None
         self.location: tuple | None = None     # fixed user location for ops made meanwhile
         self.placement = Placement()           # tf.device / tf.colocate_with scopes
+        self.region: Region | None = None      # the control-flow block being recorded
+        self.foreign_reads = False             # gradients of blocks may read their forward blocks
 
 
 class Graph(GraphElement):
@@ -70,6 +73,9 @@ class Graph(GraphElement):
                 raise TypeError(f"{op_type}: input {t!r} is not a Tensor")
             if t.op.graph is not self:
                 raise ValueError(f"Tensor {t.name} must be from the same graph as the {op_type} op being created.")
+            if t.op.region is not None and not encloses(t.op.region, self._local.region) \
+                    and not self._local.foreign_reads:
+                raise _outside_its_block(t, op_type)
         if self._finalized:
             raise RuntimeError("Graph is finalized and cannot be modified.")
         if name is not None and (type(name) is not str or name and not _valid_name(name)):
@@ -94,9 +100,12 @@ class Graph(GraphElement):
             control: Sequence[Operation] = self._local.control
             if control:
                 control = tuple(op for op in control if all(op is not t.op for t in inputs))
+            region = self._local.region
             op = Operation(self, full_name, prim, inputs, attrs, specs, control,
                            self._local.location or user_location(),
-                           self._local.grad_of)
+                           self._local.grad_of, region)
+            if region is not None:
+                region.ops.append(op)
             placement = self._local.placement
             if placement.devices or placement.colocation:
                 placement.assign(op)
@@ -198,6 +207,30 @@ class Graph(GraphElement):
         """Ops created inside belong to ``forward_op``'s gradient (for names and comments)."""
         return self._recording("grad_of", forward_op)
 
+    def _in_region(self, region: Region | None) -> contextlib.AbstractContextManager[None]:
+        """Ops created inside are recorded into ``region`` (None: the top level)."""
+        return self._recording("region", region)
+
+    def _reading_other_blocks(self) -> contextlib.AbstractContextManager[None]:
+        """Ops created inside may read tensors of blocks that do not enclose them (the gradient of
+        a control-flow op, which then routes those reads through its forward op's outputs)."""
+        return self._recording("foreign_reads", True)
+
+    @contextlib.contextmanager
+    def _outside_blocks(self) -> Iterator[None]:
+        """Ops created inside go to the top level with no control dependencies (variables and their
+        initializers made while a branch or loop body is being recorded, as TF's ``init_scope``)."""
+        local = self._local
+        saved = local.region, local.control
+        local.region, local.control = None, []
+        try:
+            yield
+        finally:
+            local.region, local.control = saved
+
+    def _current_region(self) -> Region | None:
+        return self._local.region
+
     def _at_location(self, location: tuple) -> contextlib.AbstractContextManager[None]:
         """Ops created inside record ``location`` as the user code that made them (``tf.gradients``
         makes thousands of ops for one user line: no need to find it on the stack each time)."""
@@ -292,7 +325,7 @@ class Graph(GraphElement):
         return len(self._ops)
 
     def __str__(self) -> str:
-        return format_ops(self._ops)
+        return format_ops(op for op in self._ops if op.region is None)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -306,6 +339,14 @@ def _invalid_name(name: Any, kind: str, first_char: bool) -> Exception:
         return TypeError(f"A {kind} name must be a string, got {name!r} of type {type(name).__name__}")
     rule = "letters, digits and . _ - > \\ /" + (", starting with a letter, digit or ." if first_char else "")
     return ValueError(f"{name!r} is not a valid {kind} name (use {rule})")
+
+
+def _outside_its_block(t: Tensor, op_type: str) -> ValueError:
+    region = t.op.region
+    owner = region.owner.name if region is not None and region.owner is not None else "a control-flow op"
+    return ValueError(f"Tensor {t.name} was created inside a branch or loop body of '{owner}' and cannot be used "
+                      f"by a {op_type} op outside it [created at {t.op.where}]; return it from the branch or "
+                      "loop body instead.")
 
 
 def _as_op(obj: Any, role: str = "a control input") -> Operation:

@@ -15,6 +15,7 @@ from .default_session import session_for
 if TYPE_CHECKING:
     from ..primitives.core import Primitive
     from .graph import Graph
+    from .regions import Region
 
 __all__ = ["GraphElement", "Operation", "Tensor", "TensorOperators", "user_location"]
 
@@ -174,10 +175,11 @@ class Operation(GraphElement):
     ``attrs`` are its static parameters."""
 
     __slots__ = ("graph", "name", "prim", "type", "inputs", "outputs", "attrs", "control_inputs",
-                 "location", "id", "grad_of", "_device", "_colocation", "__weakref__")
+                 "location", "id", "grad_of", "region", "_device", "_colocation", "__weakref__")
 
     def __init__(self, graph: Graph, name: str, prim: Primitive, inputs: tuple, attrs: dict,
-                 specs: Sequence[tuple], control_inputs: Sequence[Operation], location: tuple, grad_of: Any) -> None:
+                 specs: Sequence[tuple], control_inputs: Sequence[Operation], location: tuple, grad_of: Any,
+                 region: Any = None) -> None:
         self.graph = graph
         self.name = name
         self.prim = prim
@@ -188,6 +190,7 @@ class Operation(GraphElement):
         self.location = location
         self.grad_of: Operation | None = grad_of  # the forward op whose gradient rule made this op
         self.id = -1
+        self.region: Region | None = region      # the control-flow block holding it (None: the graph's top level)
         self._device = ""                         # recorded only: see s2sgrad.platform.devices
         self._colocation: tuple | None = None     # b"loc:@<op>" groups from tf.colocate_with
         self.outputs: tuple[Tensor, ...]
@@ -214,6 +217,19 @@ class Operation(GraphElement):
 
     def values(self) -> tuple:
         return self.outputs
+
+    def _add_output(self, dtype: _dt.DType, shape: TensorShape) -> Tensor:
+        """A new last output (a control-flow op exposing what its gradient reads from its blocks)."""
+        t = Tensor(self, len(self.outputs), dtype, shape)
+        self.outputs = (*self.outputs, t)
+        return t
+
+    def _replace_input(self, index: int, t: Tensor) -> None:
+        """Read ``t`` instead of input ``index`` (a gradient routing a read of a forward block)."""
+        old = self.inputs[index]
+        old._consumers.remove(self)
+        t._consumers.append(self)
+        self.inputs = (*self.inputs[:index], t, *self.inputs[index + 1:])
 
     @property
     def node_def(self) -> dict:

@@ -28,15 +28,29 @@ _COLUMN = 64
 
 
 def format_ops(ops: Iterable[Operation]) -> str:
-    return "".join(format_op(op) + "\n" for op in ops)
+    """One line per op; a control-flow op's regions follow it, indented: each region's parameters,
+    its ops and (``->``) its results."""
+    return "".join(line + "\n" for op in ops for line in _op_lines(op, ""))
 
 
 def format_op(op: Operation) -> str:
+    return _op_lines(op, "")[0]
+
+
+def _op_lines(op: Operation, indent: str) -> list[str]:
     outs = ", ".join(f"{t.name} {_type(t)}" for t in op.outputs) or f"^{op.name}"  # as control inputs name it
     args = [t.name for t in op.inputs] + [f"^{c.name}" for c in op.control_inputs]
     attrs = _attrs(op)
-    line = f"{outs} = {op.type}{attrs}({', '.join(args)})"
-    return f"{line.ljust(_COLUMN)}  # {location_text(op.location)}"
+    line = f"{indent}{outs} = {op.type}{attrs}({', '.join(args)})"
+    lines = [f"{line.ljust(_COLUMN)}  # {location_text(op.location)}"]
+    for region in op.attrs.get("_regions", ()):
+        params = ", ".join(f"{t.name} {_type(t)}" for t in region.params)
+        lines.append(f"{indent}  {region.kind}({params}):")
+        for inner in region.ops:
+            if inner.type != "BlockParam":
+                lines += _op_lines(inner, indent + "    ")
+        lines.append(f"{indent}    -> {', '.join(t.name for t in region.results)}")
+    return lines
 
 
 def _type(t: Any) -> str:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..shapes import TensorShape
 from .nodes import Operation, Tensor
+from .regions import Region, encloses
 
 if TYPE_CHECKING:  # the type only: graph.py calls this module
     from .graph import Graph
@@ -33,7 +34,7 @@ def verify_graph(graph: Graph, ops: Iterable[Operation] | None = None, infer: In
     and, with ``infer``, its outputs' recorded dtypes equal the rule's and their shapes agree
     with the rule's, at least as specific (``set_shape`` may only refine)."""
     table = graph._ops
-    for op in table if ops is None else ops:
+    for op in [op for op in table if op.region is None] if ops is None else ops:
         if op.graph is not graph or not 0 <= op.id < len(table) or table[op.id] is not op:
             raise VerifyError(f"{_what(op)} is not the op at its position {op.id} of this graph")
         for i, t in enumerate(op.inputs):
@@ -47,6 +48,48 @@ def verify_graph(graph: Graph, ops: Iterable[Operation] | None = None, infer: In
         if infer is not None:
             specs = infer(op)
             check_specs(_what(op), [(t.dtype, t.shape) for t in op.outputs], specs)
+        for region in op.attrs.get("_regions", ()):
+            _check_region(op, region, infer)
+
+
+def _check_region(owner: Operation, region: Region, infer: Infer | None) -> None:
+    """A region's ops read only tensors bound before them in the region (its parameters first) or
+    in the blocks enclosing it, each once defined; its results are bound; nested regions likewise."""
+    if region.owner is not owner:
+        raise VerifyError(f"{_what(owner)}: its {region.kind} region names another owner")
+    bound: set[Tensor] = set()
+    for t in region.params:
+        if t.op.region is not region:
+            raise VerifyError(f"{_what(owner)}: {region.kind} parameter {t.name} is not an op of the region")
+        bound.add(t)
+    for op in region.ops:
+        if op.region is not region:
+            raise VerifyError(f"{_what(op)} is listed in a {region.kind} region of '{owner.name}' it is not in")
+        if op.type == "BlockParam":
+            if op.outputs[0] not in region.params:
+                raise VerifyError(f"{_what(op)} is a block parameter its region does not list")
+            continue
+        for i, t in enumerate(op.inputs):
+            if t not in bound and not _visible(t, region):
+                raise VerifyError(f"{_what(op)}: input {i} {t.name} is not bound before it in its block "
+                                  f"({region.kind} of '{owner.name}')")
+        for t in op.outputs:
+            if t in bound:
+                raise VerifyError(f"{_what(op)}: output {t.name} is bound twice")
+            bound.add(t)
+        if infer is not None:
+            check_specs(_what(op), [(t.dtype, t.shape) for t in op.outputs], infer(op))
+        for inner in op.attrs.get("_regions", ()):
+            _check_region(op, inner, infer)
+    for t in region.results:
+        if t not in bound and not _visible(t, region):
+            raise VerifyError(f"{_what(owner)}: {region.kind} result {t.name} is not bound in its block")
+
+
+def _visible(t: Tensor, region: Region) -> bool:
+    """``t`` is defined outside ``region``, by a block enclosing it (or the top level)."""
+    producer = t.op.region
+    return producer is not region and encloses(producer, region)
 
 
 def check_specs(what: str, recorded: Sequence[tuple], inferred: Sequence[tuple]) -> None:

@@ -25,7 +25,8 @@ from ..ops import array_ops as a
 from ..ops.creation import placeholder
 from ..ssa.graph import Tensor, user_location
 from ..ssa.printer import format_ops
-from .arguments import Argument, Binder, call_with, rebuild, signature_key
+from .arguments import Argument, Binder, rebuild, signature_key
+from .control_flow import call_traced
 from .convert import as_tensor, graph_dtype
 from .traced import Trace, Traced, current_trace
 
@@ -63,7 +64,7 @@ class _Recording:
                     self.stop_ops[t.op] = f"argument {arg.name!r} is listed in stop_gradients="
                 leaves.append(Traced(t, weak=leaf.kind == "weak" or (leaf.kind == "traced" and leaf.value.weak)))
             values.append(rebuild(arg.tree, iter(leaves)))
-        self.y = fn._result_tensor(call_with(fn.f, arguments, values))
+        self.y = fn._result_tensor(call_traced(fn.f, arguments, values))
         self.results = fn._derivatives(self)
 
     def leaf_inputs(self, index: int) -> list[Tensor]:

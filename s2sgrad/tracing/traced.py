@@ -39,7 +39,8 @@ class Trace:
         key = (id(value), dtype.str)
         hit = self._arrays.get(key)
         if hit is None or hit[0] is not value:
-            hit = self._arrays[key] = (value, make())
+            with self.graph._outside_blocks():  # a branch or loop body may read it first; all may read it
+                hit = self._arrays[key] = (value, make())
         return hit[1]
 
     @contextlib.contextmanager
@@ -78,9 +79,10 @@ def _value_error(what: str, hint: str) -> TracedValueError:
         f"{hint}")
 
 
-_BOOL_HINT = ("Python control flow (`if`, `while`, `and`/`or`, `assert`) cannot depend on array values; use "
-              "np.where(condition, a, b) to choose elementwise, or np.maximum/np.minimum/np.clip. Branching "
-              "on shapes and on Python numbers is fine.")
+_BOOL_HINT = ("s2sgrad turns the `if`/`while`/`for` statements of a function whose source it can read into "
+              "graph control flow, but not this use of an array's truth value (a conditional expression, an "
+              "`assert`, `and`/`or` outside a condition, a lambda); use np.where(condition, a, b) to choose "
+              "elementwise, or np.maximum/np.minimum/np.clip. Branching on shapes and on Python numbers is fine.")
 _NUMBER_HINT = ("Keep the value as an array (np.float64 arithmetic works on traced arrays), or pass the number "
                 "as a Python int/float argument that is not differentiated.")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ...primitives import ALL
 from ...primitives.core import Primitive
-from . import array, conv, fills, indexing, joining, linalg, math, nn, reduce, state
+from . import array, control, conv, fills, indexing, joining, linalg, math, nn, reduce, state, tensor_array
 from .common import Emitter
 from .template import template
 
@@ -26,9 +26,10 @@ def _merged(*tables: dict[Primitive, Emitter]) -> dict[Primitive, Emitter]:
     return merged
 
 
-EMITTERS: dict[Primitive, Emitter] = _merged(array.EMITTERS, fills.EMITTERS, indexing.EMITTERS, joining.EMITTERS,
+EMITTERS: dict[Primitive, Emitter] = _merged(array.EMITTERS, control.EMITTERS,
+                                             fills.EMITTERS, indexing.EMITTERS, joining.EMITTERS,
                                              linalg.EMITTERS, math.EMITTERS, nn.EMITTERS, reduce.EMITTERS,
-                                             state.EMITTERS, conv.EMITTERS)
+                                             state.EMITTERS, tensor_array.EMITTERS, conv.EMITTERS)
 
 
 def emitter(prim: Primitive) -> Emitter | None:

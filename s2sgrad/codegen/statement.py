@@ -1,0 +1,80 @@
+"""A statement being written: an instruction's expression with its placeholder references.
+
+Emitters build expressions whose arguments are placeholder names (``REF`` + the value's id);
+the emitter folds single-use expressions into their consumers by replacing those names, then
+gives the remaining ones their identifiers.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from .program import Instr
+
+__all__ = ["REF", "Ref", "Statement", "scan"]
+
+REF = "\x00"                # placeholder names: never a valid identifier, replaced before printing
+_OPERATIONS = frozenset({ast.BinOp, ast.UnaryOp, ast.Call, ast.Compare, ast.Subscript})
+Ref = tuple[ast.Name, "ast.AST | None", "str | None", "int | None"]  # a placeholder: (node, parent, field, index)
+
+
+class Statement:
+    """An expression for ``ins`` with its placeholder references (node, parent, field, index),
+    its size in operations and the runtime helpers it calls."""
+
+    __slots__ = ("ins", "expr", "refs", "size", "helpers", "blocks", "tail")
+
+    def __init__(self, ins: Instr | None, expr: ast.expr) -> None:
+        self.ins = ins
+        self.expr = expr
+        self.refs, self.size, self.helpers = scan(expr)
+        self.blocks: list[list[Statement]] = []   # a control-flow statement's blocks
+        self.tail: list[Any] = []  # control flow: per block, its closing assignment; an assignment: its targets
+
+    def nest(self, blocks: list[list[Statement]], tail: list[Statement | None]) -> None:
+        """Make this a control-flow statement with these blocks (their references become its own)."""
+        self.blocks, self.tail = blocks, tail
+        for stmt in [s for block in blocks for s in block] + [s for s in tail if s is not None]:
+            self.refs.extend(stmt.refs)
+            self.helpers |= stmt.helpers
+            self.size += stmt.size
+
+    def absorb(self, ref: Ref, other: Statement) -> None:
+        """Put ``other``'s expression where placeholder ``ref`` stands."""
+        node, parent, field, index = ref
+        if parent is None or field is None:  # the whole expression
+            self.expr = other.expr
+        elif index is None:
+            setattr(parent, field, other.expr)
+        else:
+            getattr(parent, field)[index] = other.expr
+        self.refs.remove(ref)
+        self.refs.extend(other.refs)
+        self.size += other.size
+        self.helpers |= other.helpers
+
+
+def scan(expr: ast.AST) -> tuple[list[Ref], int, set[str]]:
+    """Placeholder references (with their parents), operation count and ``rt`` helpers of ``expr``."""
+    refs: list[Ref] = []
+    size = 0
+    helpers: set[str] = set()
+    stack: list = [(expr, None, None, None)]
+    while stack:
+        node, parent, field, index = stack.pop()
+        kind = type(node)
+        if kind is ast.Name:
+            if node.id.startswith(REF):
+                refs.append((node, parent, field, index))
+            continue
+        if kind in _OPERATIONS:
+            size += 1
+        elif kind is ast.Attribute and type(node.value) is ast.Name and node.value.id == "rt":
+            helpers.add(node.attr)
+        for name in node._fields:
+            child = getattr(node, name, None)
+            if isinstance(child, ast.AST):
+                stack.append((child, node, name, None))
+            elif isinstance(child, list):
+                stack.extend((item, node, name, i) for i, item in enumerate(child) if isinstance(item, ast.AST))
+    return refs, size, helpers
