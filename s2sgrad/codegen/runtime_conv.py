@@ -8,7 +8,6 @@ a loop over the window's offsets (a few strided slices), never over pixels.
 """
 from __future__ import annotations
 
-
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
