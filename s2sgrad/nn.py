@@ -62,6 +62,7 @@ from .ops.sampling_ops import (
                          uniform_candidate_sampler,
 )
 from .ops.selection_ops import in_top_k, top_k
+from .rnn import bidirectional_dynamic_rnn, dynamic_rnn, rnn_cell, static_bidirectional_rnn, static_rnn
 from .tf1_api import missing_names as _missing_names
 
 __all__ = ["bias_add", "dropout", "elu", "embedding_lookup", "l2_loss", "l2_normalize", "leaky_relu",
@@ -72,6 +73,7 @@ __all__ += ["atrous_conv2d", "avg_pool", "avg_pool1d", "avg_pool3d", "conv1d", "
             "conv2d_backprop_input", "conv2d_transpose", "conv3d", "convolution", "depthwise_conv2d",
             "depthwise_conv2d_native", "max_pool", "max_pool1d", "max_pool3d", "max_pool_with_argmax", "pool",
             "separable_conv2d"]
+__all__ += ["bidirectional_dynamic_rnn", "dynamic_rnn", "rnn_cell", "static_bidirectional_rnn", "static_rnn"]
 
 # nnops (issue 14)
 __all__ += ["batch_norm_with_global_normalization", "batch_normalization", "compute_accidental_hits",

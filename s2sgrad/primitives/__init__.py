@@ -19,6 +19,7 @@ from . import (
     joining,
     linalg,
     math,
+    matrix,
     nn,
     reduce,
     sampling,
@@ -31,7 +32,7 @@ from .core import Primitive, define
 __all__ = ["ALL", "BY_NAME", "FAMILIES", "Primitive", "define"]
 
 FAMILIES: tuple[ModuleType, ...] = (state, math, reduce, linalg, array, joining, fills, indexing, nn, control,
-                                     tensor_array, data, segment, debug, sampling, conv)
+                                     tensor_array, data, segment, debug, sampling, conv, matrix)
 
 
 def _declared(families: tuple[ModuleType, ...]) -> tuple[Primitive, ...]:

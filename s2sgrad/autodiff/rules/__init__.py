@@ -16,6 +16,7 @@ from . import (
                joining,
                linalg,
                math,
+               matrix,
                nn,
                reduce,
                segment,
@@ -28,4 +29,5 @@ __all__ = ["RULES", "Needed", "Rule"]
 
 RULES: dict[Primitive, Rule] = {**state.RULES, **math.RULES, **reduce.RULES, **linalg.RULES, **array.RULES,
                                 **joining.RULES, **fills.RULES, **indexing.RULES, **nn.RULES, **control.RULES,
-                                **tensor_array.RULES, **segment.RULES, **debug.RULES, **conv.RULES}
+                                **tensor_array.RULES, **segment.RULES, **debug.RULES, **conv.RULES,
+                                **matrix.RULES}

@@ -20,6 +20,7 @@ from . import (
     joining,
     linalg,
     math,
+    matrix,
     nn,
     reduce,
     sampling,
@@ -47,7 +48,8 @@ EMITTERS: dict[Primitive, Emitter] = _merged(array.EMITTERS, control.EMITTERS,
                                              fills.EMITTERS, indexing.EMITTERS, joining.EMITTERS,
                                              linalg.EMITTERS, math.EMITTERS, nn.EMITTERS, reduce.EMITTERS,
                                              state.EMITTERS, tensor_array.EMITTERS, data.EMITTERS,
-                                             segment.EMITTERS, debug.EMITTERS, sampling.EMITTERS, conv.EMITTERS)
+                                             segment.EMITTERS, debug.EMITTERS, sampling.EMITTERS, conv.EMITTERS,
+                                             matrix.EMITTERS)
 
 
 def emitter(prim: Primitive) -> Emitter | None:
