@@ -18,11 +18,12 @@ from typing import Any
 
 import numpy as np
 
-from .codegen import runtime, runtime_summary
+from .codegen import runtime, runtime_conv, runtime_summary
 from .codegen.emitters.common import literal
 
 __all__ = ["Input", "ExportSpec", "write_standalone", "run_parameters"]
-RUNTIME_MODULES = (runtime, runtime_summary)   # where the helpers generated code calls as rt.<name> are defined
+# where the helpers generated code calls as rt.<name> are defined
+RUNTIME_MODULES = (runtime, runtime_conv, runtime_summary)
 
 
 @dataclasses.dataclass
@@ -185,7 +186,9 @@ def runtime_source(names: list[str]) -> str:
     for module in RUNTIME_MODULES:
         text = inspect.getsource(module)
         for node in ast.parse(text).body:
-            if isinstance(node, ast.Import):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module != "__future__":
+                imports.update({alias.asname or alias.name: node for alias in node.names})
+            elif isinstance(node, ast.Import):
                 imports.update({alias.asname or alias.name: node for alias in node.names})
             elif isinstance(node, ast.FunctionDef):
                 defs[node.name] = node

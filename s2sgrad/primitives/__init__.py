@@ -11,7 +11,9 @@ from types import ModuleType
 from . import (
     array,
     control,
+    conv,
     data,
+    debug,
     fills,
     indexing,
     joining,
@@ -20,6 +22,8 @@ from . import (
     matrix,
     nn,
     reduce,
+    sampling,
+    segment,
     state,
     summary,
     tensor_array,
@@ -29,7 +33,7 @@ from .core import Primitive, define
 __all__ = ["ALL", "BY_NAME", "FAMILIES", "Primitive", "define"]
 
 FAMILIES: tuple[ModuleType, ...] = (state, math, reduce, linalg, array, joining, fills, indexing, nn, control,
-                                     tensor_array, data, matrix, summary)
+                                     tensor_array, data, segment, debug, sampling, conv, matrix, summary)
 
 
 def _declared(families: tuple[ModuleType, ...]) -> tuple[Primitive, ...]:

@@ -12,7 +12,9 @@ from ...primitives.core import Primitive
 from . import (
     array,
     control,
+    conv,
     data,
+    debug,
     fills,
     indexing,
     joining,
@@ -21,6 +23,8 @@ from . import (
     matrix,
     nn,
     reduce,
+    sampling,
+    segment,
     state,
     summary,
     tensor_array,
@@ -45,6 +49,7 @@ EMITTERS: dict[Primitive, Emitter] = _merged(array.EMITTERS, control.EMITTERS,
                                              fills.EMITTERS, indexing.EMITTERS, joining.EMITTERS,
                                              linalg.EMITTERS, math.EMITTERS, nn.EMITTERS, reduce.EMITTERS,
                                              state.EMITTERS, tensor_array.EMITTERS, data.EMITTERS,
+                                             segment.EMITTERS, debug.EMITTERS, sampling.EMITTERS, conv.EMITTERS,
                                              matrix.EMITTERS, summary.EMITTERS)
 
 
