@@ -5,6 +5,7 @@
 True
 """
 from .ops.array_ops import unsorted_segment_sum
+from .ops.assert_ops import is_non_decreasing, is_strictly_increasing
 from .ops.math_ops import (
                            abs,
                            acos,
@@ -82,6 +83,19 @@ from .ops.reduce_ops import (
                            reduce_sum,
                            reduce_variance,
 )
+from .ops.segment_ops import (
+                           segment_max,
+                           segment_mean,
+                           segment_min,
+                           segment_prod,
+                           segment_sum,
+                           unsorted_segment_max,
+                           unsorted_segment_mean,
+                           unsorted_segment_min,
+                           unsorted_segment_prod,
+                           unsorted_segment_sqrt_n,
+)
+from .ops.selection_ops import in_top_k, top_k
 from .tf1_api import missing_names as _missing_names
 
 __all__ = ["abs", "acos", "add", "add_n", "argmax", "argmin", "asin", "asinh", "atan", "atan2", "ceil", "cos", "cosh",
@@ -93,5 +107,10 @@ __all__ = ["abs", "acos", "add", "add_n", "argmax", "argmin", "asin", "asinh", "
            "reduce_std", "reduce_sum", "reduce_variance", "round", "rsqrt", "scalar_mul", "sigmoid", "sign", "sin",
            "sinh", "softmax", "softplus", "softsign", "sqrt", "square", "squared_difference", "subtract", "tan", "tanh",
            "truediv", "unsorted_segment_sum", "xlogy"]
+
+# nnops (issue 14)
+__all__ += ["in_top_k", "is_non_decreasing", "is_strictly_increasing", "segment_max", "segment_mean",
+            "segment_min", "segment_prod", "segment_sum", "top_k", "unsorted_segment_max", "unsorted_segment_mean",
+            "unsorted_segment_min", "unsorted_segment_prod", "unsorted_segment_sqrt_n"]
 
 __getattr__ = _missing_names("math", __name__)

@@ -120,9 +120,17 @@ def _block_problems(stmts: list, module_names: set, local: set, rebindable: froz
             found += _expression_problems(stmt.value.args[0], known, "statement")
         elif isinstance(stmt, (ast.Break, ast.Pass)) and (in_loop or isinstance(stmt, ast.Pass)):
             continue
+        elif isinstance(stmt, ast.Expr) and _is_runtime_call(stmt.value):  # an effect: a check or a print
+            found += _expression_problems(stmt.value, known, "statement")
         else:
             found.append(f"unexpected statement in run: {ast.unparse(stmt)[:80]}")
     return found
+
+
+def _is_runtime_call(node: ast.expr) -> bool:
+    """``rt.<helper>(...)``: the only call generated code makes for its effect alone."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "rt")
 
 
 def _for_problems(stmt: ast.For, known: set) -> list[str]:

@@ -227,8 +227,8 @@ def test_float32_stays_float32_even_with_uniform_gradients():
 def test_embedding_lookup_gathers_rows():
     table = tf.constant(np.arange(6.0).reshape(3, 2))
     np.testing.assert_array_equal(run(tf.nn.embedding_lookup(table, [2, 0])), [[4.0, 5.0], [0.0, 1.0]])
-    with pytest.raises(NotImplementedError, match="partitioned"):
-        tf.nn.embedding_lookup([table, table], [0])
+    # two partitions ('mod'): id 3 is row 1 of partition 1
+    np.testing.assert_array_equal(run(tf.nn.embedding_lookup([table, table + 10], [3, 0])), [[12.0, 13.0], [0.0, 1.0]])
 
 
 # -- generated code ---------------------------------------------------------------------------------

@@ -230,6 +230,9 @@ class _Emitter:
         if ins is None:
             raise AssertionError("the return statement is printed by module()")
         self._resolve(stmt)
+        if not ins.outs:  # an effect (a check, a print): a call statement
+            code = print_lines(ast.Expr(stmt.expr), MAX_LINE - 4)
+            return with_comment(code, _op_comment(ins), "    "), ins.op
         if len(ins.outs) == 1:
             target: ast.expr = ast.Name(self.name_of(ins.outs[0]), _STORE)
         else:

@@ -81,14 +81,14 @@ def _replacement(ins: Instr, seen: dict[Hashable, Instr]) -> list[Value] | None:
     the outputs of an earlier identical instruction (None: keep it)."""
     if not all(o.shape.is_fully_defined() for o in ins.outs):
         _refine_shapes(ins)
-    replacement = _fold(ins) if ins.prim.pure and not ins.prim.lists else None
+    replacement = _fold(ins) if ins.prim.pure and not ins.prim.lists and not ins.prim.effect else None
     if replacement is None and ins.prim.fill is not None and ins.outs[0].shape.is_fully_defined():
         replacement = [uniform(ins.outs[0], ins.prim.fill)]
     simplify = SIMPLIFY.get(ins.prim) if replacement is None else None
     if simplify is not None:
         out = simplify(ins)
         replacement = None if out is None else out if isinstance(out, list) else [out]
-    if replacement is None and ins.prim.pure:
+    if replacement is None and ins.prim.pure and not ins.prim.effect:
         key = _cse_key(ins)
         if key is not None:
             first = seen.setdefault(key, ins)
@@ -172,7 +172,7 @@ def _fold(ins: Instr) -> list[Value] | None:
             and ins.outs[0].shape.is_fully_defined():
         return [uniform(ins.outs[0], ins.args[source].scalar())]
     emit = EMITTERS.get(ins.prim)
-    if emit is None or not ins.args:
+    if emit is None or not ins.args or not ins.prim.foldable:
         return None
     for a in ins.args:
         if a.const is None and a.kind is not Kind.SHAPE:
@@ -212,7 +212,7 @@ def _live_instrs(instrs: list[Instr], live: set[int]) -> list[Instr]:
         if ins.blocks:
             if _prune_control(ins, live):
                 kept.append(ins)
-        elif any(id(o) in live for o in ins.outs):
+        elif ins.prim.effect or any(id(o) in live for o in ins.outs):
             kept.append(ins)
             live.update(id(a) for a in ins.args)
     kept.reverse()

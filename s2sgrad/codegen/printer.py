@@ -66,6 +66,8 @@ def print_lines(node: ast.stmt, width: int) -> list[str]:
             return lines[:-1] + _fill(lines[-1][:-len(value)], node.value, "", width, value)
         if type(node) is ast.Return and node.value is not None:
             return _fill("return ", node.value, "", width)
+        if type(node) is ast.Expr:  # a call made for its effect (a check, a print)
+            return _fill("", node.value, "", width)
     except Unsupported:
         pass
     return [text]
@@ -78,6 +80,12 @@ def _fill(prefix: str, node: ast.expr, suffix: str, width: int, text: str | None
         return [prefix + text + suffix]
     if type(node) is ast.BinOp and _BINOPS[type(node.op)][1] != _POWER:
         return _split_binop(prefix, node, suffix, width)
+    if type(node) is ast.Compare and len(node.ops) == 1:  # (a\n <= b), the tree unchanged
+        left = _fill(prefix + "(", node.left, "", width, _expr(node.left, _CMP + 1))
+        indent = " " * (len(prefix) + 1)
+        symbol = _CMPOPS[type(node.ops[0])] + " "
+        right = _expr(node.comparators[0], _CMP + 1)
+        return left + _fill(indent + symbol, node.comparators[0], ")" + suffix, width, right)
     parts = _bracketed(node)
     if parts is None:
         return [prefix + text + suffix]
@@ -95,7 +103,7 @@ def _fill(prefix: str, node: ast.expr, suffix: str, width: int, text: str | None
         if not fresh and len(current) + 1 + len(piece) + len(end) > width:
             lines.append(current)
             current, fresh = indent, True
-        if len(current) + (0 if fresh else 1) + len(piece) + len(end) > width and _bracketed(_inner(item)):
+        if len(current) + (0 if fresh else 1) + len(piece) + len(end) > width and _breakable(_inner(item)):
             sub = _fill(current + ("" if fresh else " ") + _keyword_prefix(item), _inner(item), end, width)
             lines += sub[:-1]
             current, fresh = sub[-1], False
@@ -142,7 +150,18 @@ def _bracketed(node: ast.expr) -> tuple[str, Sequence[_Item], str] | None:
         return "(", node.elts, ")"
     if type(node) is ast.List and len(node.elts) > 1:
         return "[", node.elts, "]"
+    if type(node) is ast.Subscript and type(node.value) is ast.Call:  # f(a, b)[i]: break inside f's brackets
+        call = _bracketed(node.value)
+        whole, value = _expr(node, _TEST), _expr(node.value, _ATOM)
+        if call is not None and whole.startswith(value):
+            return call[0], call[1], call[2] + whole[len(value):]
     return None
+
+
+def _breakable(node: ast.expr) -> bool:
+    """Whether ``_fill`` can break ``node``: a bracketed call, tuple or list, or an operator chain."""
+    return (_bracketed(node) is not None or type(node) is ast.BinOp and _BINOPS[type(node.op)][1] != _POWER
+            or type(node) is ast.Compare and len(node.ops) == 1)
 
 
 def _item(item: _Item) -> str:

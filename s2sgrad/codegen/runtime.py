@@ -1,7 +1,8 @@
 """Helpers that generated modules call as ``rt.<name>``: NumPy only, small and self-contained.
 
 ``s2sgrad.export`` copies the source of the helpers a module uses into the exported file,
-so every helper must depend on nothing but NumPy, ``math`` and the other helpers here.
+so every helper must depend on nothing but NumPy, ``math`` and the other helpers here; the
+convolution family's live in ``runtime_conv.py`` (re-exported here, copied from there).
 """
 from __future__ import annotations
 
@@ -9,9 +10,45 @@ import math
 
 import numpy as np
 
+from .runtime_conv import (
+    avg_pool,
+    avg_pool_grad,
+    conv,
+    conv_backprop_filter,
+    conv_backprop_input,
+    depthwise_backprop_filter,
+    depthwise_backprop_input,
+    depthwise_conv,
+    max_pool,
+    max_pool_argmax,
+    max_pool_grad,
+    max_pool_grad_grad,
+    resize_bilinear,
+    resize_bilinear_grad,
+    resize_nearest,
+    resize_nearest_grad,
+)
+from .runtime_summary import (
+    audio_summary,
+    histogram_summary,
+    image_summary,
+    merge_summary,
+    scalar_summary,
+    text_summary,
+)
+
 __all__ = ["sum_to", "add_n", "erf", "truncated_normal", "cumsum", "cumprod", "scatter_into_zeros", "segment_sum",
+           "segment_reduce", "sorted_segment",
            "gather_nd", "scatter_nd", "mirror_pad_grad", "softmax", "log_softmax", "softmax_xent",
-           "sparse_softmax_xent", "parse_example"]
+           "sparse_softmax_xent", "window_sum", "top_k", "in_top_k", "assert_that", "print_tensors", "print_v2",
+           "check_numerics", "sample_candidates", "parse_example",
+           # runtime_conv.py's
+           "conv", "conv_backprop_input", "conv_backprop_filter", "depthwise_conv", "depthwise_backprop_input",
+           "depthwise_backprop_filter", "max_pool", "max_pool_grad", "max_pool_grad_grad", "max_pool_argmax",
+           "avg_pool", "avg_pool_grad", "resize_bilinear", "resize_bilinear_grad", "resize_nearest",
+           "resize_nearest_grad",
+           # the summary helpers (runtime_summary.py)
+           "scalar_summary", "histogram_summary", "image_summary", "audio_summary", "text_summary", "merge_summary"]
 
 
 def sum_to(x, shape):
@@ -52,9 +89,45 @@ def scatter_into_zeros(values, shape, index):
 
 def segment_sum(values, indices, num_segments):
     """Rows of ``values`` summed into ``num_segments`` rows by ``indices`` (repeats add up)."""
-    values = np.asarray(values)
-    out = np.zeros((num_segments,) + values.shape[np.ndim(indices):], dtype=values.dtype)
-    np.add.at(out, indices, values)
+    return segment_reduce(np.add, values, indices, num_segments, 0)
+
+
+def segment_reduce(ufunc, values, indices, num_segments, empty):
+    """Rows of ``values`` combined by ``ufunc`` into ``num_segments`` rows by ``indices``; rows
+    with a negative index are dropped, segments no row reaches hold ``empty``."""
+    values, indices = np.asarray(values), np.asarray(indices)
+    bad = np.argwhere(indices >= num_segments)
+    if bad.size:
+        at = tuple(bad[0])
+        raise AssertionError(f"segment_ids[{','.join(map(str, at))}] = {indices[at]} is out of range "
+                         f"[0, {num_segments})")
+    kept = indices >= 0
+    if not kept.all():
+        values, indices = values[kept], indices[kept]
+    out = np.full((num_segments,) + values.shape[indices.ndim:], empty, dtype=values.dtype)
+    ufunc.at(out, indices, values)
+    return out
+
+
+def sorted_segment(ufunc, values, indices):
+    """``tf.math.segment_*``: ``indices`` sorted, one per row of ``values``; there are
+    ``indices[-1] + 1`` segments and the empty ones hold 0 (1 for the product). ``ufunc`` None is
+    the mean. Each run of equal indices is reduced at once (``ufunc.reduceat``)."""
+    values, indices = np.asarray(values), np.asarray(indices)
+    if indices.shape[0] != values.shape[0]:
+        raise AssertionError("segment_ids should be the same size as dimension 0 of input.")
+    if indices.size and (indices[0] < 0 or np.any(indices[1:] < indices[:-1])):
+        raise AssertionError("segment ids are not increasing")
+    n = int(indices[-1]) + 1 if indices.size else 0
+    out = np.full((n,) + values.shape[1:], 1 if ufunc is np.multiply else 0, dtype=values.dtype)
+    if not indices.size:
+        return out
+    starts = np.flatnonzero(np.concatenate([[True], indices[1:] != indices[:-1]]))
+    reduced = (ufunc or np.add).reduceat(values, starts, axis=0)
+    if ufunc is None:
+        counts = np.diff(np.append(starts, len(indices))).reshape((-1,) + (1,) * (values.ndim - 1))
+        reduced = reduced / counts
+    out[indices[starts]] = reduced
     return out
 
 
@@ -160,6 +233,186 @@ def sparse_softmax_xent(logits, labels):
     np.put_along_axis(backprop, picked, np.take_along_axis(backprop, picked, axis=-1) - 1, axis=-1)
     return loss, backprop
 
+
+# -- LRN, top_k, in_top_k (s2sgrad.primitives.nn) -------------------------------------------------------
+
+def window_sum(x, radius):
+    """Sums of ``x`` over the ``2 * radius + 1`` neighbours of each element along the last axis
+    (clipped at the ends), from one running sum."""
+    x = np.asarray(x)
+    n = x.shape[-1]
+    running = np.cumsum(x, axis=-1)
+    zero = np.zeros(x.shape[:-1] + (1,), dtype=running.dtype)
+    padded = np.concatenate([zero, running], axis=-1)   # padded[..., i] = sum of x[..., :i]
+    positions = np.arange(n)
+    return padded[..., np.minimum(positions + radius + 1, n)] - padded[..., np.maximum(positions - radius, 0)]
+
+
+def top_k(x, k, index_dtype):
+    """The ``k`` largest values along the last axis, largest first (equal values: lower index
+    first), and their indices (as ``index_dtype``)."""
+    x = np.asarray(x)
+    n = x.shape[-1]
+    if k > n:
+        raise ValueError(f"input must have at least k columns. Had {n}, needed {k}")
+    if k < 0:
+        raise ValueError(f"Need k >= 0, got {k}")
+    # a stable ascending sort of the reversed row, read backwards: descending, ties by first index
+    order = (n - 1 - np.argsort(x[..., ::-1], axis=-1, kind="stable"))[..., ::-1][..., :k]
+    return np.take_along_axis(x, order, axis=-1), order.astype(index_dtype)
+
+
+def in_top_k(predictions, targets, k):
+    """Whether each row's target class is among its ``k`` largest predictions (ties count in;
+    a target out of range or a non-finite prediction is never in)."""
+    predictions, targets = np.asarray(predictions), np.asarray(targets)
+    classes = predictions.shape[-1]
+    valid = (targets >= 0) & (targets < classes)
+    picked = np.take_along_axis(predictions, np.where(valid, targets, 0)[:, None], axis=-1)
+    larger = np.sum(predictions > picked, axis=-1)
+    return valid & np.isfinite(picked[:, 0]) & (larger < k)
+
+
+# -- checks and prints (s2sgrad.primitives.debug) -------------------------------------------------------
+
+def tf_text(value):
+    """One element as TensorFlow writes it: the shortest of 6 (float32) or 15 (float64)
+    significant digits that reads back the same, else 9 or 17; bools as 1 and 0."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    if isinstance(value, (str, np.str_)):
+        return str(value)
+    if isinstance(value, (bool, np.bool_)):
+        return "1" if value else "0"
+    if isinstance(value, np.floating) and np.isfinite(value):
+        short, long = (15, 17) if value.dtype == np.float64 else (6, 9)
+        text = f"{float(value):.{short}g}"
+        return text if value.dtype.type(text) == value else f"{float(value):.{long}g}"
+    if isinstance(value, (float, np.floating)):
+        return "nan" if value != value else "inf" if value > 0 else "-inf"
+    return str(value)
+
+
+def summarize(value, limit):
+    """TF's ``SummarizeValue``: the first ``limit`` elements (all for -1) in nested brackets,
+    ``...`` where elements were left out (what Assert and Print show)."""
+    value = np.asarray(value)
+    flat = value.reshape(-1)
+    limit = flat.size if limit < 0 else min(limit, flat.size)
+    if value.ndim == 0:
+        return tf_text(flat[0]) if limit else ""
+    out, taken = [], [0]
+
+    def dim(d):
+        last = d == value.ndim - 1
+        for i in range(value.shape[d]):
+            if taken[0] >= limit:
+                if last and d != 0:
+                    out.append("...")
+                return
+            if last:
+                out.append((" " if i else "") + tf_text(flat[taken[0]]))
+                taken[0] += 1
+            else:
+                out.append("[")
+                dim(d + 1)
+                out.append("]")
+
+    dim(0)
+    return "".join(out) + ("..." if flat.size > limit else "")
+
+
+def assert_that(condition, data, summarize_limit):
+    """``tf.Assert``: raise AssertionError with TF's message unless the scalar ``condition`` holds."""
+    condition = np.asarray(condition)
+    if condition.ndim:
+        raise ValueError(f"In[0] should be a scalar: {list(condition.shape)}")
+    if not condition:
+        raise AssertionError("assertion failed: " + " ".join(f"[{summarize(d, summarize_limit)}]" for d in data))
+
+
+def write_to(stream, text):
+    """``text`` to ``"stdout"`` (Python's, so redirections apply) or ``"stderr"`` (file descriptor 2,
+    where TensorFlow's kernels write too)."""
+    if stream == "stdout":
+        print(text, end="", flush=True)
+        return
+    print(end="", flush=True)  # what Python printed before comes first
+    with open(2, "w", closefd=False) as err:
+        err.write(text)
+
+
+def print_tensors(value, message, data, summarize_limit):
+    """``tf.Print``: write ``message`` and the summaries of ``data`` to stderr; ``value`` passes through."""
+    write_to("stderr", message + "".join(f"[{summarize(d, summarize_limit)}]" for d in data) + "\n")
+    return value
+
+
+def _print_v2_text(value, edge, depth=0):
+    """A tensor as ``tf.print`` writes it: NumPy-like rows, ``edge`` items at each end of a long axis."""
+    value = np.asarray(value)
+    if value.ndim == 0:
+        item = value[()]
+        return f'"{tf_text(item)}"' if isinstance(item, (bytes, str)) else tf_text(item)
+    n = value.shape[0]
+    cut = 0 <= edge and 2 * edge < n
+    items = [_print_v2_text(value[i], edge, depth + 1) for i in (list(range(edge)) if cut else range(n))]
+    tail = [_print_v2_text(value[i], edge, depth + 1) for i in range(n - edge, n)] if cut else []
+    parts = items + (["..."] if cut else []) + tail
+    joiner = " " if value.ndim == 1 else "\n" + " " * (depth + 1)
+    return "[" + joiner.join(parts) + "]"
+
+
+def print_v2(template, values, edge, stream):
+    """``tf.print``: ``template`` with each ``{}`` replaced by a value's text, to ``stream``."""
+    write_to(stream, template.format(*(_print_v2_text(v, edge) for v in values)))
+
+
+def check_numerics(value, message):
+    """``tf.debugging.check_numerics``: ``value``, or AssertionError when it holds NaN or Inf."""
+    nan, inf = np.isnan(value).any(), np.isinf(value).any()
+    if nan or inf:
+        what = "Inf and NaN" if nan and inf else "NaN" if nan else "Inf"
+        raise AssertionError(f"{message} : Tensor had {what} values")
+    return value
+
+
+# -- candidate sampling (s2sgrad.primitives.sampling) ----------------------------------------------------
+
+def _class_probability(distribution, classes, range_max):
+    """P(class) under ``distribution``: log-uniform (Zipf-like) or uniform over ``[0, range_max)``."""
+    classes = np.asarray(classes, dtype=np.float64)
+    if distribution == "uniform":
+        return np.full(classes.shape, 1.0 / range_max)
+    return np.log((classes + 2.0) / (classes + 1.0)) / math.log(range_max + 1.0)
+
+
+def sample_candidates(rng, true_classes, distribution, num_sampled, unique, range_max):
+    """``num_sampled`` classes (all different when ``unique``: draws repeat until there are enough),
+    and the expected counts of ``true_classes`` and of the sampled classes in that many draws."""
+    def draw(n):
+        if distribution == "uniform":
+            return rng.integers(0, range_max, n)
+        return np.minimum(np.exp(rng.random(n) * math.log(range_max + 1.0)).astype(np.int64) - 1, range_max - 1)
+
+    if unique:
+        draws = np.empty(0, dtype=np.int64)
+        while True:  # one batch of draws per round; the first occurrences, in order, are the samples
+            draws = np.concatenate([draws, draw(2 * num_sampled + 16)])
+            _, first = np.unique(draws, return_index=True)
+            if len(first) >= num_sampled:
+                break
+        first = np.sort(first)[:num_sampled]
+        tries = int(first[-1]) + 1 if num_sampled else 0
+        sampled = draws[first]
+    else:
+        sampled = draw(num_sampled).astype(np.int64)
+
+    def expected(classes):
+        p = _class_probability(distribution, classes, range_max)
+        return (-np.expm1(tries * np.log1p(-p)) if unique else p * num_sampled).astype(np.float32)
+
+    return sampled, expected(true_classes), expected(sampled)
 
 def step_grad(steps, index, g):
     """Zeros with one row per recorded iteration of ``steps`` and ``g`` in row ``index``."""

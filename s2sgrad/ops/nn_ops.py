@@ -1,7 +1,8 @@
-"""``tf.nn``: activations, softmax, cross-entropies, bias_add, dropout, moments, normalization.
+"""``tf.nn``: activations, softmax, cross-entropies, bias_add, l2 and dropout.
 
 Validate, convert, record. Ops with a primitive of their own record it; the others
-(``moments``, ``l2_normalize``, ``dropout``...) are compositions, as in TensorFlow.
+(``crelu``, ``l2_normalize``, ``dropout``...) are compositions, as in TensorFlow. Normalization
+is in ``normalization_ops``, embeddings in ``embedding_ops``, top_k in ``selection_ops``.
 """
 from __future__ import annotations
 
@@ -36,10 +37,11 @@ from . import random_ops
 from . import reduce_ops as r
 from .convert import convert_to_tensor, graph_of, is_tensor_like, record1, tensor_or_constant
 
-__all__ = ["relu", "relu6", "elu", "selu", "leaky_relu", "softplus", "softsign", "softmax", "log_softmax",
-           "bias_add", "xw_plus_b", "l2_loss", "l2_normalize", "moments", "dropout", "embedding_lookup",
+__all__ = ["relu", "relu6", "elu", "selu", "leaky_relu", "softplus", "softsign", "crelu", "swish", "softmax",
+           "log_softmax", "bias_add", "xw_plus_b", "l2_loss", "l2_normalize", "dropout",
            "softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2",
-           "sparse_softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits"]
+           "sparse_softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits",
+           "weighted_cross_entropy_with_logits"]
 
 
 def _activation(prim: Primitive) -> Any:
@@ -126,6 +128,27 @@ def xw_plus_b(x: Any, weights: Any, biases: Any, name: str | None = None) -> Ten
         return bias_add(m.matmul(x, weights), biases, name=scope)
 
 
+def crelu(features: Any, name: str | None = None, axis: int = -1) -> Tensor:
+    """``relu(concat([features, -features], axis))``: the positive and negative parts side by side.
+
+    >>> # tf.nn.crelu([[1.0, -2.0]])  ->  [[1.0, 0.0, 0.0, 2.0]]
+    """
+    x = convert_to_tensor(features)
+    graph = graph_of([x])
+    with graph.as_default(), graph.name_scope(name or "CRelu") as scope:
+        return relu(a.concat([x, m.negative(x)], a.static_int(axis, "axis"), name=scope))
+
+
+def swish(features: Any, beta: Any = 1.0) -> Tensor:
+    """``features * sigmoid(beta * features)`` (SiLU for ``beta`` 1).
+
+    >>> # tf.nn.swish([0.0, 1.0])  ->  [0.0, 0.731]
+    """
+    x = convert_to_tensor(features)
+    with graph_of([x, beta]).as_default():
+        return m.multiply(x, m.sigmoid(m.multiply(tensor_or_constant(beta, x.dtype), x)), name="swish")
+
+
 def l2_loss(t: Any, name: str | None = None) -> Tensor:
     """``sum(t ** 2) / 2``.
 
@@ -146,28 +169,6 @@ def l2_normalize(x: Any, axis: Any = None, epsilon: float = 1e-12, name: str | N
     with graph.as_default(), graph.name_scope(name or "l2_normalize") as scope:
         square_sum = r.reduce_sum(m.square(x), axes, keepdims=True)
         return m.multiply(x, m.rsqrt(m.maximum(square_sum, epsilon)), name=scope)
-
-
-def moments(x: Any, axes: Any, shift: Any = None, name: str | None = None, keep_dims: Any = None,
-            keepdims: Any = None) -> tuple[Tensor, Tensor]:
-    """Mean and variance of ``x`` over ``axes`` (float16 is computed in float32, as in TF).
-
-    >>> # mean, variance = tf.nn.moments(x, axes=[0])
-    """
-    keep = bool(a.either(keepdims, keep_dims, "Cannot specify both 'keepdims' and 'keep_dims'"))
-    axes = a.static_ints(axes, "axes")
-    if axes is None:
-        raise ValueError("moments needs the axes to reduce over")
-    x = convert_to_tensor(x)
-    graph = graph_of([x])
-    with graph.as_default(), graph.name_scope(name or "moments"):
-        y = m.cast(x, _dt.float32) if x.dtype is _dt.float16 else x
-        mean = r.reduce_mean(y, axes, keepdims=True, name="mean")
-        variance = r.reduce_mean(m.squared_difference(y, a.stop_gradient(mean)), axes, keepdims=True,
-                                 name="variance")
-        if not keep:
-            mean, variance = a.squeeze(mean, axes), a.squeeze(variance, axes)
-        return m.cast(mean, x.dtype), m.cast(variance, x.dtype)
 
 
 # -- dropout ------------------------------------------------------------------------------------------
@@ -225,22 +226,6 @@ def _noise_shape(x: Tensor, noise_shape: Any) -> Any:
     if dims is None or None in dims:
         raise ValueError(f"noise_shape {noise_shape} has unknown dimensions that x ({x.shape}) cannot fill")
     return dims
-
-
-def embedding_lookup(params: Any, ids: Any, partition_strategy: str = "mod", name: str | None = None,
-                     validate_indices: bool = True, max_norm: Any = None) -> Tensor:
-    """Rows of ``params`` at ``ids`` (a single, unpartitioned table); its gradient is IndexedSlices.
-
-    >>> # vectors = tf.nn.embedding_lookup(embeddings, word_ids)
-    """
-    if isinstance(params, (list, tuple)):
-        if len(params) != 1:
-            raise NotImplementedError("embedding_lookup over several partitioned tables is not supported; "
-                                      "pass one tensor")
-        params = params[0]
-    if max_norm is not None:
-        raise NotImplementedError("embedding_lookup with max_norm is not supported")
-    return a.gather(params, ids, name=name or "embedding_lookup")
 
 
 # -- cross-entropies -----------------------------------------------------------------------------------
@@ -334,3 +319,25 @@ def sigmoid_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None,
     with graph.as_default(), graph.name_scope(name or "logistic_loss") as scope:
         z = tensor_or_constant(labels, logits.dtype)
         return record1(SIGMOID_CROSS_ENTROPY_WITH_LOGITS, [logits, z], None, scope)
+
+
+def weighted_cross_entropy_with_logits(labels: Any = None, logits: Any = None, pos_weight: Any = None,
+                                       name: str | None = None, targets: Any = None) -> Tensor:
+    """``sigmoid_cross_entropy_with_logits`` with the positive term weighted by ``pos_weight``:
+    ``(1 - z) * x + (1 + (pos_weight - 1) * z) * (log(1 + exp(-|x|)) + max(-x, 0))``.
+
+    >>> # tf.nn.weighted_cross_entropy_with_logits(labels=z, logits=x, pos_weight=3.0)
+    """
+    labels = a.either(labels, targets, "Cannot specify both 'labels' and 'targets'")
+    if labels is None or logits is None or pos_weight is None:
+        raise ValueError(f"weighted_cross_entropy_with_logits needs labels, logits and pos_weight; got "
+                         f"labels={labels}, logits={logits}, pos_weight={pos_weight}")
+    logits = convert_to_tensor(logits)
+    graph = graph_of([logits, labels, pos_weight])
+    with graph.as_default(), graph.name_scope(name or "logistic_loss") as scope:
+        z = tensor_or_constant(labels, logits.dtype)
+        if not logits.shape.is_compatible_with(z.shape):
+            raise ValueError(f"logits and labels must have the same shape ({logits.shape} vs {z.shape})")
+        log_weight = 1.0 + (tensor_or_constant(pos_weight, logits.dtype) - 1.0) * z
+        softplus_neg = m.log1p(m.exp(-m.abs(logits))) + relu(-logits)
+        return m.add((1.0 - z) * logits, log_weight * softplus_neg, name=scope)

@@ -160,7 +160,8 @@ _ERROR_CLASSES = {MemoryError: errors.ResourceExhaustedError, NotImplementedErro
 def translate_error(e: Exception, exe: Executable) -> errors.OpError:
     """An exception from generated code as a TF error naming the op and the user's line:
     ResourceExhaustedError for MemoryError, UnimplementedError for NotImplementedError,
-    InvalidArgumentError for the rest (bad index or label values, NumPy errors...)."""
+    InvalidArgumentError for the rest (bad index or label values, NumPy errors, failed ``tf.Assert``
+    and ``check_numerics`` checks, whose AssertionError already carries TF's message)."""
     op = None
     tb = e.__traceback__
     while tb is not None:
@@ -170,4 +171,5 @@ def translate_error(e: Exception, exe: Executable) -> errors.OpError:
     where = f" (op '{op.name}' of type {op.type}, created at {op.where})" if op is not None else ""
     kind = next((tf_error for cls, tf_error in _ERROR_CLASSES.items() if isinstance(e, cls)),
                 errors.InvalidArgumentError)
-    return kind(None, op, f"{type(e).__name__}: {e}{where}")
+    text = str(e) if isinstance(e, AssertionError) else f"{type(e).__name__}: {e}"  # rt's checks: TF's own text
+    return kind(None, op, f"{text}{where}")

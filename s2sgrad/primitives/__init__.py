@@ -8,13 +8,32 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import array, control, data, fills, indexing, joining, linalg, math, matrix, nn, reduce, state, tensor_array
+from . import (
+    array,
+    control,
+    conv,
+    data,
+    debug,
+    fills,
+    indexing,
+    joining,
+    linalg,
+    math,
+    matrix,
+    nn,
+    reduce,
+    sampling,
+    segment,
+    state,
+    summary,
+    tensor_array,
+)
 from .core import Primitive, define
 
 __all__ = ["ALL", "BY_NAME", "FAMILIES", "Primitive", "define"]
 
 FAMILIES: tuple[ModuleType, ...] = (state, math, reduce, linalg, array, joining, fills, indexing, nn, control,
-                                     tensor_array, data, matrix)
+                                     tensor_array, data, segment, debug, sampling, conv, matrix, summary)
 
 
 def _declared(families: tuple[ModuleType, ...]) -> tuple[Primitive, ...]:

@@ -29,7 +29,7 @@ def _gather_infer(inputs: Sequence[Any], attrs: dict) -> list:
 GATHER_V2 = define("GatherV2", _gather_infer, default_name="GatherV2", fusable=False)
 
 
-def _segment_infer(inputs: Sequence[Any], attrs: dict) -> list:
+def unsorted_segment_infer(inputs: Sequence[Any], attrs: dict) -> list:
     data, ids, num = inputs
     if not ids.dtype.is_integer or not num.dtype.is_integer:
         raise TypeError("segment ids and num_segments must be integers")
@@ -42,7 +42,7 @@ def _segment_infer(inputs: Sequence[Any], attrs: dict) -> list:
     return [(data.dtype, TensorShape([None if n is None else int(n)] + list(rest)))]
 
 
-UNSORTED_SEGMENT_SUM = define("UnsortedSegmentSum", _segment_infer, fusable=False)
+UNSORTED_SEGMENT_SUM = define("UnsortedSegmentSum", unsorted_segment_infer, fusable=False)
 
 
 # -- gather_nd and scatter_nd -----------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """Neural-network primitives: activations with their fused gradient ops, softmax, the fused
-cross-entropies, bias_add and l2_loss.
+cross-entropies, bias_add, l2_loss, LRN, top_k and in_top_k.
 
 Each activation ``F`` has a gradient op ``FGrad(g, y_or_x)`` computing what TensorFlow's
 kernel computes (``ReluGrad``: ``g * (y > 0)``, so the gradient at 0 is 0), and each
@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .. import dtypes as _dt
 from ..shapes import TensorShape
 from .common import normalize_axis
-from .core import Primitive, define, same_dtype
+from .core import Primitive, constant_value, define, same_dtype
 from .reduce import reduced_shape
 
 SELU_SCALE = 1.0507009873554804934193349852946
@@ -167,3 +168,62 @@ def _l2_loss_infer(inputs: Sequence[Any], attrs: dict) -> list:
 
 
 L2_LOSS = define("L2Loss", _l2_loss_infer)
+
+
+# -- local response normalization, top_k, in_top_k ------------------------------------------------------
+
+def _lrn_infer(inputs: Sequence[Any], attrs: dict) -> list:
+    x = inputs[0]
+    _float_input("LRN", x, "input")
+    if x.shape.rank not in (None, 4):
+        raise ValueError(f"Shape must be rank 4 but is rank {x.shape.rank} for 'LRN' (input)")
+    if attrs["depth_radius"] < 0:
+        raise ValueError(f"depth_radius must be >= 0, got {attrs['depth_radius']}")
+    return [(x.dtype, x.shape)]
+
+
+LRN = define("LRN", _lrn_infer)
+
+
+def _top_k_infer(inputs: Sequence[Any], attrs: dict) -> list:
+    x, k = inputs
+    if x.dtype.name == "string" or x.dtype.is_bool or x.dtype.is_complex:
+        raise TypeError(f"Value passed to parameter 'input' has DataType {x.dtype.name} not allowed for TopKV2")
+    if not k.dtype.is_integer or k.shape.rank not in (None, 0):
+        raise TypeError(f"k must be an integer scalar, got {k.dtype.name} {k.shape}")
+    if x.shape.rank == 0:
+        raise ValueError("Shape must be at least rank 1 but is rank 0 for 'TopKV2' (input)")
+    known = constant_value(k)
+    n = None if known is None else int(known)
+    if n is not None and n < 0:
+        raise ValueError(f"Need k >= 0, got {n}")
+    sizes = x.shape.sizes
+    if sizes is None:
+        return [(x.dtype, TensorShape(None)), (attrs["index_type"], TensorShape(None))]
+    if n is not None and sizes[-1] is not None and sizes[-1] < n:
+        raise ValueError(f"input must have last dimension >= k = {n} but is {sizes[-1]} for 'TopKV2'")
+    out = TensorShape([*sizes[:-1], n])
+    return [(x.dtype, out), (attrs["index_type"], out)]
+
+
+TOP_K = define("TopKV2", _top_k_infer)
+
+
+def _in_top_k_infer(inputs: Sequence[Any], attrs: dict) -> list:
+    predictions, targets, k = inputs
+    if predictions.dtype.name != "float32":
+        raise TypeError(f"Value passed to parameter 'predictions' has DataType {predictions.dtype.name} not allowed "
+                        f"for InTopKV2 (expects float32)")
+    if not targets.dtype.is_integer or not k.dtype.is_integer:
+        raise TypeError("targets and k of in_top_k must be integers")
+    if predictions.shape.rank not in (None, 2):
+        raise ValueError(f"Shape must be rank 2 but is rank {predictions.shape.rank} for 'InTopKV2' (predictions)")
+    if targets.shape.rank not in (None, 1):
+        raise ValueError(f"Shape must be rank 1 but is rank {targets.shape.rank} for 'InTopKV2' (targets)")
+    batch = TensorShape(None if predictions.shape.sizes is None else predictions.shape.sizes[:1])
+    if not batch.is_compatible_with(targets.shape):
+        raise ValueError(f"predictions {predictions.shape} and targets {targets.shape} must have the same batch size")
+    return [(_dt.bool, batch.merge_with(targets.shape) if targets.shape.rank is not None else batch)]
+
+
+IN_TOP_K = define("InTopKV2", _in_top_k_infer, differentiable=False)

@@ -39,7 +39,6 @@ def _shape_as(x: Tensor, like: Tensor) -> Tensor:
 
 RULES: dict[Primitive, Rule] = {
     P.GATHER_V2: _gather_grad,
-    P.UNSORTED_SEGMENT_SUM: lambda op, needed, g: [a.gather(g, op.inputs[1]), None, None],
     P.GATHER_ND: lambda op, needed, g: [ix.scatter_nd(op.inputs[1], g, _shape_as(op.inputs[0], op.inputs[1])), None],
     P.SCATTER_ND: lambda op, needed, g: [None, ix.gather_nd(g, op.inputs[0]), None],
 }

@@ -114,6 +114,39 @@ def _bias_add_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     return only_needed(needed, lambda: g, lambda: r.reduce_sum(g, [0] + list(range(2, rank))))
 
 
+def _positions(n: Tensor) -> Tensor:
+    """``[0, 1, ..., n - 1]`` for a scalar int tensor ``n`` (a constant when ``n`` is known)."""
+    return r.cumsum(a.ones(a.reshape(n, [1]), dtype=n.dtype), exclusive=True)
+
+
+def _window_sum(t: Tensor, radius: int) -> Tensor:
+    """Sums over ``2 * radius + 1`` neighbours along the last axis: a product with a band matrix."""
+    depth = a.shape(t)[-1]
+    positions = _positions(depth)
+    band = m.cast(m.abs(a.expand_dims(positions, 1) - positions) <= radius, t.dtype)
+    return a.reshape(m.matmul(a.reshape(t, [-1, depth]), band), a.shape(t))
+
+
+def _lrn_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
+    """For ``y = x * d ** -beta`` with ``d = bias + alpha * window_sum(x ** 2)``: ``g * d ** -beta -
+    2 * alpha * beta * x * window_sum(g * y / d)`` (the window is symmetric)."""
+    x, y = op.inputs[0], op.outputs[0]
+    radius, bias, alpha, beta = (op.attrs[k] for k in ("depth_radius", "bias", "alpha", "beta"))
+    d = bias + alpha * _window_sum(m.square(x), radius)
+    return [g * m.pow(d, -beta) - (2.0 * alpha * beta) * x * _window_sum(g * y / d, radius)]
+
+
+def _top_k_grad(op: Operation, needed: Needed, g: Tensor, g_indices: Tensor) -> Grads:
+    """The values' gradient added back at their positions (rows flattened, so one segment sum)."""
+    x, indices = op.inputs[0], op.outputs[1]
+    depth = a.shape(indices, out_type=indices.dtype)[-1]
+    rows = a.reshape(indices, a.stack([-1, depth]))
+    width = a.shape(x, out_type=indices.dtype)[-1]
+    flat = rows + a.expand_dims(_positions(a.shape(rows, out_type=indices.dtype)[0]) * width, -1)
+    summed = a.unsorted_segment_sum(a.reshape(g, [-1]), a.reshape(flat, [-1]), a.size(x, out_type=indices.dtype))
+    return [a.reshape(summed, a.shape(x)), None]
+
+
 RULES: dict[Primitive, Rule] = {
     P.RELU: _activation(P.RELU_GRAD, "y"),
     P.RELU_GRAD: _masked_grad_grad,
@@ -137,4 +170,6 @@ RULES: dict[Primitive, Rule] = {
     P.SIGMOID_CROSS_ENTROPY_WITH_LOGITS: _sigmoid_xent_grad,
     P.BIAS_ADD: _bias_add_grad,
     P.L2_LOSS: lambda op, needed, g: [op.inputs[0] * g],
+    P.LRN: _lrn_grad,
+    P.TOP_K: _top_k_grad,
 }

@@ -9,7 +9,26 @@ from __future__ import annotations
 
 from ...primitives import ALL
 from ...primitives.core import Primitive
-from . import array, control, data, fills, indexing, joining, linalg, math, matrix, nn, reduce, state, tensor_array
+from . import (
+    array,
+    control,
+    conv,
+    data,
+    debug,
+    fills,
+    indexing,
+    joining,
+    linalg,
+    math,
+    matrix,
+    nn,
+    reduce,
+    sampling,
+    segment,
+    state,
+    summary,
+    tensor_array,
+)
 from .common import Emitter
 from .template import template
 
@@ -30,7 +49,8 @@ EMITTERS: dict[Primitive, Emitter] = _merged(array.EMITTERS, control.EMITTERS,
                                              fills.EMITTERS, indexing.EMITTERS, joining.EMITTERS,
                                              linalg.EMITTERS, math.EMITTERS, nn.EMITTERS, reduce.EMITTERS,
                                              state.EMITTERS, tensor_array.EMITTERS, data.EMITTERS,
-                                             matrix.EMITTERS)
+                                             segment.EMITTERS, debug.EMITTERS, sampling.EMITTERS, conv.EMITTERS,
+                                             matrix.EMITTERS, summary.EMITTERS)
 
 
 def emitter(prim: Primitive) -> Emitter | None:

@@ -59,6 +59,11 @@ def _emit_bias_add(ins: Instr, args: Sequence[ast.expr]) -> ast.expr:
     return ast.BinOp(args[0], ast.Add(), ast.Call(np_attr("reshape"), [args[1], column], []))
 
 
+def _emit_top_k(ins: Instr, args: Sequence[ast.expr]) -> ast.expr:
+    k = ins.args[1].const
+    return rt_call("top_k", [args[0], args[1] if k is None else literal(int(k)), literal(ins.attrs["index_type"])])
+
+
 EMITTERS: dict[Primitive, Emitter] = {
     nn.LEAKY_RELU: _emit_leaky_relu,
     nn.SOFTMAX: _helper_emitter("softmax"),
@@ -67,4 +72,7 @@ EMITTERS: dict[Primitive, Emitter] = {
     nn.SPARSE_SOFTMAX_CROSS_ENTROPY_WITH_LOGITS: _emit_sparse_xent,
     nn.BIAS_ADD: _emit_bias_add,
     nn.L2_LOSS: template("np.sum(np.square(x)) / 2"),
+    nn.LRN: template("x / (bias + alpha * rt.window_sum(np.square(x), depth_radius)) ** beta"),
+    nn.TOP_K: _emit_top_k,
+    nn.IN_TOP_K: template("rt.in_top_k(x, y, z)"),
 }
