@@ -20,7 +20,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import s2sgrad as tf
-from s2sgrad.checkpoint import crc32c
+from s2sgrad import crc32c
 
 
 def _median(fn, repeats: int = 5) -> float:

@@ -1,4 +1,5 @@
-"""Byte formats TensorFlow's files share: CRC32C (masked, as TFRecord and checkpoints store it)
+"""Byte formats TensorFlow's files share: CRC32C (masked, as TFRecord and checkpoints store it;
+computed by ``s2sgrad.crc32c``)
 and the protocol-buffer wire format (varints, tags, length-delimited fields).
 
 Written from the formats' specifications (RFC 3720's Castagnoli polynomial; the protobuf
@@ -12,47 +13,28 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from . import crc32c as _crc
+
 __all__ = ["crc32c", "masked_crc32c", "unmask_crc32c", "encode_varint", "decode_varint", "field_varint",
            "field_bytes", "field_fixed32", "field_fixed64", "packed_varints", "packed_floats", "fields",
            "decode_packed_varints", "to_signed64", "VARINT", "FIXED64", "BYTES", "FIXED32"]
 
 VARINT, FIXED64, BYTES, FIXED32 = 0, 1, 2, 5   # wire types
-_MASK_DELTA = 0xA282EAD8
-
-
-def _table() -> list[int]:
-    poly = 0x82F63B78   # Castagnoli, bit-reflected
-    table = []
-    for i in range(256):
-        c = i
-        for _ in range(8):
-            c = (c >> 1) ^ poly if c & 1 else c >> 1
-        table.append(c)
-    return table
-
-
-_TABLE = _table()
 
 
 def crc32c(data: bytes, crc: int = 0) -> int:
-    """The CRC32C (Castagnoli) of ``data``, continuing from ``crc``."""
-    c = crc ^ 0xFFFFFFFF
-    table = _TABLE
-    for byte in data:
-        c = table[(c ^ byte) & 0xFF] ^ (c >> 8)
-    return c ^ 0xFFFFFFFF
+    """The CRC32C (Castagnoli) of ``data``, continuing from ``crc`` (``s2sgrad.crc32c``, vectorized)."""
+    return _crc.extend(crc, data)
 
 
 def masked_crc32c(data: bytes) -> int:
     """The CRC32C of ``data`` rotated right by 15 bits plus a constant, as TensorFlow stores it."""
-    c = crc32c(data)
-    return (((c >> 15) | (c << 17)) + _MASK_DELTA) & 0xFFFFFFFF
+    return _crc.mask(_crc.value(data))
 
 
 def unmask_crc32c(masked: int) -> int:
     """The CRC32C that ``masked_crc32c`` turned into ``masked``."""
-    rot = (masked - _MASK_DELTA) & 0xFFFFFFFF
-    return ((rot >> 17) | (rot << 15)) & 0xFFFFFFFF
+    return _crc.unmask(masked)
 
 
 def encode_varint(value: int) -> bytes:

@@ -7,9 +7,9 @@ import os
 import numpy as np
 import pytest
 
+from s2sgrad import crc32c, errors
 from s2sgrad import dtypes as dt
-from s2sgrad import errors
-from s2sgrad.checkpoint import crc32c, wire
+from s2sgrad.checkpoint import wire
 from s2sgrad.checkpoint.bundle import BundleReader, write_bundle
 from s2sgrad.checkpoint.table import TableError, build_table, read_table
 from tests import checkpoint_spec_reader as spec

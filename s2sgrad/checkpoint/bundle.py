@@ -19,9 +19,8 @@ import uuid
 
 import numpy as np
 
+from .. import crc32c, errors
 from .. import dtypes as _dt
-from .. import errors
-from . import crc32c
 from .table import TableError, build_table, read_table
 from .wire import Fixed32, WireError, decode, encode, get_varint, put_varint, signed64
 

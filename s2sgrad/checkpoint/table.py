@@ -13,7 +13,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Iterator
 
-from . import crc32c
+from .. import crc32c
 from .wire import WireError, get_varint, put_varint
 
 __all__ = ["TableError", "build_table", "read_table"]
