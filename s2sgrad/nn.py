@@ -41,12 +41,14 @@ from .ops.sampling_ops import (
                          uniform_candidate_sampler,
 )
 from .ops.selection_ops import in_top_k, top_k
+from .rnn import bidirectional_dynamic_rnn, dynamic_rnn, rnn_cell, static_bidirectional_rnn, static_rnn
 from .tf1_api import missing_names as _missing_names
 
 __all__ = ["bias_add", "dropout", "elu", "embedding_lookup", "l2_loss", "l2_normalize", "leaky_relu",
            "log_softmax", "moments", "relu", "relu6", "selu", "sigmoid", "sigmoid_cross_entropy_with_logits",
            "softmax", "softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2", "softplus",
            "softsign", "sparse_softmax_cross_entropy_with_logits", "tanh", "xw_plus_b"]
+__all__ += ["bidirectional_dynamic_rnn", "dynamic_rnn", "rnn_cell", "static_bidirectional_rnn", "static_rnn"]
 
 # nnops (issue 14)
 __all__ += ["batch_norm_with_global_normalization", "batch_normalization", "compute_accidental_hits",

@@ -18,6 +18,7 @@ from . import (
     joining,
     linalg,
     math,
+    matrix,
     nn,
     reduce,
     sampling,
@@ -30,7 +31,7 @@ from .core import Primitive, define
 __all__ = ["ALL", "BY_NAME", "FAMILIES", "Primitive", "define"]
 
 FAMILIES: tuple[ModuleType, ...] = (state, math, reduce, linalg, array, joining, fills, indexing, nn, control,
-                                     tensor_array, data, segment, debug, sampling)
+                                     tensor_array, data, matrix, segment, debug, sampling)
 
 
 def _declared(families: tuple[ModuleType, ...]) -> tuple[Primitive, ...]:

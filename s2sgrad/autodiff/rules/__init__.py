@@ -6,11 +6,26 @@
 from __future__ import annotations
 
 from ...primitives.core import Primitive
-from . import array, control, debug, fills, indexing, joining, linalg, math, nn, reduce, segment, state, tensor_array
+from . import (
+               array,
+               control,
+               debug,
+               fills,
+               indexing,
+               joining,
+               linalg,
+               math,
+               matrix,
+               nn,
+               reduce,
+               segment,
+               state,
+               tensor_array,
+)
 from .common import Needed, Rule
 
 __all__ = ["RULES", "Needed", "Rule"]
 
 RULES: dict[Primitive, Rule] = {**state.RULES, **math.RULES, **reduce.RULES, **linalg.RULES, **array.RULES,
                                 **joining.RULES, **fills.RULES, **indexing.RULES, **nn.RULES, **control.RULES,
-                                **tensor_array.RULES, **segment.RULES, **debug.RULES}
+                                **tensor_array.RULES, **matrix.RULES, **segment.RULES, **debug.RULES}

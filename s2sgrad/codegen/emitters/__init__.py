@@ -19,6 +19,7 @@ from . import (
     joining,
     linalg,
     math,
+    matrix,
     nn,
     reduce,
     sampling,
@@ -46,7 +47,7 @@ EMITTERS: dict[Primitive, Emitter] = _merged(array.EMITTERS, control.EMITTERS,
                                              fills.EMITTERS, indexing.EMITTERS, joining.EMITTERS,
                                              linalg.EMITTERS, math.EMITTERS, nn.EMITTERS, reduce.EMITTERS,
                                              state.EMITTERS, tensor_array.EMITTERS, data.EMITTERS,
-                                             segment.EMITTERS, debug.EMITTERS, sampling.EMITTERS)
+                                             matrix.EMITTERS, segment.EMITTERS, debug.EMITTERS, sampling.EMITTERS)
 
 
 def emitter(prim: Primitive) -> Emitter | None:
