@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
+from cnn import cnn_numpy, cnn_session
 from lstm_workload import lstm_numpy, lstm_s2sgrad, lstm_tf1, lstm_variants
 
 Setup = Callable[[], Callable[[], object]]
@@ -411,6 +412,15 @@ def rnn_tf1() -> Callable:
     return _rnn_session(_import_tf1(), lambda tf, loss, V: _train(tf, loss, V, 0.01))
 
 
+def cnn_s2sgrad() -> Callable:
+    import s2sgrad as tf
+    return cnn_session(tf, lambda tf, loss, V: _train(tf, loss, V, 0.01))
+
+
+def cnn_tf1() -> Callable:
+    return cnn_session(_import_tf1(), lambda tf, loss, V: _train(tf, loss, V, 0.01))
+
+
 def _s2sgrad_variants(session_maker) -> dict[str, Setup]:
     import importlib
 
@@ -432,6 +442,8 @@ WORKLOADS: dict[str, dict] = {
     "logistic regression batch step": {"unit": "us", "steps": 200, "impls": {
         "numpy": logreg_numpy, "s2sgrad": logreg_s2sgrad, "tf1": logreg_tf1,
         **_s2sgrad_variants(_logreg_session)}},
+    "CNN (2 conv + 2 maxpool + dense) SGD step": {"unit": "ms", "steps": 10, "impls": {
+        "numpy": cnn_numpy, "s2sgrad": cnn_s2sgrad, "tf1": cnn_tf1, **_s2sgrad_variants(cnn_session)}},
     "RNN BPTT while_loop (T=50) SGD step": {"unit": "ms", "steps": 20, "impls": {
         "numpy": loop_rnn_numpy, "s2sgrad": loop_rnn_s2sgrad, "tf1": loop_rnn_tf1}},
     "unrolled RNN (20 steps) SGD step": {"unit": "us", "steps": 50, "impls": {

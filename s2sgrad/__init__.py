@@ -23,8 +23,9 @@ from .ops.convert import constant, convert_to_tensor
 from .ops.creation import eye, linspace, placeholder, placeholder_with_default, range
 from .ops.indexed_slices import IndexedSlices, IndexedSlicesValue
 from .ops.initializers import (constant_initializer, glorot_normal_initializer, glorot_uniform_initializer,
-                               ones_initializer, random_normal_initializer, random_uniform_initializer,
-                               truncated_normal_initializer, variance_scaling_initializer, zeros_initializer)
+                               ones_initializer, orthogonal_initializer, random_normal_initializer,
+                               random_uniform_initializer, truncated_normal_initializer,
+                               uniform_unit_scaling_initializer, variance_scaling_initializer, zeros_initializer)
 from .ops.indexing_ops import boolean_mask, gather_nd, one_hot, scatter_nd, slice
 from .ops.layout_ops import broadcast_to, pad, reverse, reverse_v2, tile
 from .ops.linalg_ops import einsum, tensordot
@@ -46,17 +47,21 @@ from .ops.matrix_ops import (cholesky, matrix_band_part, matrix_determinant, mat
 from .ops.functional_ops import foldl, foldr, map_fn, scan
 from .ops.loop_ops import while_loop
 from .ops.tensor_array_ops import TensorArray
-from .ops.variables import (AUTO_REUSE, Variable, assign, assign_add, assign_sub, get_variable,
-                            get_variable_scope, global_variables, global_variables_initializer,
-                            initialize_all_variables, local_variables, local_variables_initializer,
-                            trainable_variables, variable_scope, variables_initializer)
+from .ops.variables import (AUTO_REUSE, Variable, VariableScope, assign, assign_add, assign_sub, get_local_variable,
+                            get_variable, get_variable_scope, global_variables, global_variables_initializer,
+                            initialize_all_variables, local_variables, local_variables_initializer, model_variables,
+                            no_regularizer, trainable_variables, variable_scope, variables_initializer)
 from .autodiff.backprop import (AggregationMethod, NoGradient, NotDifferentiable, RegisterGradient,
                                 UnconnectedGradients, gradients)
 from .autodiff.derivatives import hessians
 from .autodiff.custom_gradient import custom_gradient
 from .session import InteractiveSession, Session, get_default_session
 from . import compat, contrib, debugging, initializers, linalg, losses, manip, math, nn, random, train
-from .graph_keys import GraphKeys, add_to_collection, add_to_collections, get_collection, is_tensor
+from . import image
+from . import layers
+from . import summary
+from .summary import HistogramProto, SessionLog, Summary
+from .graph_keys import GraphKeys, add_to_collection, add_to_collections, get_collection, get_collection_ref, is_tensor
 from .execution_mode import (disable_eager_execution, disable_tensor_equality, disable_v2_behavior,
                              enable_eager_execution, enable_tensor_equality, enable_v2_behavior, executing_eagerly,
                              executing_eagerly_outside_functions)
@@ -105,6 +110,7 @@ newaxis = None
 # the public names: what `from s2sgrad import *` gives (and what ruff checks the imports against)
 __all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "SparseTensor", "VarLenFeature", "data",
            "parse_example", "parse_single_example", "python_io"]  # tf.data (issue 15)
+__all__ += ["HistogramProto", "SessionLog", "Summary", "summary"]  # tf.summary (issue 15)
 __all__ += ["AUTO_REUSE", "AggregationMethod", "ConfigProto", "DType", "DeviceSpec", "Dimension", "GPUOptions", "Graph",
            "GraphKeys", "GraphOptions", "IndexedSlices", "IndexedSlicesValue", "InteractiveSession", "NoGradient",
            "NotDifferentiable", "OpError", "Operation", "OptimizerOptions", "RegisterGradient", "RunMetadata",
@@ -123,6 +129,7 @@ __all__ += ["AUTO_REUSE", "AggregationMethod", "ConfigProto", "DType", "DeviceSp
            "get_logger", "get_variable", "get_variable_scope", "gfile", "global_variables",
            "global_variables_initializer", "glorot_normal_initializer", "glorot_uniform_initializer", "grad",
            "gradients", "greater", "greater_equal", "group", "half", "hessian", "hessians", "identity", "identity_n",
+           "image",
            "initialize_all_variables", "initialize_local_variables", "initialize_variables", "initializers", "int16",
            "int32", "int64", "int8", "io", "ir", "is_finite", "is_inf", "is_nan", "is_tensor", "jacobian", "less",
            "less_equal", "lin_space", "linalg", "linspace", "local_variables", "local_variables_initializer", "log",
@@ -144,6 +151,9 @@ __all__ += ["AUTO_REUSE", "AggregationMethod", "ConfigProto", "DType", "DeviceSp
            "matrix_set_diag", "matrix_solve", "matrix_triangular_solve", "qr", "self_adjoint_eig",
            "self_adjoint_eigvals", "svd", "trace",
            "variance_scaling_initializer", "where", "where_v2", "zeros", "zeros_initializer", "zeros_like"]
+# issue 14 (layers): variable scopes, initializers, collections, tf.layers
+__all__ += ["VariableScope", "get_collection_ref", "get_local_variable", "layers", "model_variables", "no_regularizer",
+            "orthogonal_initializer", "uniform_unit_scaling_initializer"]
 
 __all__ += ["Assert", "Print", "add_check_numerics_ops", "assert_equal", "assert_greater", "assert_greater_equal",
             "assert_integer", "assert_less", "assert_less_equal", "assert_near", "assert_negative",

@@ -9,10 +9,13 @@ from __future__ import annotations
 from .ops.initializers import constant_initializer as constant
 from .ops.initializers import glorot_normal_initializer as glorot_normal
 from .ops.initializers import glorot_uniform_initializer as glorot_uniform
+from .ops.initializers import identity_initializer as identity
 from .ops.initializers import ones_initializer as ones
+from .ops.initializers import orthogonal_initializer as orthogonal
 from .ops.initializers import random_normal_initializer as random_normal
 from .ops.initializers import random_uniform_initializer as random_uniform
 from .ops.initializers import truncated_normal_initializer as truncated_normal
+from .ops.initializers import uniform_unit_scaling_initializer as uniform_unit_scaling
 from .ops.initializers import variance_scaling_initializer as variance_scaling
 from .ops.initializers import zeros_initializer as zeros
 from .ops.variables import global_variables_initializer as global_variables
@@ -20,9 +23,9 @@ from .ops.variables import local_variables_initializer as local_variables
 from .ops.variables import variables_initializer as variables
 from .tf1_api import missing_names as _missing_names
 
-__all__ = ["constant", "global_variables", "glorot_normal", "glorot_uniform", "he_normal", "he_uniform",
-           "lecun_normal", "lecun_uniform", "local_variables", "ones", "random_normal", "random_uniform",
-           "truncated_normal", "variables", "variance_scaling", "zeros"]
+__all__ = ["constant", "global_variables", "glorot_normal", "glorot_uniform", "he_normal", "he_uniform", "identity",
+           "lecun_normal", "lecun_uniform", "local_variables", "ones", "orthogonal", "random_normal", "random_uniform",
+           "truncated_normal", "uniform_unit_scaling", "variables", "variance_scaling", "zeros"]
 
 
 def he_normal(seed: int | None = None) -> variance_scaling:

@@ -15,12 +15,13 @@ from .ops import math_ops as m
 from .ops import nn_ops as nn
 from .ops import reduce_ops as r
 from .ops.convert import convert_to_tensor, graph_of
+from .regularizers import get_regularization_loss
 from .ssa.graph import Tensor, get_default_graph
 from .tf1_api import missing_names as _missing_names
 
 __all__ = ["Reduction", "compute_weighted_loss", "mean_squared_error", "absolute_difference",
            "softmax_cross_entropy", "sparse_softmax_cross_entropy", "sigmoid_cross_entropy", "add_loss",
-           "get_losses", "get_regularization_losses", "get_total_loss"]
+           "get_losses", "get_regularization_losses", "get_total_loss", "get_regularization_loss"]
 
 LOSSES = "losses"
 REGULARIZATION_LOSSES = "regularization_losses"

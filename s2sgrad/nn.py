@@ -1,4 +1,25 @@
 """``tf.nn``: neural-network ops (``import s2sgrad as tf; tf.nn.relu(x)``)."""
+from .ops.conv_ops import (
+                         atrous_conv2d,
+                         avg_pool,
+                         avg_pool1d,
+                         avg_pool3d,
+                         conv1d,
+                         conv2d,
+                         conv2d_backprop_filter,
+                         conv2d_backprop_input,
+                         conv2d_transpose,
+                         conv3d,
+                         convolution,
+                         depthwise_conv2d,
+                         depthwise_conv2d_native,
+                         max_pool,
+                         max_pool1d,
+                         max_pool3d,
+                         max_pool_with_argmax,
+                         pool,
+                         separable_conv2d,
+)
 from .ops.embedding_ops import embedding_lookup
 from .ops.math_ops import sigmoid, tanh
 from .ops.nn_ops import (
@@ -48,6 +69,10 @@ __all__ = ["bias_add", "dropout", "elu", "embedding_lookup", "l2_loss", "l2_norm
            "log_softmax", "moments", "relu", "relu6", "selu", "sigmoid", "sigmoid_cross_entropy_with_logits",
            "softmax", "softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2", "softplus",
            "softsign", "sparse_softmax_cross_entropy_with_logits", "tanh", "xw_plus_b"]
+__all__ += ["atrous_conv2d", "avg_pool", "avg_pool1d", "avg_pool3d", "conv1d", "conv2d", "conv2d_backprop_filter",
+            "conv2d_backprop_input", "conv2d_transpose", "conv3d", "convolution", "depthwise_conv2d",
+            "depthwise_conv2d_native", "max_pool", "max_pool1d", "max_pool3d", "max_pool_with_argmax", "pool",
+            "separable_conv2d"]
 __all__ += ["bidirectional_dynamic_rnn", "dynamic_rnn", "rnn_cell", "static_bidirectional_rnn", "static_rnn"]
 
 # nnops (issue 14)

@@ -18,10 +18,12 @@ from typing import Any
 
 import numpy as np
 
-from .codegen import runtime
+from .codegen import runtime, runtime_conv, runtime_summary
 from .codegen.emitters.common import literal
 
 __all__ = ["Input", "ExportSpec", "write_standalone", "run_parameters"]
+# where the helpers generated code calls as rt.<name> are defined
+RUNTIME_MODULES = (runtime, runtime_conv, runtime_summary)
 
 
 @dataclasses.dataclass
@@ -178,17 +180,21 @@ def _tables(spec: ExportSpec) -> str:
 
 def runtime_source(names: list[str]) -> str:
     """A ``_runtime()`` factory holding the source of the helpers ``names`` (and what they use)."""
-    text = inspect.getsource(runtime)
-    tree = ast.parse(text)
     defs: dict[str, ast.stmt] = {}
     imports: dict[str, ast.stmt] = {}
-    for node in tree.body:
-        if isinstance(node, ast.Import):
-            imports.update({alias.asname or alias.name: node for alias in node.names})
-        elif isinstance(node, ast.FunctionDef):
-            defs[node.name] = node
-        elif isinstance(node, ast.Assign):
-            defs.update({t.id: node for t in node.targets if isinstance(t, ast.Name) and t.id != "__all__"})
+    texts: dict[ast.stmt, str] = {}   # each definition's module text
+    for module in RUNTIME_MODULES:
+        text = inspect.getsource(module)
+        for node in ast.parse(text).body:
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module != "__future__":
+                imports.update({alias.asname or alias.name: node for alias in node.names})
+            elif isinstance(node, ast.Import):
+                imports.update({alias.asname or alias.name: node for alias in node.names})
+            elif isinstance(node, ast.FunctionDef):
+                defs[node.name] = node
+            elif isinstance(node, ast.Assign):
+                defs.update({t.id: node for t in node.targets if isinstance(t, ast.Name) and t.id != "__all__"})
+            texts[node] = text
     needed: list[ast.stmt] = []
     todo = list(names)
     while todo:
@@ -196,14 +202,15 @@ def runtime_source(names: list[str]) -> str:
         if node not in needed:
             needed.append(node)
             todo += [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in defs]
-    needed.sort(key=lambda n: n.lineno)
+    order = {module_text: i for i, module_text in enumerate(dict.fromkeys(texts.values()))}
+    needed.sort(key=lambda n: (order[texts[n]], n.lineno))
     used = {n.id for node in needed for n in ast.walk(node) if isinstance(n, ast.Name)}
     lines = ["def _runtime():",
              '    """s2sgrad\'s runtime helpers that this module calls (from s2sgrad/codegen/runtime.py)."""',
              "    import types"]
     lines += [f"    {ast.unparse(node)}" for name, node in imports.items() if name in used and name != "np"]
     for node in needed:
-        segment = ast.get_source_segment(text, node, padded=True)
+        segment = ast.get_source_segment(texts[node], node, padded=True)
         if segment is None:  # nodes parsed from ``text`` always have their positions
             raise AssertionError(f"no source text for {ast.dump(node)[:60]}")
         lines += [""] + ["    " + line if line else "" for line in segment.splitlines()]

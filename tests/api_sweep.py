@@ -40,7 +40,9 @@ NOT_SWEPT = {"tf.Graph", "tf.Operation", "tf.Tensor", "tf.Session", "tf.Interact
              "tf.enable_eager_execution", "tf.enable_v2_behavior", "tf.executing_eagerly_outside_functions",
              "tf.disable_tensor_equality", "tf.enable_tensor_equality",  # errors, and switches taking no data
              "tf.GraphKeys", "tf.get_collection", "tf.add_to_collection", "tf.add_to_collections", "tf.is_tensor",
-             "train.global_step"}  # collections take any key and value, is_tensor any object, as in TF
+             "train.global_step",  # collections take any key and value, is_tensor any object, as in TF
+             "train.NanLossDuringTrainingError",  # an exception class
+             "tf.get_collection_ref", "tf.no_regularizer", "tf.VariableScope"}  # the same; scopes make VariableScopes
 # Parameters that are accepted for TF compatibility and ignored, or that only choose names.
 IGNORED = {"name", "use_locking", "colocate_gradients_with_ops", "gate_gradients", "caching_device", "config",
            "target", "validate_indices", "partition_strategy", "use_resource", "synchronization", "aggregation",
@@ -115,6 +117,46 @@ VALID: dict[str, Callable[[Context], Any]] = {
     "enabled": lambda c: False, "op_type": lambda c: "Mul", "control_inputs": lambda c: None,
 }
 
+def _images(c: Context) -> Any:
+    return tf.ones([2, 6, 6, 3])
+
+
+def _kernel(c: Context) -> Any:
+    return tf.ones([3, 3, 3, 4])
+
+
+_SAME = {"strides": [1, 1, 1, 1], "padding": "SAME"}
+_POOL = {"ksize": [1, 2, 2, 1], "strides": [1, 2, 2, 1], "padding": "VALID"}
+# the convolution and pooling family (tests/cases_conv.py has their values)
+_CONV_OVERRIDES: dict[str, dict[str, Any]] = {
+    "nn.conv2d": {"input": _images, "filter": _kernel, **_SAME},
+    "nn.conv3d": {"input": lambda c: tf.ones([1, 4, 4, 4, 2]), "filter": lambda c: tf.ones([2, 2, 2, 2, 3]),
+                  "strides": [1, 1, 1, 1, 1], "padding": "SAME"},
+    "nn.conv1d": {"input": None, "value": lambda c: tf.ones([2, 6, 3]), "filters": lambda c: tf.ones([3, 3, 4]),
+                  "stride": 1, "padding": "SAME"},
+    "nn.convolution": {"input": _images, "filter": _kernel, "padding": "VALID", "dilation_rate": [2, 2]},
+    "nn.conv2d_backprop_input": {"input_sizes": [2, 6, 6, 3], "filter": _kernel,
+                                 "out_backprop": lambda c: tf.ones([2, 6, 6, 4]), **_SAME},
+    "nn.conv2d_backprop_filter": {"input": _images, "filter_sizes": [3, 3, 3, 4],
+                                  "out_backprop": lambda c: tf.ones([2, 6, 6, 4]), **_SAME},
+    "nn.conv2d_transpose": {"input": None, "value": lambda c: tf.ones([2, 3, 3, 4]), "filter": _kernel,
+                            "output_shape": [2, 6, 6, 3], "strides": [1, 2, 2, 1]},
+    "nn.depthwise_conv2d": {"input": _images, "filter": lambda c: tf.ones([3, 3, 3, 2]), **_SAME, "rate": [1, 2]},
+    "nn.depthwise_conv2d_native": {"input": _images, "filter": lambda c: tf.ones([3, 3, 3, 2]), **_SAME},
+    "nn.separable_conv2d": {"input": _images, "depthwise_filter": lambda c: tf.ones([3, 3, 3, 2]),
+                            "pointwise_filter": lambda c: tf.ones([1, 1, 6, 5]), **_SAME, "rate": None},
+    "nn.atrous_conv2d": {"value": _images, "filters": _kernel, "rate": 2, "padding": "SAME"},
+    "nn.max_pool": {"input": None, "value": _images, **_POOL},
+    "nn.avg_pool": {"input": None, "value": _images, **_POOL},
+    "nn.max_pool_with_argmax": {"input": _images, **_POOL},
+    "nn.max_pool1d": {"input": lambda c: tf.ones([2, 6, 3]), "ksize": 2, "strides": 2, "padding": "SAME"},
+    "nn.avg_pool1d": {"input": lambda c: tf.ones([2, 6, 3]), "ksize": 2, "strides": 2, "padding": "SAME"},
+    "nn.max_pool3d": {"input": lambda c: tf.ones([1, 4, 4, 4, 2]), "ksize": 2, "strides": 2, "padding": "SAME"},
+    "nn.avg_pool3d": {"input": lambda c: tf.ones([1, 4, 4, 4, 2]), "ksize": 2, "strides": 2, "padding": "SAME"},
+    "nn.pool": {"input": _images, "window_shape": [2, 2], "pooling_type": "MAX", "padding": "SAME",
+                "strides": [2, 2]},
+}
+
 # Per function: arguments that differ from the table (makers or plain values).
 def _square(c: Context) -> Any:
     """A symmetric positive definite 3x3 float32 matrix (every square-matrix op takes it)."""
@@ -183,6 +225,7 @@ OVERRIDES: dict[str, dict[str, Any]] = {
     "tf.convert_to_tensor": {"value": [1.0, 2.0], "dtype": None},
     "tf.Variable": {"initial_value": lambda c: np.ones((2, 3), np.float32), "shape": None, "dtype": None},
     "tf.get_variable": {"name": "gv", "shape": [2, 3], "initializer": None},
+    "tf.get_local_variable": {"name": "lv", "shape": [2, 3], "initializer": None},
     "tf.gradients": {"ys": lambda c: c.loss}, "tf.hessians": {"ys": lambda c: tf.reduce_sum(c.var ** 3)},
     "tf.explain": {"ys": lambda c: c.loss},
     "tf.assign": {"value": lambda c: c.m23}, "tf.assign_add": {"value": lambda c: c.m23},
@@ -207,6 +250,7 @@ OVERRIDES: dict[str, dict[str, Any]] = {
     "tf.grad": {}, "tf.value_and_grad": {}, "tf.jacobian": {"f": lambda c: (lambda x: x ** 2)}, "tf.hessian": {},
     "tf.random_normal": {"shape": [2, 3]}, "tf.random_uniform": {"shape": [2, 3]},
     "tf.truncated_normal": {"shape": [2, 3]}, "nn.dropout": {"x": lambda c: c.m23},
+    **_CONV_OVERRIDES,
     **{f"nn.{rnn}": {"cell": lambda c: tf.nn.rnn_cell.GRUCell(2), "inputs": inputs, "dtype": tf.float32,
                      "sequence_length": lambda c: tf.constant([3, 1]), "initial_state": None}
        for rnn, inputs in [("static_rnn", lambda c: [c.m23, c.m23, c.m23]), ("dynamic_rnn", lambda c: c.m23[:, None])]},
@@ -228,6 +272,36 @@ OVERRIDES: dict[str, dict[str, Any]] = {
     "train.generate_checkpoint_state_proto": {"save_dir": lambda c: os.path.dirname(_checkpoint(c)),
                                               "model_checkpoint_path": lambda c: _checkpoint(c)},
 }
+# Monitored sessions and their hooks (issue 15); a MonitoredTrainingSession needs the global step.
+OVERRIDES.update({
+    "train.MonitoredTrainingSession": {
+        "checkpoint_dir": lambda c: (tf.train.get_or_create_global_step(), tempfile.mkdtemp())[1],
+        "hooks": lambda c: [tf.train.StopAtStepHook(num_steps=1)], "save_checkpoint_steps": 5,
+        "save_summaries_steps": 10, "log_step_count_steps": 100, "master": None, "scaffold": lambda c: None},
+    "train.StopAtStepHook": {"num_steps": 3, "last_step": None},
+    "train.CheckpointSaverHook": {"checkpoint_dir": lambda c: tempfile.mkdtemp(), "save_steps": 2},
+    "train.SummarySaverHook": {"save_steps": 2, "output_dir": lambda c: tempfile.mkdtemp(),
+                               "summary_op": lambda c: tf.summary.scalar("loss", c.loss)},
+    "train.LoggingTensorHook": {"tensors": lambda c: {"loss": c.loss}, "every_n_iter": 2},
+    "train.NanTensorHook": {"loss_tensor": lambda c: c.loss}, "train.FinalOpsHook": {"final_ops": lambda c: c.loss},
+    "train.FeedFnHook": {"feed_fn": lambda c: dict}, "train.SecondOrStepTimer": {"every_steps": 3},
+    "train.SessionRunContext": {"original_args": lambda c: tf.train.SessionRunArgs(c.loss),
+                                  "session": lambda c: _session(c)},
+    "train.SessionRunValues": {"results": lambda c: 1.0, "options": lambda c: None, "run_metadata": lambda c: None},
+    "summary.scalar": {"name": "loss", "tensor": lambda c: c.loss, "family": "train"},
+    "summary.histogram": {"name": "weights", "values": lambda c: c.m23, "family": "train"},
+    "summary.image": {"name": "images", "tensor": lambda c: tf.ones([2, 4, 5, 3]), "max_outputs": 2},
+    "summary.audio": {"name": "clips", "tensor": lambda c: c.m23, "sample_rate": 8000, "max_outputs": 2},
+    "summary.text": {"name": "note", "tensor": lambda c: tf.constant(["a", "b"])},
+    "summary.merge": {"inputs": lambda c: [tf.summary.scalar("a", c.loss), tf.summary.histogram("b", c.m23)]},
+    "summary.merge_all": {"key": lambda c: (tf.summary.scalar("a", c.loss), "summaries")[1]},
+    "summary.FileWriter": {"logdir": lambda c: tempfile.mkdtemp(), "graph": lambda c: tf.get_default_graph(),
+                           "max_queue": 3, "flush_secs": 10, "filename_suffix": ".run"},
+    "summary.SessionLog": {"status": 1, "checkpoint_path": "model.ckpt", "msg": "started"},
+    "tf.Summary": {"value": lambda c: [tf.Summary.Value(tag="a", simple_value=1.0)]},
+    "tf.HistogramProto": {"min": -1.0, "max": 2.0, "num": 2.0, "sum": 1.0, "sum_squares": 5.0,
+                          "bucket_limit": [0.0, 2.5], "bucket": [1.0, 1.0]},
+})
 # nnops (issue 14): normalization, sampled losses, top_k, segment reductions, checks and prints
 _CLASSES = lambda c: tf.constant([[1], [2]], tf.int64)  # noqa: E731
 _SAMPLED_LOSS = {"weights": lambda c: tf.ones([5, 3]), "biases": lambda c: tf.zeros([5]), "labels": _CLASSES,
@@ -276,7 +350,7 @@ def bad_values(c: Context) -> dict[str, Any]:
 def public_functions() -> list[tuple[str, Callable]]:
     out, seen = [], set()
     for prefix, module in [("tf", tf), ("nn", tf.nn), ("train", tf.train), ("losses", tf.losses),
-                           ("math", tf.math), ("linalg", tf.linalg)]:
+                           ("math", tf.math), ("linalg", tf.linalg), ("summary", tf.summary)]:
         names = getattr(module, "__all__", None) if module is not tf else None
         # A function under its own name first, so that old aliases (tf.pack for tf.stack) are not swept again
         for name in sorted(names or dir(module), key=lambda n: (getattr(getattr(module, n), "__name__", n) != n, n)):

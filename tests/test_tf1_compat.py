@@ -281,7 +281,12 @@ TF_GRAPH_KEYS = {"GLOBAL_VARIABLES": "variables", "VARIABLES": "variables", "LOC
                  "REGULARIZATION_LOSSES": "regularization_losses", "SAVERS": "savers", "WEIGHTS": "weights",
                  "BIASES": "biases", "ACTIVATIONS": "activations", "UPDATE_OPS": "update_ops", "LOSSES": "losses",
                  "INIT_OP": "init_op", "LOCAL_INIT_OP": "local_init_op", "GLOBAL_STEP": "global_step",
-                 "TRAIN_OP": "train_op"}
+                 "TRAIN_OP": "train_op", "CONCATENATED_VARIABLES": "concatenated_variables",
+                 "LOCAL_RESOURCES": "local_resources", "RESOURCES": "resources",
+                 "TRAINABLE_RESOURCE_VARIABLES": "trainable_resource_variables", "READY_OP": "ready_op",
+                 "READY_FOR_LOCAL_INIT_OP": "ready_for_local_init_op", "SUMMARY_OP": "summary_op",
+                 "EVAL_STEP": "eval_step", "COND_CONTEXT": "cond_context", "WHILE_CONTEXT": "while_context",
+                 "ASSET_FILEPATHS": "asset_filepaths", "SAVEABLE_OBJECTS": "saveable_objects"}
 
 
 def test_graph_keys_and_collections_are_tensorflows():

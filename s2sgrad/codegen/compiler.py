@@ -50,7 +50,7 @@ compile_hooks: list[Callable[[GeneratedRun, str, dict[str, Any], Any], Generated
 # come first to win over the user's (``simplefilter("always")`` or ``"error"``), and
 # ``warnings.catch_warnings`` swaps the whole list, so ``quiet_numpy_warnings`` (called at the
 # start of every run) puts it back in front whenever it is not.
-_QUIET = ("ignore", None, RuntimeWarning, re.compile(r"s2sgrad\.(generated|codegen\.runtime)\Z"), 0)
+_QUIET = ("ignore", None, RuntimeWarning, re.compile(r"s2sgrad\.(generated|codegen\.runtime(_summary|_conv)?)\Z"), 0)
 _show = False
 
 

@@ -172,7 +172,7 @@ def _fold(ins: Instr) -> list[Value] | None:
             and ins.outs[0].shape.is_fully_defined():
         return [uniform(ins.outs[0], ins.args[source].scalar())]
     emit = EMITTERS.get(ins.prim)
-    if emit is None or not ins.args:
+    if emit is None or not ins.args or not ins.prim.foldable:
         return None
     for a in ins.args:
         if a.const is None and a.kind is not Kind.SHAPE:

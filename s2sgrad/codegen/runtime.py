@@ -1,7 +1,8 @@
 """Helpers that generated modules call as ``rt.<name>``: NumPy only, small and self-contained.
 
 ``s2sgrad.export`` copies the source of the helpers a module uses into the exported file,
-so every helper must depend on nothing but NumPy, ``math`` and the other helpers here.
+so every helper must depend on nothing but NumPy, ``math`` and the other helpers here; the
+convolution family's live in ``runtime_conv.py`` (re-exported here, copied from there).
 """
 from __future__ import annotations
 
@@ -9,11 +10,45 @@ import math
 
 import numpy as np
 
+from .runtime_conv import (
+    avg_pool,
+    avg_pool_grad,
+    conv,
+    conv_backprop_filter,
+    conv_backprop_input,
+    depthwise_backprop_filter,
+    depthwise_backprop_input,
+    depthwise_conv,
+    max_pool,
+    max_pool_argmax,
+    max_pool_grad,
+    max_pool_grad_grad,
+    resize_bilinear,
+    resize_bilinear_grad,
+    resize_nearest,
+    resize_nearest_grad,
+)
+from .runtime_summary import (
+    audio_summary,
+    histogram_summary,
+    image_summary,
+    merge_summary,
+    scalar_summary,
+    text_summary,
+)
+
 __all__ = ["sum_to", "add_n", "erf", "truncated_normal", "cumsum", "cumprod", "scatter_into_zeros", "segment_sum",
            "segment_reduce", "sorted_segment",
            "gather_nd", "scatter_nd", "mirror_pad_grad", "softmax", "log_softmax", "softmax_xent",
            "sparse_softmax_xent", "window_sum", "top_k", "in_top_k", "assert_that", "print_tensors", "print_v2",
-           "check_numerics", "sample_candidates", "parse_example"]
+           "check_numerics", "sample_candidates", "parse_example",
+           # runtime_conv.py's
+           "conv", "conv_backprop_input", "conv_backprop_filter", "depthwise_conv", "depthwise_backprop_input",
+           "depthwise_backprop_filter", "max_pool", "max_pool_grad", "max_pool_grad_grad", "max_pool_argmax",
+           "avg_pool", "avg_pool_grad", "resize_bilinear", "resize_bilinear_grad", "resize_nearest",
+           "resize_nearest_grad",
+           # the summary helpers (runtime_summary.py)
+           "scalar_summary", "histogram_summary", "image_summary", "audio_summary", "text_summary", "merge_summary"]
 
 
 def sum_to(x, shape):

@@ -1,4 +1,5 @@
-"""``tf.contrib.layers``: the Xavier/variance-scaling initializers, as TF-1.x's contrib defined them.
+"""``tf.contrib.layers``: the Xavier/variance-scaling initializers and the regularizers, as TF-1.x's contrib
+defined them.
 
 Contrib's normal variant is a normal truncated at two standard deviations whose *untruncated*
 stddev is ``sqrt(1.3 * factor / n)``; core ``variance_scaling_initializer`` divides by the
@@ -11,9 +12,11 @@ from typing import Any
 from .. import dtypes as _dt
 from ..ops.initializers import Initializer
 from ..ops.initializers import variance_scaling_initializer as _core_variance_scaling
+from ..regularizers import apply_regularization, l1_l2_regularizer, l1_regularizer, l2_regularizer, sum_regularizer
 from ..tf1_api import missing_names as _missing_names
 
-__all__ = ["variance_scaling_initializer", "xavier_initializer", "xavier_initializer_conv2d"]
+__all__ = ["variance_scaling_initializer", "xavier_initializer", "xavier_initializer_conv2d", "apply_regularization",
+           "l1_l2_regularizer", "l1_regularizer", "l2_regularizer", "sum_regularizer"]
 
 _TRUNCATED_STDDEV = 0.87962566103423978  # stddev of a unit normal truncated at +-2
 _MODES = {"FAN_IN": "fan_in", "FAN_OUT": "fan_out", "FAN_AVG": "fan_avg"}

@@ -4,16 +4,20 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from .. import dtypes as _dt
 from ..shapes import strip_dimensions
 from ..ssa.graph import Tensor
 from . import array_ops as a
 from . import random_ops as rnd
 from .convert import constant
+from .creation import eye
 
 __all__ = ["zeros_initializer", "ones_initializer", "constant_initializer", "random_normal_initializer",
            "random_uniform_initializer", "truncated_normal_initializer", "glorot_uniform_initializer",
-           "glorot_normal_initializer", "variance_scaling_initializer"]
+           "glorot_normal_initializer", "variance_scaling_initializer", "uniform_unit_scaling_initializer",
+           "orthogonal_initializer", "identity_initializer"]
 
 
 class Initializer:
@@ -100,6 +104,10 @@ class variance_scaling_initializer(Initializer):
     def __init__(self, scale: float = 1.0, mode: str = "fan_in", distribution: str = "truncated_normal",
                  seed: int | None = None, dtype: Any = _dt.float32) -> None:
         super().__init__(dtype)
+        if not isinstance(scale, (int, float, np.integer, np.floating)) or isinstance(scale, bool):
+            raise TypeError(f"variance_scaling_initializer: scale must be a positive float, got {scale!r}")
+        if scale <= 0.0:
+            raise ValueError("`scale` must be positive float.")
         if not isinstance(mode, str) or mode not in ("fan_in", "fan_out", "fan_avg"):
             raise ValueError(f"Invalid `mode` argument: {mode!r}")
         if not isinstance(distribution, str) or distribution not in ("normal", "truncated_normal",
@@ -130,6 +138,56 @@ def glorot_uniform_initializer(seed: int | None = None, dtype: Any = _dt.float32
 def glorot_normal_initializer(seed: int | None = None, dtype: Any = _dt.float32) -> Initializer:
     """Truncated normal with stddev ``sqrt(2 / (fan_in + fan_out))``."""
     return variance_scaling_initializer(1.0, "fan_avg", "truncated_normal", seed, dtype)
+
+
+class uniform_unit_scaling_initializer(Initializer):
+    """Uniform in ``[-l, l]``, ``l = factor * sqrt(3 / n)``, ``n`` the product of all dimensions but the last."""
+
+    def __init__(self, factor: float = 1.0, seed: int | None = None, dtype: Any = _dt.float32) -> None:
+        super().__init__(dtype)
+        self.factor, self.seed = factor, seed
+
+    def make(self, shape: list, dtype: _dt.DType) -> Tensor:
+        limit = math.sqrt(3.0 / max(1.0, float(math.prod(shape[:-1])))) * self.factor
+        return rnd.random_uniform(shape, -limit, limit, dtype, self.seed)
+
+
+class orthogonal_initializer(Initializer):
+    """``gain`` times a random orthogonal matrix (the Q of a normal matrix's QR, signs fixed so that
+    it is uniformly distributed), reshaped to the variable's shape (at least 2-D: the last dimension
+    against all the others).
+
+    s2sgrad has no QR op yet: the matrix is drawn (from the graph and op seeds, as random ops are)
+    when the initializer is called and recorded as a constant, so running the initializer again
+    gives the same matrix, and seeded values differ from TensorFlow's."""
+
+    def __init__(self, gain: float = 1.0, seed: int | None = None, dtype: Any = _dt.float32) -> None:
+        super().__init__(dtype)
+        self.gain, self.seed = gain, seed
+
+    def make(self, shape: list, dtype: _dt.DType) -> Tensor:
+        if len(shape) < 2:
+            raise ValueError("The tensor to initialize must be at least two-dimensional")
+        rows, cols = math.prod(shape[:-1]), shape[-1]
+        graph_seed, op_seed = rnd.get_seed(self.seed)
+        generator = np.random.default_rng(None if graph_seed is None else [graph_seed % 2**63, op_seed % 2**63])
+        q, r = np.linalg.qr(generator.standard_normal((max(rows, cols), min(rows, cols))))
+        q = q * np.where(np.diag(r) < 0, -1.0, 1.0)
+        matrix = q.T if rows < cols else q
+        return constant((self.gain * matrix).reshape(shape), dtype)
+
+
+class identity_initializer(Initializer):
+    """``gain`` times the identity matrix (2-D variables only); TF-1.x's ``tf.initializers.identity``."""
+
+    def __init__(self, gain: float = 1.0, dtype: Any = _dt.float32) -> None:
+        super().__init__(dtype)
+        self.gain = gain
+
+    def make(self, shape: list, dtype: _dt.DType) -> Tensor:
+        if len(shape) != 2:
+            raise ValueError("Identity matrix initializer can only be used for 2D matrices.")
+        return eye(shape[0], shape[1], dtype=dtype) * constant(self.gain, dtype)
 
 
 def _fans(shape: list) -> tuple[float, float]:

@@ -11,6 +11,7 @@ from types import ModuleType
 from . import (
     array,
     control,
+    conv,
     data,
     debug,
     fills,
@@ -24,6 +25,7 @@ from . import (
     sampling,
     segment,
     state,
+    summary,
     tensor_array,
 )
 from .core import Primitive, define
@@ -31,7 +33,7 @@ from .core import Primitive, define
 __all__ = ["ALL", "BY_NAME", "FAMILIES", "Primitive", "define"]
 
 FAMILIES: tuple[ModuleType, ...] = (state, math, reduce, linalg, array, joining, fills, indexing, nn, control,
-                                     tensor_array, data, matrix, segment, debug, sampling)
+                                     tensor_array, data, segment, debug, sampling, conv, matrix, summary)
 
 
 def _declared(families: tuple[ModuleType, ...]) -> tuple[Primitive, ...]:

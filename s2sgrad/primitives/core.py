@@ -38,6 +38,7 @@ class Primitive:
     uniform_from: int | None = None   # output elements are copies of this input's elements
     fill: int | None = None       # every output element is this value (ZerosLike: 0): folds to a constant
     fusable: bool = True          # False: may raise on input values (indexing), keep its own line
+    foldable: bool = True         # False: never constant-folded (summaries: bytes nobody reads in the text)
     effect: bool = False          # runs for what it does (prints, checks): kept though unread, never folded or merged
     identity: bool = False        # output 0 is input 0's value (constant_value looks through it)
     known_value: Callable | None = None  # (op) -> output 0's value when known before running, or None

@@ -307,6 +307,10 @@ class Graph(GraphElement):
     def add_to_collection(self, key: str, value: Any) -> None:
         self._collections.setdefault(key, []).append(value)
 
+    def get_collection_ref(self, key: str) -> list:
+        """The collection ``key`` itself (created empty if new): appending to it adds to the collection."""
+        return self._collections.setdefault(key, [])
+
     def get_collection(self, key: str, scope: str | None = None) -> list:
         items = list(self._collections.get(key, []))
         if scope is None:

@@ -9,6 +9,7 @@ from ...primitives.core import Primitive
 from . import (
                array,
                control,
+               conv,
                debug,
                fills,
                indexing,
@@ -28,4 +29,5 @@ __all__ = ["RULES", "Needed", "Rule"]
 
 RULES: dict[Primitive, Rule] = {**state.RULES, **math.RULES, **reduce.RULES, **linalg.RULES, **array.RULES,
                                 **joining.RULES, **fills.RULES, **indexing.RULES, **nn.RULES, **control.RULES,
-                                **tensor_array.RULES, **matrix.RULES, **segment.RULES, **debug.RULES}
+                                **tensor_array.RULES, **segment.RULES, **debug.RULES, **conv.RULES,
+                                **matrix.RULES}

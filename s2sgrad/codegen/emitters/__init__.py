@@ -12,6 +12,7 @@ from ...primitives.core import Primitive
 from . import (
     array,
     control,
+    conv,
     data,
     debug,
     fills,
@@ -25,6 +26,7 @@ from . import (
     sampling,
     segment,
     state,
+    summary,
     tensor_array,
 )
 from .common import Emitter
@@ -47,7 +49,8 @@ EMITTERS: dict[Primitive, Emitter] = _merged(array.EMITTERS, control.EMITTERS,
                                              fills.EMITTERS, indexing.EMITTERS, joining.EMITTERS,
                                              linalg.EMITTERS, math.EMITTERS, nn.EMITTERS, reduce.EMITTERS,
                                              state.EMITTERS, tensor_array.EMITTERS, data.EMITTERS,
-                                             matrix.EMITTERS, segment.EMITTERS, debug.EMITTERS, sampling.EMITTERS)
+                                             segment.EMITTERS, debug.EMITTERS, sampling.EMITTERS, conv.EMITTERS,
+                                             matrix.EMITTERS, summary.EMITTERS)
 
 
 def emitter(prim: Primitive) -> Emitter | None:

@@ -1,0 +1,369 @@
+"""Runtime helpers of the convolution, pooling and resize primitives (``rt.conv``, ``rt.max_pool``...).
+
+NumPy only, like ``runtime.py`` (which re-exports them, so generated code calls ``rt.<name>``, and
+``s2sgrad.export`` copies their source). Arrays are channels-last (``N, *spatial, C``) unless
+``channels_first``; ``padding`` is ``'SAME'``, ``'VALID'`` or one ``(before, after)`` pair per
+spatial axis. A convolution is one matrix product over a sliding-window view (im2col); pooling is
+a loop over the window's offsets (a few strided slices), never over pixels.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+__all__ = ["conv", "conv_backprop_input", "conv_backprop_filter", "depthwise_conv", "depthwise_backprop_input",
+           "depthwise_backprop_filter", "max_pool", "max_pool_grad", "max_pool_grad_grad", "max_pool_argmax",
+           "avg_pool", "avg_pool_grad", "resize_bilinear", "resize_bilinear_grad", "resize_nearest",
+           "resize_nearest_grad"]
+
+
+def conv_pads(sizes, window, strides, dilations, padding):
+    """``(before, after)`` per spatial axis: TF's SAME puts the odd element after."""
+    if not isinstance(padding, str):
+        return tuple((int(b), int(a)) for b, a in padding)
+    pads = []
+    for n, k, s, d in zip(sizes, window, strides, dilations, strict=True):
+        total = 0 if padding == "VALID" else max((-(-n // s) - 1) * s + (k - 1) * d + 1 - n, 0)
+        pads.append((total // 2, total - total // 2))
+    return tuple(pads)
+
+
+def _last(x, channels_first):
+    return np.moveaxis(x, 1, -1) if channels_first else x
+
+
+def _first(x, channels_first):
+    return np.moveaxis(x, -1, 1) if channels_first else x
+
+
+def _sizes_last(sizes, channels_first):
+    sizes = tuple(int(n) for n in sizes)
+    return (sizes[0],) + sizes[2:] + (sizes[1],) if channels_first else sizes
+
+
+def _windows(x, window, strides, dilations, pads):
+    """The ``(N, *out, C, *window)`` view of the windows of ``x`` padded with zeros by ``pads``."""
+    if any(b or a for b, a in pads):
+        x = np.pad(x, ((0, 0),) + tuple(pads) + ((0, 0),))
+    rank = len(window)
+    extent = tuple((k - 1) * d + 1 for k, d in zip(window, dilations, strict=True))
+    view = sliding_window_view(x, extent, axis=tuple(range(1, rank + 1)))
+    every = (slice(None),)
+    return view[every + tuple(slice(None, None, s) for s in strides) + every
+                + tuple(slice(None, None, d) for d in dilations)]
+
+
+def _columns(view):
+    """The windows as rows of a matrix, each ordered ``(*window, C)`` like a filter's ``(*window, Cin)``."""
+    rank = (view.ndim - 2) // 2
+    order = tuple(range(rank + 1)) + tuple(range(rank + 2, 2 * rank + 2)) + (rank + 1,)
+    return view.transpose(order).reshape(-1, int(np.prod(view.shape[rank + 1:])))
+
+
+def conv(x, w, strides, padding, dilations=None, channels_first=False):
+    """``tf.nn.convolution``: the cross-correlation of ``x`` (``N, *spatial, Cin``) with ``w``
+    (``*window, Cin, Cout``), as one matrix product of the im2col matrix and the filter."""
+    x = _last(x, channels_first)
+    rank = w.ndim - 2
+    dilations = dilations or (1,) * rank
+    pads = conv_pads(x.shape[1:-1], w.shape[:rank], strides, dilations, padding)
+    view = _windows(x, w.shape[:rank], strides, dilations, pads)
+    out = _columns(view) @ w.reshape(-1, w.shape[-1])
+    return _first(out.reshape(view.shape[:rank + 1] + w.shape[-1:]), channels_first)
+
+
+def _spread(g, sizes, window, strides, dilations, padding):
+    """``g`` with ``stride - 1`` zeros between its elements, padded (or cropped) so that a
+    stride-1 correlation with the flipped window gives the gradient at each input position."""
+    rank = len(window)
+    pads = conv_pads(sizes[1:-1], window, strides, dilations, padding)
+    if any(s > 1 for s in strides):
+        spread_sizes = tuple((n - 1) * s + 1 for n, s in zip(g.shape[1:-1], strides, strict=True))
+        spread = np.zeros((g.shape[0],) + spread_sizes + g.shape[-1:], dtype=g.dtype)
+        spread[(slice(None),) + tuple(slice(None, None, s) for s in strides)] = g
+        g = spread
+    around, crop = [(0, 0)], [slice(None)]
+    for i in range(rank):
+        extent = (window[i] - 1) * dilations[i] + 1
+        before = extent - 1 - pads[i][0]
+        after = sizes[i + 1] + extent - 1 - g.shape[i + 1] - before
+        around.append((max(before, 0), max(after, 0)))
+        crop.append(slice(max(-before, 0), g.shape[i + 1] + max(before, 0) + max(after, 0) - max(-after, 0)))
+    return np.pad(g, around + [(0, 0)])[tuple(crop)]
+
+
+def _flipped(w):
+    rank = w.ndim - 2
+    return w[(slice(None, None, -1),) * rank]
+
+
+def conv_backprop_input(input_sizes, w, g, strides, padding, dilations=None, channels_first=False):
+    """The gradient of ``conv`` with respect to its input of shape ``input_sizes``: a stride-1
+    correlation of the spread-out ``g`` with the flipped filter, inputs and outputs swapped."""
+    sizes, g = _sizes_last(input_sizes, channels_first), _last(g, channels_first)
+    rank = w.ndim - 2
+    dilations = dilations or (1,) * rank
+    spread = _spread(g, sizes, w.shape[:rank], strides, dilations, padding)
+    out = conv(spread, np.swapaxes(_flipped(w), -1, -2), (1,) * rank, "VALID", dilations)
+    return _first(out, channels_first)
+
+
+def conv_backprop_filter(x, filter_sizes, g, strides, padding, dilations=None, channels_first=False):
+    """The gradient of ``conv`` with respect to its filter of shape ``filter_sizes``: the im2col
+    matrix of ``x``, transposed, times ``g``."""
+    x, g = _last(x, channels_first), _last(g, channels_first)
+    sizes = tuple(int(n) for n in filter_sizes)
+    rank = len(sizes) - 2
+    dilations = dilations or (1,) * rank
+    pads = conv_pads(x.shape[1:-1], sizes[:rank], strides, dilations, padding)
+    columns = _columns(_windows(x, sizes[:rank], strides, dilations, pads))
+    return (columns.T @ g.reshape(-1, g.shape[-1])).reshape(sizes)
+
+
+def _per_channel(view):
+    """Windows ``(N, *out, C, *window)`` as ``(C, N * prod(out), prod(window))``."""
+    rank = (view.ndim - 2) // 2
+    order = (rank + 1,) + tuple(range(rank + 1)) + tuple(range(rank + 2, 2 * rank + 2))
+    return view.transpose(order).reshape(view.shape[rank + 1], -1, int(np.prod(view.shape[rank + 2:])))
+
+
+def depthwise_conv(x, w, strides, padding, dilations=None, channels_first=False):
+    """``tf.nn.depthwise_conv2d_native``: each input channel correlated with its own ``w[..., c, :]``
+    (``*window, C, M``), giving ``C * M`` channels; one batched matrix product over the channels."""
+    x = _last(x, channels_first)
+    rank = w.ndim - 2
+    dilations = dilations or (1,) * rank
+    pads = conv_pads(x.shape[1:-1], w.shape[:rank], strides, dilations, padding)
+    view = _windows(x, w.shape[:rank], strides, dilations, pads)
+    channels, multiplier = w.shape[-2:]
+    per_channel = np.moveaxis(w.reshape(-1, channels, multiplier), 1, 0)     # (C, prod(window), M)
+    out = np.moveaxis(_per_channel(view) @ per_channel, 0, 1)                   # (N * prod(out), C, M)
+    return _first(out.reshape(view.shape[:rank + 1] + (channels * multiplier,)), channels_first)
+
+
+def depthwise_backprop_input(input_sizes, w, g, strides, padding, dilations=None, channels_first=False):
+    """The gradient of ``depthwise_conv`` with respect to its input of shape ``input_sizes``."""
+    sizes, g = _sizes_last(input_sizes, channels_first), _last(g, channels_first)
+    rank = w.ndim - 2
+    dilations = dilations or (1,) * rank
+    channels, multiplier = w.shape[-2:]
+    spread = _spread(g, sizes, w.shape[:rank], strides, dilations, padding)
+    spread = spread.reshape(spread.shape[:-1] + (channels, multiplier))
+    # correlate over (window, M) per channel: the multiplier axis joins the window axes
+    view = _windows(spread.reshape(spread.shape[:-2] + (channels * multiplier,)), w.shape[:rank], (1,) * rank,
+                    dilations, ((0, 0),) * rank)
+    view = view.reshape(view.shape[:rank + 1] + (channels, multiplier) + view.shape[rank + 2:])
+    order = (rank + 1,) + tuple(range(rank + 1)) + (rank + 2,) + tuple(range(rank + 3, 2 * rank + 3))
+    columns = view.transpose(order).reshape(channels, -1, multiplier * int(np.prod(w.shape[:rank])))
+    flipped = np.moveaxis(_flipped(w), (-2, -1), (0, 1)).reshape(channels, -1, 1)  # (C, M * prod(window), 1)
+    out = np.moveaxis((columns @ flipped)[..., 0], 0, -1)
+    return _first(out.reshape(view.shape[:rank + 1] + (channels,)), channels_first)
+
+
+def depthwise_backprop_filter(x, filter_sizes, g, strides, padding, dilations=None, channels_first=False):
+    """The gradient of ``depthwise_conv`` with respect to its filter of shape ``filter_sizes``."""
+    x, g = _last(x, channels_first), _last(g, channels_first)
+    sizes = tuple(int(n) for n in filter_sizes)
+    rank = len(sizes) - 2
+    dilations = dilations or (1,) * rank
+    channels, multiplier = sizes[-2:]
+    pads = conv_pads(x.shape[1:-1], sizes[:rank], strides, dilations, padding)
+    columns = _per_channel(_windows(x, sizes[:rank], strides, dilations, pads))        # (C, P, prod(window))
+    grads = np.moveaxis(g.reshape(-1, channels, multiplier), 1, 0)                      # (C, P, M)
+    return np.moveaxis(np.swapaxes(columns, 1, 2) @ grads, 0, 1).reshape(sizes)
+
+
+# -- pooling --------------------------------------------------------------------------------------
+
+def _offsets(x, window, strides, padding, fill):
+    """``x`` padded with ``fill``, the pads, and per window offset the strided slice of the
+    padded array that holds that element of every window (row-major window order)."""
+    rank = len(window)
+    pads = conv_pads(x.shape[1:-1], window, strides, (1,) * rank, padding)
+    if any(b or a for b, a in pads):
+        x = np.pad(x, ((0, 0),) + pads + ((0, 0),), constant_values=fill)
+    out = tuple((n - k) // s + 1 for n, k, s in zip(x.shape[1:-1], window, strides, strict=True))
+    slices = [(slice(None),) + tuple(slice(o, o + (n - 1) * s + 1, s)
+                                     for o, n, s in zip(offset, out, strides, strict=True))
+              for offset in np.ndindex(*window)]
+    return x, pads, slices
+
+
+def _cropped(x, pads):
+    return x[(slice(None),) + tuple(slice(b, x.shape[i + 1] - a) for i, (b, a) in enumerate(pads))]
+
+
+def _lowest(dtype):
+    return -np.inf if np.dtype(dtype).kind == "f" else np.iinfo(dtype).min
+
+
+def max_pool(x, ksize, strides, padding, channels_first=False):
+    """The maximum over each window (padding never wins)."""
+    x = _last(x, channels_first)
+    padded, _, slices = _offsets(x, ksize, strides, padding, _lowest(x.dtype))
+    out = padded[slices[0]].copy()
+    for index in slices[1:]:
+        np.maximum(out, padded[index], out=out)
+    return _first(out, channels_first)
+
+
+def _first_maxima(x, y, ksize, strides, padding):
+    """The padded shape, the pads, and per window offset its slice of the padded ``x`` and where
+    that holds the window's first maximum ``y`` (padding, NaN there, never does)."""
+    padded, pads, slices = _offsets(x, ksize, strides, padding, np.nan if x.dtype.kind == "f" else _lowest(x.dtype))
+
+    def hits():
+        taken = None
+        for i, index in enumerate(slices):
+            hit = np.equal(padded[index], y)
+            if taken is not None:
+                np.greater(hit, taken, out=hit)          # hit and not taken
+            if i < len(slices) - 1:
+                taken = hit.copy() if taken is None else np.logical_or(taken, hit, out=taken)
+            yield index, hit
+    return padded.shape, pads, hits()
+
+
+def max_pool_grad(x, y, g, ksize, strides, padding, channels_first=False):
+    """TF's MaxPoolGrad: each window's gradient goes to its first maximum (row-major)."""
+    x, y, g = _last(x, channels_first), _last(y, channels_first), _last(g, channels_first)
+    shape, pads, hits = _first_maxima(x, y, ksize, strides, padding)
+    tiled = all(k == s and n % k == 0 for n, k, s in zip(shape[1:-1], ksize, strides, strict=True))
+    out = np.empty(shape, dtype=g.dtype) if tiled else np.zeros(shape, dtype=g.dtype)
+    for index, hit in hits:
+        if tiled:  # windows that tile the (padded) input write every element once
+            np.multiply(hit, g, out=out[index])
+        else:
+            out[index] += hit * g
+    return _first(_cropped(out, pads), channels_first)
+
+
+def max_pool_grad_grad(x, y, gg, ksize, strides, padding, channels_first=False):
+    """TF's MaxPoolGradGrad: per window, ``gg`` at the window's first maximum."""
+    x, y, gg = _last(x, channels_first), _last(y, channels_first), _last(gg, channels_first)
+    _, pads, hits = _first_maxima(x, y, ksize, strides, padding)
+    padded = np.pad(gg, ((0, 0),) + pads + ((0, 0),))
+    out = np.zeros(y.shape, dtype=gg.dtype)
+    for index, hit in hits:
+        out += hit * padded[index]
+    return _first(out, channels_first)
+
+
+def _flat_index(shape, out_shape, offset, strides, pads, include_batch):
+    """Per window, the flat index into an array of ``shape`` (channels last) of its element at ``offset``."""
+    grids = np.ogrid[tuple(slice(n) for n in out_shape)]
+    flat = grids[-1]
+    for axis in range(1, len(shape) - 1):
+        position = grids[axis] * strides[axis - 1] + offset[axis - 1] - pads[axis - 1][0]
+        flat = flat + position * int(np.prod(shape[axis + 1:]))
+    if include_batch:
+        flat = flat + grids[0] * int(np.prod(shape[1:]))
+    return np.broadcast_to(flat, out_shape)
+
+
+def max_pool_argmax(x, ksize, strides, padding, include_batch_in_index=False, index_dtype=np.int64):
+    """TF's MaxPoolWithArgmax (channels last): the maxima and the flat indices of the first of each
+    window's maxima, ``(y * width + x) * channels + c`` (with the batch: ``+ b * height * width * channels``)."""
+    padded, pads, slices = _offsets(x, ksize, strides, padding, _lowest(x.dtype))
+    offsets = list(np.ndindex(*ksize))
+    best = padded[slices[0]].copy()
+    argmax = _flat_index(x.shape, best.shape, offsets[0], strides, pads, include_batch_in_index).astype(index_dtype)
+    for offset, index in zip(offsets[1:], slices[1:], strict=True):
+        values = padded[index]
+        better = values > best
+        np.copyto(best, values, where=better)
+        np.copyto(argmax, _flat_index(x.shape, best.shape, offset, strides, pads, include_batch_in_index),
+                  where=better)
+    return best, argmax
+
+
+def _window_counts(spatial, ksize, strides, padding):
+    """How many input (not padding) elements each window holds, shaped ``(1, *out, 1)``."""
+    ones = np.ones((1,) + tuple(spatial) + (1,))
+    padded, _, slices = _offsets(ones, ksize, strides, padding, 0.0)
+    return sum(padded[index] for index in slices)
+
+
+def avg_pool(x, ksize, strides, padding, channels_first=False):
+    """The mean over each window's input elements (padding is not counted, as in TF)."""
+    x = _last(x, channels_first)
+    padded, _, slices = _offsets(x, ksize, strides, padding, 0)
+    out = padded[slices[0]].copy()
+    for index in slices[1:]:
+        out += padded[index]
+    out /= _window_counts(x.shape[1:-1], ksize, strides, padding).astype(x.dtype)
+    return _first(out, channels_first)
+
+
+def avg_pool_grad(input_sizes, g, ksize, strides, padding, channels_first=False):
+    """TF's AvgPoolGrad: each window's gradient shared equally by its input elements."""
+    sizes, g = _sizes_last(input_sizes, channels_first), _last(g, channels_first)
+    share = g / _window_counts(sizes[1:-1], ksize, strides, padding).astype(g.dtype)
+    padded, pads, slices = _offsets(np.zeros(sizes, dtype=g.dtype), ksize, strides, padding, 0)
+    for index in slices:
+        padded[index] += share
+    return _first(_cropped(padded, pads), channels_first)
+
+
+# -- image resizing (NHWC), TF-1.x's ResizeBilinear / ResizeNearestNeighbor ---------------------------
+
+def _resize_scale(in_size, out_size, align_corners):
+    if align_corners and out_size > 1:
+        return np.float32(in_size - 1) / np.float32(out_size - 1)
+    return np.float32(in_size) / np.float32(out_size)
+
+
+def _bilinear_weights(out_size, in_size, align_corners, half_pixel_centers):
+    """The ``(out, in)`` interpolation matrix along one axis (TF's float32 source positions)."""
+    scale = _resize_scale(in_size, out_size, align_corners)
+    i = np.arange(out_size, dtype=np.float32)
+    source = (i + np.float32(0.5)) * scale - np.float32(0.5) if half_pixel_centers else i * scale
+    below = np.floor(source)
+    lerp = source - below
+    rows = np.arange(out_size)
+    weights = np.zeros((out_size, in_size), dtype=np.float32)
+    np.add.at(weights, (rows, np.maximum(below, 0).astype(np.int64)), 1 - lerp)
+    np.add.at(weights, (rows, np.minimum(np.ceil(source), in_size - 1).astype(np.int64)), lerp)
+    return weights
+
+
+def resize_bilinear(images, size, align_corners=False, half_pixel_centers=False):
+    """Bilinear resize of ``images`` to ``size`` (height, width), in float32 as TF."""
+    rows = _bilinear_weights(int(size[0]), images.shape[1], align_corners, half_pixel_centers)
+    columns = _bilinear_weights(int(size[1]), images.shape[2], align_corners, half_pixel_centers)
+    return np.einsum("yh,nhwc,xw->nyxc", rows, images.astype(np.float32), columns, optimize=True)
+
+
+def resize_bilinear_grad(grads, original, align_corners=False, half_pixel_centers=False):
+    """The gradient of ``resize_bilinear`` with respect to ``original`` (in its dtype)."""
+    rows = _bilinear_weights(grads.shape[1], original.shape[1], align_corners, half_pixel_centers)
+    columns = _bilinear_weights(grads.shape[2], original.shape[2], align_corners, half_pixel_centers)
+    return np.einsum("yh,nyxc,xw->nhwc", rows, grads, columns, optimize=True).astype(original.dtype)
+
+
+def _nearest_index(out_size, in_size, align_corners, half_pixel_centers):
+    """The input index each output row/column copies along one axis (TF's rounding)."""
+    scale = _resize_scale(in_size, out_size, align_corners)
+    i = np.arange(out_size, dtype=np.float32)
+    source = (i + np.float32(0.5)) * scale if half_pixel_centers else i * scale
+    below = np.floor(source)
+    index = below + (source - below >= 0.5) if align_corners else below   # roundf: halves away from 0
+    return np.clip(index.astype(np.int64), 0, in_size - 1)
+
+
+def resize_nearest(images, size, align_corners=False, half_pixel_centers=False):
+    """Nearest-neighbour resize of ``images`` to ``size`` (height, width)."""
+    rows = _nearest_index(int(size[0]), images.shape[1], align_corners, half_pixel_centers)
+    columns = _nearest_index(int(size[1]), images.shape[2], align_corners, half_pixel_centers)
+    return images[:, rows][:, :, columns]
+
+
+def resize_nearest_grad(grads, size, align_corners=False, half_pixel_centers=False):
+    """The gradient of ``resize_nearest`` with respect to its input of spatial ``size``: each
+    output element added to the element it copies."""
+    height, width = int(size[0]), int(size[1])
+    rows = _nearest_index(grads.shape[1], height, align_corners, half_pixel_centers)
+    columns = _nearest_index(grads.shape[2], width, align_corners, half_pixel_centers)
+    pick_rows = (rows[:, None] == np.arange(height)).astype(grads.dtype)
+    pick_columns = (columns[:, None] == np.arange(width)).astype(grads.dtype)
+    return np.einsum("yh,nyxc,xw->nhwc", pick_rows, grads, pick_columns, optimize=True)
