@@ -216,6 +216,59 @@ def mlp_tf1() -> Callable:
     return _mlp_session(_import_tf1(), lambda tf, loss, V: _train(tf, loss, V, 0.01))
 
 
+# -- the MLP fed by a tf.data pipeline vs feed_dict: 4096 samples, shuffled, batches of 128 --------
+
+def _mlp_input_data():
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((4096, 784)).astype(np.float32)
+    Y = np.eye(10, dtype=np.float32)[rng.integers(0, 10, 4096)]
+    return X, Y
+
+
+def _mlp_model(tf, x, y):
+    _, _, params = _mlp_data()
+    V = [tf.Variable(v) for v in params]
+    h1 = tf.nn.relu(tf.matmul(x, V[0]) + V[1])
+    h2 = tf.nn.relu(tf.matmul(h1, V[2]) + V[3])
+    logits = tf.matmul(h2, V[4]) + V[5]
+    loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits_v2(labels=y, logits=logits))
+    return _train(tf, loss, V, 0.01)
+
+
+def _mlp_feed_dict(tf):
+    """Each step feeds the next batch of a per-epoch permutation (the feed_dict way to shuffle)."""
+    X, Y = _mlp_input_data()
+    x, y = tf.placeholder(tf.float32, [None, 784]), tf.placeholder(tf.float32, [None, 10])
+    fetches = _mlp_model(tf, x, y)
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())
+    rng, st = np.random.default_rng(2), {"order": np.arange(0), "at": 0}
+
+    def step():
+        if st["at"] + 128 > len(st["order"]):
+            st["order"], st["at"] = rng.permutation(len(X)), 0
+        batch = st["order"][st["at"]:st["at"] + 128]
+        st["at"] += 128
+        return sess.run(fetches, {x: X[batch], y: Y[batch]})
+    return step
+
+
+def _mlp_tf_data(tf):
+    """The same batches from ``from_tensor_slices((X, Y)).shuffle(4096).batch(128).repeat()``."""
+    X, Y = _mlp_input_data()
+    ds = tf.data.Dataset.from_tensor_slices((X, Y)).shuffle(4096, seed=2).batch(128, drop_remainder=True).repeat()
+    x, y = tf.data.make_one_shot_iterator(ds).get_next()
+    fetches = _mlp_model(tf, x, y)
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())
+    return lambda: sess.run(fetches)
+
+
+def _with(module: str, make: Callable) -> Setup:
+    import importlib
+    return lambda: make(importlib.import_module("s2sgrad") if module == "s2sgrad" else _import_tf1())
+
+
 def mlp_jax() -> Callable:
     import jax
     import jax.numpy as jnp
@@ -382,6 +435,9 @@ WORKLOADS: dict[str, dict] = {
     "MLP 784-512-512-10 SGD step": {"unit": "ms", "steps": 30, "impls": {
         "numpy": mlp_numpy, "s2sgrad": mlp_s2sgrad, "tf1": mlp_tf1, "jax": mlp_jax, "torch": mlp_torch,
         **_s2sgrad_variants(_mlp_session)}},
+    "MLP SGD step, input by tf.data vs feed_dict": {"unit": "ms", "steps": 30, "impls": {
+        "s2sgrad_feed_dict": _with("s2sgrad", _mlp_feed_dict), "s2sgrad_tf_data": _with("s2sgrad", _mlp_tf_data),
+        "tf1": _with("tf1", _mlp_tf_data)}},
     "logistic regression batch step": {"unit": "us", "steps": 200, "impls": {
         "numpy": logreg_numpy, "s2sgrad": logreg_s2sgrad, "tf1": logreg_tf1,
         **_s2sgrad_variants(_logreg_session)}},

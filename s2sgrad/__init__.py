@@ -71,6 +71,11 @@ from .platform import tf_logging as logging
 from .platform.tf_logging import get_logger
 from . import io
 
+# tf.data (issue 15): input pipelines, TFRecord files, tf.train.Example parsing
+from . import data, python_io
+from .ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, SparseTensor, VarLenFeature, parse_example,
+                              parse_single_example)
+
 # s2sgrad's own: see the generated code, differentiate plain NumPy functions, ship the result
 from .inspection import ir, source
 from .tracing import grad, hessian, jacobian, value_and_grad
@@ -84,7 +89,9 @@ compat.v1 = _sys.modules[__name__]  # tf.compat.v1 is tf: s2sgrad's top level is
 _sys.modules[compat.__name__ + ".v1"] = compat.v1
 newaxis = None
 # the public names: what `from s2sgrad import *` gives (and what ruff checks the imports against)
-__all__ = ["AUTO_REUSE", "AggregationMethod", "ConfigProto", "DType", "DeviceSpec", "Dimension", "GPUOptions", "Graph",
+__all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "SparseTensor", "VarLenFeature", "data",
+           "parse_example", "parse_single_example", "python_io"]  # tf.data (issue 15)
+__all__ += ["AUTO_REUSE", "AggregationMethod", "ConfigProto", "DType", "DeviceSpec", "Dimension", "GPUOptions", "Graph",
            "GraphKeys", "GraphOptions", "IndexedSlices", "IndexedSlicesValue", "InteractiveSession", "NoGradient",
            "NotDifferentiable", "OpError", "Operation", "OptimizerOptions", "RegisterGradient", "RunMetadata",
            "RunOptions", "Session", "Tensor", "TensorShape", "UnconnectedGradients", "Variable", "abs", "acos", "add",

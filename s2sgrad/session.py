@@ -17,6 +17,7 @@ from .pipeline import Executable, Plan, generate, plan, static_variable_spec, tr
 from .pipeline.fastpath import make_dispatcher, make_step
 from .pipeline.feeds import convert_feed, feed_target
 from .pipeline.fetches import fetch_key
+from .pipeline.host import HostRunner, host_feeds, host_ops, sink_fetches
 from .pipeline.variable_store import VariableStore
 from .platform.session_config import DeviceAttributes, SessionSettings, check_run_arguments
 from .ssa.default_session import SessionBase, get_default_session
@@ -51,7 +52,8 @@ class Session(SessionBase):
         self._settings = SessionSettings(target, config)   # validated; see platform/session_config.py
         self._graph = graph if graph is not None else get_default_graph()
         self._store = VariableStore()
-        self._runners: dict[Any, _Runner] = {}
+        self._runners: dict[Any, _Runner | HostRunner] = {}
+        self._resources: dict = {}   # host ops' state in this session (tf.data iterators; pipeline/host.py)
         self._lock = threading.RLock()
         self._closed = False
         self._context_stack: list = []
@@ -96,13 +98,18 @@ class Session(SessionBase):
             runner = self._runner_for(fetches, feed_dict)
         return runner.dispatch(feed_dict.values())
 
-    def _runner_for(self, fetches: Any, feed_dict: dict) -> _Runner:
+    def _runner_for(self, fetches: Any, feed_dict: dict) -> _Runner | HostRunner:
         """The runner for these fetches and feed keys (made on first use; nested fetches land here)."""
         key = _plan_key(fetches, tuple(feed_dict))
         with self._lock:
             runner = self._runners.get(key)
             if runner is None:
                 runner = _Runner(plan(self._graph, fetches, list(feed_dict)), self._new_step)
+                sources, sinks = host_ops(runner.plan.ops)
+                if sources or sinks:  # tf.data iterator ops: computed here, around the module
+                    inner = _Runner(plan(self._graph, (fetches, sink_fetches(sinks)),
+                                         list(feed_dict) + host_feeds(sources)), self._new_step)
+                    runner = HostRunner(sources, sinks, inner, self._resources, self, list(feed_dict))
                 if key is not None:
                     self._runners[key] = runner
         return runner
@@ -131,7 +138,11 @@ class Session(SessionBase):
         """The exact module text that ``run(fetches, feed_dict)`` executes."""
         feeds = feed_dict or {}
         runner = self._runner_for(fetches, feeds)
-        values = [convert_feed(v, t) for v, t in zip(feeds.values(), runner.plan.fed, strict=True)]
+        values = [convert_feed(v, t) for v, t in zip(feeds.values(), runner.plan.fed, strict=False)]
+        if isinstance(runner, HostRunner):  # the pipeline's elements, as their static shapes say
+            specs = runner.plan.feed_specs()
+            specs.update((t, (t.dtype, getattr(v, "shape", ()))) for t, v in zip(runner.plan.fed, values, strict=False))
+            return generate(runner.plan, specs, self._store.spec).source
         return self._executable(runner, values).source
 
     def make_callable(self, fetches: Any, feed_list: Sequence[Any] | None = None,
@@ -152,6 +163,7 @@ class Session(SessionBase):
             self._settings.release()
             self._store.clear()
             self._runners.clear()
+            self._resources.clear()
 
     def __enter__(self) -> Session:
         ctx = [self.as_default(), self._graph.as_default()]

@@ -27,7 +27,7 @@ COVERAGE_PAGE = "docs/comparison.md#coverage"
 PLANNED = [
     (("summary.", "scalar_summary", "histogram_summary", "image_summary", "audio_summary", "merge_summary",
       "merge_all_summaries", "train.SummaryWriter"), "summaries", 15),
-    (("data.", "train.Saver", "train.MonitoredTrainingSession", "train.SessionRunHook", "saved_model."),
+    (("data.", "train.MonitoredTrainingSession", "train.SessionRunHook", "saved_model."),
      "input pipelines and checkpoints", 15),
     (("layers.", "nn.conv", "nn.max_pool", "nn.avg_pool", "nn.rnn_cell.", "nn.batch_normalization",
       "contrib.rnn.", "contrib.layers.", "train.exponential_decay", "metrics."), "the model-building surface", 14),

@@ -66,6 +66,13 @@ class Context:
         self.loss = tf.reduce_sum(self.var * self.m23, name="loss")
 
 
+def _checkpoint(c: Context) -> str:
+    """The prefix of a checkpoint of ``c.var`` (saved in the current, scratch, directory)."""
+    with tf.Session() as sess:
+        sess.run(c.var.initializer)
+        return tf.train.Saver([c.var]).save(sess, os.path.join("ckpt", "model"))
+
+
 def _float_tensor(c: Context) -> Any:
     return c.m23
 
@@ -159,6 +166,15 @@ OVERRIDES: dict[str, dict[str, Any]] = {
     "tf.foldl": {"fn": lambda c: lambda a, r: a + r, "elems": lambda c: c.m23},
     "tf.foldr": {"fn": lambda c: lambda a, r: a + r, "elems": lambda c: c.m23},
     "tf.TensorArray": {"dtype": tf.float32, "size": 3},
+    "tf.parse_example": {"serialized": lambda c: tf.constant([b""]),
+                         "features": lambda c: {"a": tf.FixedLenFeature([2], tf.int64, default_value=[1, 2])}},
+    "tf.parse_single_example": {"serialized": lambda c: tf.constant(b""),
+                                "features": lambda c: {"a": tf.VarLenFeature(tf.float32)}},
+    "tf.SparseTensor": {"indices": lambda c: tf.constant([[0]], tf.int64), "values": lambda c: c.v3[:1],
+                        "dense_shape": lambda c: tf.constant([3], tf.int64)},
+    "train.Example": {"features": lambda c: tf.train.Features()},
+    "train.BytesList": {"value": [b"a", b"b"]}, "train.FloatList": {"value": [0.5, 2.0]},
+    "train.Int64List": {"value": [1, -2]},
     "tf.concat": {"values": lambda c: [c.m23, c.m23]}, "tf.concat_v2": {"values": lambda c: [c.m23, c.m23]},
     "tf.select": {"t": lambda c: c.m23, "e": lambda c: c.m23},
     "tf.arg_max": {"dimension": 1}, "tf.arg_min": {"dimension": 1}, "tf.stack": {"values": lambda c: [c.m23, c.m23]},
@@ -219,6 +235,19 @@ OVERRIDES: dict[str, dict[str, Any]] = {
     "tf.random_normal": {"shape": [2, 3]}, "tf.random_uniform": {"shape": [2, 3]},
     "tf.truncated_normal": {"shape": [2, 3]}, "nn.dropout": {"x": lambda c: c.m23},
     **_CONV_OVERRIDES,
+    **{f"train.{name}": {"filepattern" if "Reader" in name else "ckpt_dir_or_file": lambda c: _checkpoint(c)}
+       for name in ["CheckpointReader", "NewCheckpointReader", "load_checkpoint", "list_variables"]},
+    "train.init_from_checkpoint": {"ckpt_dir_or_file": lambda c: _checkpoint(c),
+                                   "assignment_map": lambda c: {"var": "var"}},
+    "train.checkpoint_exists": {"checkpoint_prefix": lambda c: _checkpoint(c)},
+    "train.remove_checkpoint": {"checkpoint_prefix": lambda c: _checkpoint(c)},
+    "train.get_checkpoint_mtimes": {"checkpoint_prefixes": lambda c: [_checkpoint(c)]},
+    "train.get_checkpoint_state": {"checkpoint_dir": lambda c: os.path.dirname(_checkpoint(c))},
+    "train.latest_checkpoint": {"checkpoint_dir": lambda c: os.path.dirname(_checkpoint(c))},
+    "train.update_checkpoint_state": {"save_dir": lambda c: os.path.dirname(_checkpoint(c)),
+                                      "model_checkpoint_path": lambda c: _checkpoint(c)},
+    "train.generate_checkpoint_state_proto": {"save_dir": lambda c: os.path.dirname(_checkpoint(c)),
+                                              "model_checkpoint_path": lambda c: _checkpoint(c)},
 }
 # Functions whose only argument is a list of tensors/ops, or that take positional-only values.
 POSITIONAL = {"tf.group": lambda c: [c.m23.op, c.v3.op], "tf.einsum": lambda c: ["ij,jk->ik", c.m23, c.m32],
@@ -287,6 +316,10 @@ METHODS: dict[str, tuple[Callable[[Context], Callable], dict[str, Any]]] = {
     "Graph.as_graph_element": (lambda c: tf.get_default_graph().as_graph_element, {"obj": lambda c: "m23:0"}),
     "Graph.control_dependencies": (lambda c: tf.get_default_graph().control_dependencies,
                                    {"control_inputs": lambda c: [c.m23]}),
+    "Saver.save": (lambda c: tf.train.Saver().save,
+                   {"sess": _session, "save_path": lambda c: "ckpt/model", "global_step": lambda c: None,
+                    "latest_filename": lambda c: None}),
+    "Saver.restore": (lambda c: tf.train.Saver().restore, {"sess": _session, "save_path": _checkpoint}),
 }
 
 

@@ -19,7 +19,8 @@ PACKAGE = pathlib.Path(s2sgrad.__file__).parent
 # everything in it); the longest matching entry places a module.
 LAYERS: dict[str, list[str]] = {
     "types and shapes": ["tf1_api", "dimension", "dtypes", "shapes", "errors", "text", "index_spec",
-                         "static", "einsum_equation", "gcpause", "execution_mode", "_version", "platform"],
+                         "static", "einsum_equation", "gcpause", "execution_mode", "_version", "platform", "wire",
+                         "crc32c"],
     "IR": ["ssa"],
     "primitive declarations": ["primitives"],
     "user-facing ops": ["ops"],
@@ -27,7 +28,7 @@ LAYERS: dict[str, list[str]] = {
     "code generation": ["codegen"],
     "pipeline": ["pipeline"],
     "library": ["session", "train", "losses", "nn", "math", "linalg", "random", "initializers", "manip", "debugging",
-                "graph_keys", "legacy", "compat", "contrib", "io", "image"],
+                "graph_keys", "legacy", "compat", "contrib", "io", "checkpoint", "data", "python_io", "image"],
     "front doors": ["inspection", "export", "standalone", "explain", "cli", "dot", "tracing", "testing"],
     "package": ["__init__", "__main__"],
 }

@@ -10,7 +10,9 @@ from s2sgrad.primitives import ALL
 # Primitives made only by the graph machinery itself, exercised by other tests.
 INFRASTRUCTURE = {"Const", "Placeholder", "PlaceholderWithDefault", "VariableV2", "Assign", "AssignAdd",
                   "AssignSub", "NoOp", "RandomStandardNormal", "RandomUniform", "TruncatedNormal",
-                  "RandomUniformInt"}
+                  "RandomUniformInt",
+                  # tf.data's ops (string inputs, host ops): exercised by tests/test_data_*.py
+                  "IteratorGetNext", "MakeIterator", "IteratorToStringHandle", "ParseExample"}
 
 
 def _op_types(cases, with_gradients):
@@ -49,10 +51,10 @@ def test_every_gradient_rule_is_checked_against_finite_differences():
 
 # Primitives the generated code computes with no expression: module constants and parameters
 # (Const, Placeholder, VariableV2, a defaulted placeholder's input), Assign (the new value is the
-# assigned value) and NoOp; control flow (If, While, For) is written as Python blocks, whose
-# parameters (BlockParam) are bound by them.
+# assigned value), NoOp, the host ops the Session computes around the module (tf.data's iterators);
+# control flow (If, While, For) is written as Python blocks, whose parameters (BlockParam) are bound by them.
 NOT_COMPUTED = {"Const", "Placeholder", "PlaceholderWithDefault", "VariableV2", "Assign", "NoOp", "If", "While", "For",
-                "BlockParam"}
+                "BlockParam", "IteratorGetNext", "MakeIterator", "IteratorToStringHandle"}
 
 
 def test_every_computed_primitive_has_an_emitter():

@@ -85,8 +85,12 @@ def lower(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feeds: dict
 def _lower_op(op: Operation, values: dict, prog: Any, rng_params: dict) -> None:
     """Lower ``op`` into ``prog`` (the Program or a Block: what holds ``instrs`` and ``commits``)."""
     prim = op.prim
-    if prim is NO_OP:
+    if prim is NO_OP or (prim.host and not op.outputs):
         return
+    if prim.host:
+        raise errors.InvalidArgumentError(
+            None, op, f"'{op.name}' ({op.type}) is computed by a Session's input pipeline: it runs only in "
+            f"Session.run [created at {op.where}]")
     if prim.control:
         lower_control(op, values, prog, rng_params, _lower_op)
         return

@@ -49,6 +49,8 @@ class Primitive:
     printed_attrs: tuple = ()     # attrs the IR printout shows first, even those it hides for other ops
     lists: bool = False           # its value is a Python list at run time (a TensorArray): never folded
     control: bool = False         # runs the regions in ``attrs["_regions"]`` (If, While, For): lowered as blocks
+    host: bool = False            # computed by the Session in Python around the module (tf.data iterators):
+    #                               its outputs are fed, an op without outputs is skipped (primitives/data.py)
 
 
 def define(name: str, infer: Callable, *, differentiable: bool = True, default_name: str | None = None,
