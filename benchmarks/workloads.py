@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 import numpy as np
 from cnn import cnn_numpy, cnn_session
+from lstm_workload import lstm_numpy, lstm_s2sgrad, lstm_tf1, lstm_variants
 
 Setup = Callable[[], Callable[[], object]]
 
@@ -447,4 +448,6 @@ WORKLOADS: dict[str, dict] = {
         "numpy": loop_rnn_numpy, "s2sgrad": loop_rnn_s2sgrad, "tf1": loop_rnn_tf1}},
     "unrolled RNN (20 steps) SGD step": {"unit": "us", "steps": 50, "impls": {
         "numpy": rnn_numpy, "s2sgrad": rnn_s2sgrad, "tf1": rnn_tf1, **_s2sgrad_variants(_rnn_session)}},
+    "LSTM dynamic_rnn (T=50, batch 32, hidden 64) SGD step": {"unit": "ms", "steps": 10, "impls": {
+        "numpy": lstm_numpy, "s2sgrad": lstm_s2sgrad, "tf1": lstm_tf1, **lstm_variants()}},
 }

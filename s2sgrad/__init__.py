@@ -40,6 +40,9 @@ from .ops.random_ops import random_normal, random_uniform, set_random_seed, trun
 from .ops.reduce_ops import (argmax, argmin, count_nonzero, cumprod, cumsum, reduce_all, reduce_any,
                              reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum)
 from .ops.cond_ops import case, cond
+from .ops.matrix_ops import (cholesky, matrix_band_part, matrix_determinant, matrix_diag, matrix_diag_part,
+                             matrix_inverse, matrix_set_diag, matrix_solve, matrix_triangular_solve, qr,
+                             self_adjoint_eig, self_adjoint_eigvals, svd, trace)
 from .ops.functional_ops import foldl, foldr, map_fn, scan
 from .ops.loop_ops import while_loop
 from .ops.tensor_array_ops import TensorArray
@@ -127,6 +130,9 @@ __all__ += ["AUTO_REUSE", "AggregationMethod", "ConfigProto", "DType", "DeviceSp
            "truncated_normal", "truncated_normal_initializer", "tuple", "uint16", "uint32", "uint64", "uint8", "unpack",
            "unsorted_segment_sum", "unstack", "value_and_grad", "variable_scope", "variables_initializer",
            "cond", "case", "while_loop", "TensorArray", "map_fn", "scan", "foldl", "foldr",
+           "cholesky", "matrix_band_part", "matrix_determinant", "matrix_diag", "matrix_diag_part", "matrix_inverse",
+           "matrix_set_diag", "matrix_solve", "matrix_triangular_solve", "qr", "self_adjoint_eig",
+           "self_adjoint_eigvals", "svd", "trace",
            "variance_scaling_initializer", "where", "where_v2", "zeros", "zeros_initializer", "zeros_like"]
 
 

@@ -13,11 +13,43 @@ from .ops.convert import convert_to_tensor
 from .ops.creation import eye
 from .ops.linalg_ops import einsum, tensordot
 from .ops.math_ops import matmul
+from .ops.matrix_ops import (
+    cholesky,
+    log_matrix_determinant,
+    logdet,
+    matrix_band_part,
+    matrix_determinant,
+    matrix_diag,
+    matrix_diag_part,
+    matrix_inverse,
+    matrix_set_diag,
+    matrix_solve,
+    matrix_triangular_solve,
+    qr,
+    self_adjoint_eig,
+    self_adjoint_eigvals,
+    svd,
+    trace,
+)
 from .ops.nn_ops import l2_normalize
 from .ssa.graph import Tensor
 from .tf1_api import missing_names as _missing_names
 
-__all__ = ["einsum", "eye", "l2_normalize", "matmul", "matrix_transpose", "tensordot", "transpose"]
+__all__ = ["einsum", "eye", "l2_normalize", "matmul", "matrix_transpose", "tensordot", "transpose",
+           "inv", "det", "slogdet", "logdet", "cholesky", "solve", "triangular_solve", "eigh", "eigvalsh", "svd", "qr",
+           "diag", "diag_part", "set_diag", "band_part", "trace"]
+
+inv = matrix_inverse
+det = matrix_determinant
+slogdet = log_matrix_determinant
+solve = matrix_solve
+triangular_solve = matrix_triangular_solve
+eigh = self_adjoint_eig
+eigvalsh = self_adjoint_eigvals
+diag = matrix_diag
+diag_part = matrix_diag_part
+set_diag = matrix_set_diag
+band_part = matrix_band_part
 
 
 def matrix_transpose(a: Any, name: str = "matrix_transpose", conjugate: bool = False) -> Tensor:

@@ -43,6 +43,7 @@ from .ops.nn_ops import (
                          sparse_softmax_cross_entropy_with_logits,
                          xw_plus_b,
 )
+from .rnn import bidirectional_dynamic_rnn, dynamic_rnn, rnn_cell, static_bidirectional_rnn, static_rnn
 from .tf1_api import missing_names as _missing_names
 
 __all__ = ["bias_add", "dropout", "elu", "embedding_lookup", "l2_loss", "l2_normalize", "leaky_relu",
@@ -53,6 +54,7 @@ __all__ += ["atrous_conv2d", "avg_pool", "avg_pool1d", "avg_pool3d", "conv1d", "
             "conv2d_backprop_input", "conv2d_transpose", "conv3d", "convolution", "depthwise_conv2d",
             "depthwise_conv2d_native", "max_pool", "max_pool1d", "max_pool3d", "max_pool_with_argmax", "pool",
             "separable_conv2d"]
+__all__ += ["bidirectional_dynamic_rnn", "dynamic_rnn", "rnn_cell", "static_bidirectional_rnn", "static_rnn"]
 
 
 __getattr__ = _missing_names("nn", __name__)

@@ -29,7 +29,8 @@ PLANNED = [
       "merge_all_summaries", "train.SummaryWriter"), "summaries", 15),
     (("data.", "train.MonitoredTrainingSession", "train.SessionRunHook", "saved_model."),
      "input pipelines and checkpoints", 15),
-    (("layers.", "nn.conv", "nn.max_pool", "nn.avg_pool", "nn.rnn_cell.", "nn.batch_normalization",
+    (("layers.", "nn.conv", "nn.max_pool", "nn.avg_pool", "nn.rnn_cell.", "nn.raw_rnn", "nn.static_state_saving_rnn",
+      "nn.batch_normalization",
       "contrib.rnn.", "contrib.layers.", "train.exponential_decay", "metrics."), "the model-building surface", 14),
 ]
 

@@ -156,7 +156,20 @@ _CONV_OVERRIDES: dict[str, dict[str, Any]] = {
 }
 
 # Per function: arguments that differ from the table (makers or plain values).
+def _square(c: Context) -> Any:
+    """A symmetric positive definite 3x3 float32 matrix (every square-matrix op takes it)."""
+    return tf.matmul(c.m23, c.m23, transpose_a=True) + tf.eye(3)
+
+
 OVERRIDES: dict[str, dict[str, Any]] = {
+    **{f"tf.{name}": {"input": _square, "tensor": _square, "matrix": _square} for name in (
+        "cholesky", "matrix_determinant", "matrix_inverse", "self_adjoint_eig", "self_adjoint_eigvals", "inv", "det",
+        "slogdet", "logdet", "eigh", "eigvalsh", "trace")},
+    **{f"tf.{name}": {"matrix": _square, "rhs": lambda c: c.m32} for name in (
+        "matrix_solve", "matrix_triangular_solve", "solve", "triangular_solve")},
+    **{f"tf.{name}": {"input": _square, "diagonal": lambda c: c.v3} for name in ("matrix_set_diag", "set_diag")},
+    **{f"tf.{name}": {"num_lower": 1, "num_upper": -1} for name in ("matrix_band_part", "band_part")},
+    "tf.matrix_diag": {"diagonal": lambda c: c.v3}, "tf.diag": {"diagonal": lambda c: c.v3},
     "tf.cond": {"pred": lambda c: c.v3[0] > 0, "true_fn": lambda c: lambda: c.v3, "false_fn": lambda c: lambda: -c.v3},
     "tf.case": {"pred_fn_pairs": lambda c: [(c.v3[0] > 0, lambda: c.v3)], "default": lambda c: lambda: -c.v3},
     "tf.while_loop": {"cond": lambda c: lambda *loop_vars: tf.constant(False), "body": lambda c: lambda *v: v,
@@ -235,6 +248,13 @@ OVERRIDES: dict[str, dict[str, Any]] = {
     "tf.random_normal": {"shape": [2, 3]}, "tf.random_uniform": {"shape": [2, 3]},
     "tf.truncated_normal": {"shape": [2, 3]}, "nn.dropout": {"x": lambda c: c.m23},
     **_CONV_OVERRIDES,
+    **{f"nn.{rnn}": {"cell": lambda c: tf.nn.rnn_cell.GRUCell(2), "inputs": inputs, "dtype": tf.float32,
+                     "sequence_length": lambda c: tf.constant([3, 1]), "initial_state": None}
+       for rnn, inputs in [("static_rnn", lambda c: [c.m23, c.m23, c.m23]), ("dynamic_rnn", lambda c: c.m23[:, None])]},
+    **{f"nn.{rnn}": {"cell_fw": lambda c: tf.nn.rnn_cell.GRUCell(2), "cell_bw": lambda c: tf.nn.rnn_cell.GRUCell(3),
+                     "inputs": inputs, "dtype": tf.float32, "sequence_length": lambda c: tf.constant([3, 1])}
+       for rnn, inputs in [("static_bidirectional_rnn", lambda c: [c.m23, c.m23, c.m23]),
+                           ("bidirectional_dynamic_rnn", lambda c: c.m23[:, None])]},
     **{f"train.{name}": {"filepattern" if "Reader" in name else "ckpt_dir_or_file": lambda c: _checkpoint(c)}
        for name in ["CheckpointReader", "NewCheckpointReader", "load_checkpoint", "list_variables"]},
     "train.init_from_checkpoint": {"ckpt_dir_or_file": lambda c: _checkpoint(c),

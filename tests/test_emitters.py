@@ -14,7 +14,7 @@ from s2sgrad.primitives import ALL, FAMILIES, Primitive
 
 FAMILY_TABLES = {name: getattr(emitters, name).EMITTERS
                  for name in ("array", "control", "conv", "data", "fills", "indexing", "joining", "linalg", "math",
-                              "nn", "reduce", "state", "tensor_array")}
+                              "matrix", "nn", "reduce", "state", "tensor_array")}
 
 
 def test_a_primitive_declares_no_emitter_or_simplification():

@@ -28,7 +28,8 @@ LAYERS: dict[str, list[str]] = {
     "code generation": ["codegen"],
     "pipeline": ["pipeline"],
     "library": ["session", "train", "losses", "nn", "math", "linalg", "random", "initializers", "manip", "debugging",
-                "graph_keys", "legacy", "compat", "contrib", "io", "checkpoint", "data", "python_io", "image"],
+                "graph_keys", "legacy", "compat", "contrib", "io", "checkpoint", "data", "python_io",
+                "rnn", "image"],
     "front doors": ["inspection", "export", "standalone", "explain", "cli", "dot", "tracing", "testing"],
     "package": ["__init__", "__main__"],
 }

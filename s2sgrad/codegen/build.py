@@ -8,6 +8,7 @@ from ..gcpause import gc_paused
 from ..primitives.state import VARIABLE_V2
 from ..shapes import dims_text
 from ..ssa.graph import Operation, Tensor
+from ..ssa.regions import region_ops
 from .emit import Module, emit_module
 from .stages import lower_and_optimize
 
@@ -18,7 +19,8 @@ def build_module(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feed
                  variable_spec: Callable[[Operation], tuple], label: str = "run") -> tuple[Module, list, list]:
     """Lower, optimize and emit the slice ``ops``; returns (module, variable ops, random ops)."""
     var_ops = [op for op in ops if op.prim is VARIABLE_V2 and op.outputs[0] not in feed_specs]
-    rng_ops = [op for op in ops if not op.prim.pure]
+    nested = region_ops(r for op in ops for r in op.attrs.get("_regions") or ())
+    rng_ops = [op for op in [*ops, *nested] if not op.prim.pure]  # random ops in loop bodies draw each trip
     with gc_paused():
         prog = lower_and_optimize(ops, fetch_tensors, feed_specs, {v: variable_spec(v) for v in var_ops}, rng_ops)
         module = emit_module(prog, _title(fetch_tensors, feed_specs, prog, label))

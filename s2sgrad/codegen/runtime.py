@@ -401,3 +401,39 @@ def parse_example(serialized, dense, sparse, sequence=()):
             shapes.append(np.array([len(lists), width], dtype=np.int64))
         values.append(np.concatenate(lists).astype(dtypes[kind]) if lists else np.zeros(0, dtypes[kind]))
     return out + indices + values + shapes
+
+
+def band_part(x, num_lower, num_upper):
+    """The band of ``x`` with ``num_lower`` subdiagonals and ``num_upper`` superdiagonals (-1: all)."""
+    m, n = np.shape(x)[-2:]
+    rows, cols = np.arange(m)[:, None], np.arange(n)[None, :]
+    keep = ((num_lower < 0) | (rows - cols <= num_lower)) & ((num_upper < 0) | (cols - rows <= num_upper))
+    return np.where(keep, x, np.zeros((), np.result_type(x)))
+
+
+def matrix_diag(v):
+    """Square matrices with ``v`` (last axis) on their diagonals."""
+    n = np.shape(v)[-1]
+    out = np.zeros((*np.shape(v), n), np.result_type(v))
+    out[..., np.arange(n), np.arange(n)] = v
+    return out
+
+
+def triangular_solve(a, b, lower, adjoint):
+    """``x`` with ``a x = b`` reading only ``a``'s lower (or upper) triangle (``adjoint``: ``a^T x = b``)."""
+    a = np.tril(a) if lower else np.triu(a)
+    return np.linalg.solve(np.swapaxes(a, -1, -2) if adjoint else a, b)
+
+
+def svd(x, full_matrices):
+    """TensorFlow's SVD: ``(s, u, v)`` with ``x = u diag(s) v^T`` (NumPy returns ``v^T``)."""
+    u, s, vt = np.linalg.svd(x, full_matrices=full_matrices)
+    return s, u, np.swapaxes(vt, -1, -2)
+
+
+def matrix_set_diag(x, d):
+    """A copy of ``x`` with its main diagonals (``min(m, n)`` long) set to ``d``."""
+    out = np.array(x, copy=True)
+    k = min(np.shape(x)[-2:])
+    out[..., np.arange(k), np.arange(k)] = d
+    return out

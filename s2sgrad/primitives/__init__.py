@@ -8,13 +8,28 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import array, control, conv, data, fills, indexing, joining, linalg, math, nn, reduce, state, tensor_array
+from . import (
+    array,
+    control,
+    conv,
+    data,
+    fills,
+    indexing,
+    joining,
+    linalg,
+    math,
+    matrix,
+    nn,
+    reduce,
+    state,
+    tensor_array,
+)
 from .core import Primitive, define
 
 __all__ = ["ALL", "BY_NAME", "FAMILIES", "Primitive", "define"]
 
 FAMILIES: tuple[ModuleType, ...] = (state, math, reduce, linalg, array, joining, fills, indexing, nn, control,
-                                     tensor_array, data, conv)
+                                     tensor_array, data, matrix, conv)
 
 
 def _declared(families: tuple[ModuleType, ...]) -> tuple[Primitive, ...]:

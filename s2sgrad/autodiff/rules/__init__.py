@@ -6,11 +6,11 @@
 from __future__ import annotations
 
 from ...primitives.core import Primitive
-from . import array, control, conv, fills, indexing, joining, linalg, math, nn, reduce, state, tensor_array
+from . import array, control, conv, fills, indexing, joining, linalg, math, matrix, nn, reduce, state, tensor_array
 from .common import Needed, Rule
 
 __all__ = ["RULES", "Needed", "Rule"]
 
 RULES: dict[Primitive, Rule] = {**state.RULES, **math.RULES, **reduce.RULES, **linalg.RULES, **array.RULES,
                                 **joining.RULES, **fills.RULES, **indexing.RULES, **nn.RULES, **control.RULES,
-                                **tensor_array.RULES, **conv.RULES}
+                                **tensor_array.RULES, **matrix.RULES, **conv.RULES}

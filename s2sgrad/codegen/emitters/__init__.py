@@ -9,7 +9,22 @@ from __future__ import annotations
 
 from ...primitives import ALL
 from ...primitives.core import Primitive
-from . import array, control, conv, data, fills, indexing, joining, linalg, math, nn, reduce, state, tensor_array
+from . import (
+    array,
+    control,
+    conv,
+    data,
+    fills,
+    indexing,
+    joining,
+    linalg,
+    math,
+    matrix,
+    nn,
+    reduce,
+    state,
+    tensor_array,
+)
 from .common import Emitter
 from .template import template
 
@@ -29,7 +44,8 @@ def _merged(*tables: dict[Primitive, Emitter]) -> dict[Primitive, Emitter]:
 EMITTERS: dict[Primitive, Emitter] = _merged(array.EMITTERS, control.EMITTERS,
                                              fills.EMITTERS, indexing.EMITTERS, joining.EMITTERS,
                                              linalg.EMITTERS, math.EMITTERS, nn.EMITTERS, reduce.EMITTERS,
-                                             state.EMITTERS, tensor_array.EMITTERS, data.EMITTERS, conv.EMITTERS)
+                                             state.EMITTERS, tensor_array.EMITTERS, data.EMITTERS,
+                                             matrix.EMITTERS, conv.EMITTERS)
 
 
 def emitter(prim: Primitive) -> Emitter | None:

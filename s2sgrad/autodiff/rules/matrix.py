@@ -1,0 +1,144 @@
+"""Gradient rules of the matrix functions and decompositions, TensorFlow's (``linalg_grad.py``)
+formulas for real matrices."""
+from __future__ import annotations
+
+from typing import Any
+
+from ...ops import array_ops as a
+from ...ops import creation as c
+from ...ops import math_ops as m
+from ...ops import matrix_ops as mx
+from ...ops.layout_ops import broadcast_to
+from ...primitives import matrix as P
+from ...ssa.nodes import Operation, Tensor
+from .common import Grads, Needed
+
+__all__ = ["RULES"]
+
+T = mx.matrix_transpose_last
+
+
+def _scalars_times(g: Tensor, matrices: Tensor) -> Tensor:
+    """``g[..., None, None] * matrices``."""
+    return m.multiply(a.expand_dims(a.expand_dims(g, -1), -1), matrices)
+
+
+def _inverse(op: Operation, needed: Needed, g: Tensor) -> Grads:
+    inv = op.outputs[0]
+    grad = m.negative(m.matmul(inv, m.matmul(g, inv, transpose_b=True), transpose_a=True))
+    return [T(grad) if op.attrs["adjoint"] else grad]
+
+
+def _determinant(op: Operation, needed: Needed, g: Tensor) -> Grads:
+    return [_scalars_times(m.multiply(g, op.outputs[0]), mx.matrix_inverse(op.inputs[0], adjoint=True))]
+
+
+def _log_determinant(op: Operation, needed: Needed, g_sign: Any, g_log: Any) -> Grads:
+    if g_log is None:
+        return [None]
+    return [_scalars_times(g_log, mx.matrix_inverse(op.inputs[0], adjoint=True))]
+
+
+def _eye_like(x: Tensor) -> Tensor:
+    n = x.shape.sizes[-1] if x.shape.sizes is not None else None
+    if n is None:
+        raise ValueError(f"the gradient of '{x.op.name}' needs the matrix size")
+    return c.eye(n, dtype=x.dtype)
+
+
+def _cholesky(op: Operation, needed: Needed, g: Tensor) -> Grads:
+    l = op.outputs[0]  # noqa: E741 - the factor's usual name
+    l_inverse = mx.matrix_triangular_solve(l, broadcast_to(_eye_like(l), a.shape(l)), lower=True)
+    middle = m.matmul(l, g, transpose_a=True)
+    middle = mx.matrix_set_diag(middle, m.multiply(0.5, mx.matrix_diag_part(middle)))
+    middle = mx.matrix_band_part(middle, -1, 0)
+    grad = m.matmul(m.matmul(l_inverse, middle, transpose_a=True), l_inverse)
+    return [m.multiply(0.5, m.add(grad, T(grad)))]
+
+
+def _solve(op: Operation, needed: Needed, g: Tensor) -> Grads:
+    matrix, _ = op.inputs
+    x = op.outputs[0]
+    adjoint = op.attrs["adjoint"]
+    grad_b = mx.matrix_solve(matrix, g, adjoint=not adjoint)
+    grad_a = m.negative(m.matmul(x, grad_b, transpose_b=True) if adjoint else m.matmul(grad_b, x, transpose_b=True))
+    return [grad_a, grad_b]
+
+
+def _triangular_solve(op: Operation, needed: Needed, g: Tensor) -> Grads:
+    matrix, _ = op.inputs
+    x = op.outputs[0]
+    lower, adjoint = op.attrs["lower"], op.attrs["adjoint"]
+    grad_b = mx.matrix_triangular_solve(matrix, g, lower=lower, adjoint=not adjoint)
+    grad_a = m.negative(m.matmul(x, grad_b, transpose_b=True) if adjoint else m.matmul(grad_b, x, transpose_b=True))
+    return [mx.matrix_band_part(grad_a, -1, 0) if lower else mx.matrix_band_part(grad_a, 0, -1), grad_b]
+
+
+def _eigh(op: Operation, needed: Needed, g_e: Any, g_v: Any) -> Grads:
+    e, v = op.outputs
+    inner = mx.matrix_diag(g_e) if g_e is not None else a.zeros_like(v)
+    if g_v is not None:
+        gaps = m.subtract(a.expand_dims(e, -2), a.expand_dims(e, -1))   # e_j - e_i
+        safe = m.add(gaps, _eye_like(v))                                # no division by the zero diagonal
+        f = m.multiply(m.reciprocal(safe), m.subtract(1.0, _eye_like(v)))
+        inner = m.add(inner, m.multiply(f, m.matmul(v, g_v, transpose_a=True)))
+    grad = m.matmul(v, m.matmul(inner, v, transpose_b=True))
+    grad = mx.matrix_band_part(m.add(grad, T(grad)), -1, 0)
+    return [mx.matrix_set_diag(grad, m.multiply(0.5, mx.matrix_diag_part(grad)))]
+
+
+def _unused(g: Any, t: Tensor) -> bool:
+    """No gradient reached output ``t``: the walk passes zeros of it (or nothing)."""
+    return g is None or (g.op.type == "ZerosLike" and g.op.inputs[0] is t)
+
+
+def _svd(op: Operation, needed: Needed, g_s: Any, g_u: Any, g_v: Any) -> Grads:
+    if not (_unused(g_u, op.outputs[1]) and _unused(g_v, op.outputs[2])):
+        raise NotImplementedError(f"the gradient of the singular vectors of '{op.name}' (created at {op.where}) is "
+                                  "not supported; the singular values' is (tf.linalg.svd(..., compute_uv=False))")
+    if g_s is None:
+        return [None]
+    _, u, v = op.outputs
+    k = op.outputs[0].shape.sizes[-1] if op.outputs[0].shape.sizes is not None else None
+    if op.attrs["full_matrices"] and k is not None:
+        u, v = u[..., :, :k], v[..., :, :k]
+    return [m.matmul(m.multiply(u, a.expand_dims(g_s, -2)), v, transpose_b=True)]
+
+
+def _qr(op: Operation, needed: Needed, g_q: Any, g_r: Any) -> Grads:
+    q, rr = op.outputs
+    dims = op.inputs[0].shape.sizes
+    if dims is None or dims[-2] is None or dims[-1] is None or dims[-2] < dims[-1] or \
+            (op.attrs["full_matrices"] and dims[-2] != dims[-1]):
+        raise NotImplementedError(f"the gradient of '{op.name}' (created at {op.where}) is supported for tall or "
+                                  "square matrices with full_matrices=False, as in TensorFlow")
+    g_q = g_q if g_q is not None else a.zeros_like(q)
+    g_r = g_r if g_r is not None else a.zeros_like(rr)
+    qdq = m.matmul(q, g_q, transpose_a=True)
+    rdr = m.matmul(rr, g_r, transpose_b=True)
+    tril = mx.matrix_band_part(m.add(m.subtract(qdq, T(qdq)), m.subtract(rdr, T(rdr))), -1, 0)
+
+    def right_solve(x: Tensor) -> Tensor:   # x @ inv(r)^T: r y = x^T, y^T
+        return T(mx.matrix_triangular_solve(rr, T(x), lower=False, adjoint=False))
+
+    grad_a = m.matmul(q, m.add(g_r, right_solve(tril)))
+    grad_b = right_solve(m.subtract(g_q, m.matmul(q, qdq)))
+    return [m.add(grad_a, grad_b)]
+
+
+RULES: dict = {
+    P.MATRIX_INVERSE: _inverse,
+    P.MATRIX_DETERMINANT: _determinant,
+    P.LOG_MATRIX_DETERMINANT: _log_determinant,
+    P.CHOLESKY: _cholesky,
+    P.MATRIX_SOLVE: _solve,
+    P.MATRIX_TRIANGULAR_SOLVE: _triangular_solve,
+    P.SELF_ADJOINT_EIG: _eigh,
+    P.SVD: _svd,
+    P.QR: _qr,
+    P.MATRIX_DIAG: lambda op, needed, g: [mx.matrix_diag_part(g)],
+    P.MATRIX_DIAG_PART: lambda op, needed, g: [mx.matrix_set_diag(a.zeros_like(op.inputs[0]), g)],
+    P.MATRIX_SET_DIAG: lambda op, needed, g: [mx.matrix_set_diag(g, a.zeros_like(op.inputs[1])),
+                                              mx.matrix_diag_part(g)],
+    P.MATRIX_BAND_PART: lambda op, needed, g: [mx.matrix_band_part(g, op.attrs["num_lower"], op.attrs["num_upper"])],
+}

@@ -1,0 +1,122 @@
+"""``tf.linalg`` matrix functions and decompositions (TF 1.x also has them at the top level:
+``tf.matrix_inverse``, ``tf.cholesky``, ``tf.svd``...), over the last two axes."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..primitives import matrix as P
+from ..ssa.graph import Tensor
+from . import math_ops as m
+from . import reduce_ops as r
+from .array_ops import transpose
+from .convert import convert_to_tensor, record, record1
+
+__all__ = ["matrix_inverse", "matrix_determinant", "log_matrix_determinant", "logdet", "cholesky", "matrix_solve",
+           "matrix_triangular_solve", "self_adjoint_eig", "self_adjoint_eigvals", "svd", "qr", "matrix_diag",
+           "matrix_diag_part", "matrix_set_diag", "matrix_band_part", "trace", "matrix_transpose_last"]
+
+
+def matrix_inverse(input: Any, adjoint: bool = False, name: str | None = None) -> Tensor:
+    """The inverse of each square matrix (of its adjoint with ``adjoint=True``)."""
+    return record1(P.MATRIX_INVERSE, [convert_to_tensor(input)], {"adjoint": bool(adjoint)}, name or "MatrixInverse")
+
+
+def matrix_determinant(input: Any, name: str | None = None) -> Tensor:
+    return record1(P.MATRIX_DETERMINANT, [convert_to_tensor(input)], None, name or "MatrixDeterminant")
+
+
+def log_matrix_determinant(input: Any, name: str | None = None) -> tuple[Tensor, Tensor]:
+    """``(sign, log(abs(det)))`` of each square matrix (``tf.linalg.slogdet``)."""
+    op = record(P.LOG_MATRIX_DETERMINANT, [convert_to_tensor(input)], None, name or "LogMatrixDeterminant")
+    return op.outputs[0], op.outputs[1]
+
+
+def logdet(matrix: Any, name: str | None = None) -> Tensor:
+    """``log(det(matrix))`` of Hermitian positive definite matrices, through their Cholesky factor."""
+    chol = cholesky(matrix)
+    return m.multiply(2.0, r.reduce_sum(m.log(matrix_diag_part(chol)), axis=-1), name=name or "logdet")
+
+
+def cholesky(input: Any, name: str | None = None) -> Tensor:
+    """The lower-triangular Cholesky factor of each symmetric positive definite matrix."""
+    return record1(P.CHOLESKY, [convert_to_tensor(input)], None, name or "Cholesky")
+
+
+def matrix_solve(matrix: Any, rhs: Any, adjoint: bool = False, name: str | None = None) -> Tensor:
+    """``x`` with ``matrix @ x = rhs`` (``adjoint``: ``matrix^T @ x = rhs``)."""
+    return record1(P.MATRIX_SOLVE, [convert_to_tensor(matrix), convert_to_tensor(rhs)], {"adjoint": bool(adjoint)},
+                   name or "MatrixSolve")
+
+
+def matrix_triangular_solve(matrix: Any, rhs: Any, lower: bool = True, adjoint: bool = False,
+                            name: str | None = None) -> Tensor:
+    """``x`` with ``matrix @ x = rhs``, reading only the lower (or upper) triangle of ``matrix``."""
+    return record1(P.MATRIX_TRIANGULAR_SOLVE, [convert_to_tensor(matrix), convert_to_tensor(rhs)],
+                   {"lower": bool(lower), "adjoint": bool(adjoint)}, name or "MatrixTriangularSolve")
+
+
+def self_adjoint_eig(tensor: Any, name: str | None = None) -> tuple[Tensor, Tensor]:
+    """``(e, v)``: eigenvalues (ascending) and eigenvectors (columns) of symmetric matrices,
+    reading their lower triangles (``tf.linalg.eigh``)."""
+    op = record(P.SELF_ADJOINT_EIG, [convert_to_tensor(tensor)], None, name or "SelfAdjointEigV2")
+    return op.outputs[0], op.outputs[1]
+
+
+def self_adjoint_eigvals(tensor: Any, name: str | None = None) -> Tensor:
+    return self_adjoint_eig(tensor, name)[0]
+
+
+def svd(tensor: Any, full_matrices: bool = False, compute_uv: bool = True, name: str | None = None) -> Any:
+    """``(s, u, v)`` with ``tensor = u @ diag(s) @ v^T`` (``s`` alone without ``compute_uv``)."""
+    op = record(P.SVD, [convert_to_tensor(tensor)], {"full_matrices": bool(full_matrices)}, name or "Svd")
+    return (op.outputs[0], op.outputs[1], op.outputs[2]) if compute_uv else op.outputs[0]
+
+
+def qr(input: Any, full_matrices: bool = False, name: str | None = None) -> tuple[Tensor, Tensor]:
+    """``(q, r)``: orthonormal columns and an upper-triangular factor, ``input = q @ r``."""
+    op = record(P.QR, [convert_to_tensor(input)], {"full_matrices": bool(full_matrices)}, name or "Qr")
+    return op.outputs[0], op.outputs[1]
+
+
+def matrix_diag(diagonal: Any, name: str | None = None, **kwargs: Any) -> Tensor:
+    """Square matrices with ``diagonal`` (its last axis) on their diagonals, zeros elsewhere."""
+    if kwargs:
+        raise TypeError(f"matrix_diag: the v2 arguments {sorted(kwargs)} (k, num_rows...) are not supported")
+    return record1(P.MATRIX_DIAG, [convert_to_tensor(diagonal)], None, name or "MatrixDiag")
+
+
+def matrix_diag_part(input: Any, name: str | None = None, **kwargs: Any) -> Tensor:
+    if kwargs:
+        raise TypeError(f"matrix_diag_part: the v2 arguments {sorted(kwargs)} (k, padding_value...) are not supported")
+    return record1(P.MATRIX_DIAG_PART, [convert_to_tensor(input)], None, name or "MatrixDiagPart")
+
+
+def matrix_set_diag(input: Any, diagonal: Any, name: str | None = None, **kwargs: Any) -> Tensor:
+    """``input`` with its main diagonals replaced by ``diagonal``."""
+    if kwargs:
+        raise TypeError(f"matrix_set_diag: the v2 arguments {sorted(kwargs)} (k, align) are not supported")
+    x = convert_to_tensor(input)
+    return record1(P.MATRIX_SET_DIAG, [x, convert_to_tensor(diagonal, x.dtype)], None, name or "MatrixSetDiag")
+
+
+def matrix_band_part(input: Any, num_lower: int, num_upper: int, name: str | None = None) -> Tensor:
+    """``input`` with everything outside the band of ``num_lower`` subdiagonals and ``num_upper``
+    superdiagonals zeroed (-1: keep the whole triangle)."""
+    for what, value in (("num_lower", num_lower), ("num_upper", num_upper)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < -1:
+            raise ValueError(f"{what} must be an int >= -1 (a Python int), got {value!r}")
+    return record1(P.MATRIX_BAND_PART, [convert_to_tensor(input)], {"num_lower": num_lower, "num_upper": num_upper},
+                   name or "MatrixBandPart")
+
+
+def trace(x: Any, name: str | None = None) -> Tensor:
+    """The sum of each matrix's diagonal."""
+    return r.reduce_sum(matrix_diag_part(x), axis=-1, name=name or "trace")
+
+
+def matrix_transpose_last(x: Tensor) -> Tensor:
+    """``x`` with its last two axes swapped (known rank)."""
+    rank = x.shape.rank
+    if rank is None:
+        raise ValueError(f"the rank of {x.name} must be known")
+    return transpose(x, list(range(rank - 2)) + [rank - 1, rank - 2])

@@ -1,0 +1,113 @@
+"""``np.linalg`` matrix functions on traced values: inv, det, slogdet, solve, cholesky, eigh,
+eigvalsh, svd, qr, pinv and matrix_power, recorded as the graph's matrix primitives (so their
+gradients are TensorFlow's formulas)."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..ops import array_ops as a
+from ..ops import creation as c
+from ..ops import math_ops as m
+from ..ops import matrix_ops as mx
+from .convert import as_tensor, dtype_of
+from .registry import implements, unsupported
+from .traced import Traced
+
+__all__: list[str] = []
+
+
+def _float(x: Any) -> Any:
+    """``x`` as a float tensor (integer matrices are inverted, solved... in float64, as NumPy does)."""
+    kind = dtype_of(x).kind
+    return as_tensor(x, None if kind == "f" else np.float64)
+
+
+@implements(np.linalg.inv)
+def _inv(x: Any) -> Traced:
+    return Traced(mx.matrix_inverse(_float(x)))
+
+
+@implements(np.linalg.det)
+def _det(x: Any) -> Traced:
+    return Traced(mx.matrix_determinant(_float(x)))
+
+
+@implements(np.linalg.slogdet)
+def _slogdet(x: Any) -> tuple[Traced, Traced]:
+    sign, logdet = mx.log_matrix_determinant(_float(x))
+    return Traced(sign), Traced(logdet)
+
+
+@implements(np.linalg.solve)
+def _solve(a_: Any, b: Any) -> Traced:
+    x, rhs = _float(a_), _float(b)
+    if rhs.shape.rank == 1:  # a vector right-hand side, as NumPy takes it
+        return Traced(a.squeeze(mx.matrix_solve(x, a.expand_dims(rhs, -1)), [-1]))
+    return Traced(mx.matrix_solve(x, rhs))
+
+
+@implements(np.linalg.cholesky)
+def _cholesky(x: Any, upper: bool = False) -> Traced:
+    lower = mx.cholesky(_float(x))
+    return Traced(mx.matrix_transpose_last(lower) if upper else lower)
+
+
+@implements(np.linalg.eigh)
+def _eigh(x: Any, UPLO: str = "L") -> tuple[Traced, Traced]:
+    if UPLO != "L":
+        raise unsupported("numpy.linalg.eigh(..., UPLO='U')")
+    e, v = mx.self_adjoint_eig(_float(x))
+    return Traced(e), Traced(v)
+
+
+@implements(np.linalg.eigvalsh)
+def _eigvalsh(x: Any, UPLO: str = "L") -> Traced:
+    return _eigh(x, UPLO)[0]
+
+
+@implements(np.linalg.svd)
+def _svd(x: Any, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool = False) -> Any:
+    if hermitian:
+        raise unsupported("numpy.linalg.svd(..., hermitian=True)")
+    s, u, v = mx.svd(_float(x), full_matrices=full_matrices)
+    if not compute_uv:
+        return Traced(s)
+    return Traced(u), Traced(s), Traced(mx.matrix_transpose_last(v))
+
+
+@implements(np.linalg.qr)
+def _qr(x: Any, mode: str = "reduced") -> Any:
+    if mode not in ("reduced", "complete", "r"):
+        raise unsupported(f"numpy.linalg.qr(..., mode={mode!r})")
+    q, r = mx.qr(_float(x), full_matrices=mode == "complete")
+    return Traced(r) if mode == "r" else (Traced(q), Traced(r))
+
+
+@implements(np.linalg.pinv)
+def _pinv(x: Any, rcond: Any = None, hermitian: bool = False, *, rtol: Any = None) -> Traced:
+    """``pinv(x) = inv(x^T x) x^T`` for a full-column-rank (or ``x (x x^T)^-1 x`` wide) matrix; the
+    cutoff of small singular values is not applied."""
+    if hermitian or rcond is not None or rtol is not None:
+        raise unsupported("numpy.linalg.pinv with rcond=, rtol= or hermitian=")
+    t = _float(x)
+    rows, cols = t.shape.sizes[-2:]
+    xt = mx.matrix_transpose_last(t)
+    if rows >= cols:
+        return Traced(m.matmul(mx.matrix_inverse(m.matmul(xt, t)), xt))
+    return Traced(m.matmul(xt, mx.matrix_inverse(m.matmul(t, xt))))
+
+
+@implements(np.linalg.matrix_power)
+def _matrix_power(x: Any, n: int) -> Traced:
+    if not isinstance(n, (int, np.integer)):
+        raise unsupported("numpy.linalg.matrix_power with a non-integer power")
+    t = _float(x) if n < 0 else as_tensor(x)
+    base = mx.matrix_inverse(t) if n < 0 else t
+    if n == 0:
+        return Traced(m.add(a.zeros_like(t), c.eye(int(t.shape.as_list()[-1] or 0), dtype=t.dtype)))
+    result = base
+    for _ in range(abs(int(n)) - 1):
+        result = m.matmul(result, base)
+    return Traced(result)
