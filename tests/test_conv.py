@@ -196,3 +196,8 @@ def test_unknown_batch_size_reads_the_sizes_at_run_time():
                 value = sess.run(gx, {x: np.ones((batch, 5, 5, 2))})
                 assert value.shape == (batch, 5, 5, 2)
                 np.testing.assert_allclose(value[0], value[-1])
+
+
+def test_grouped_convolution_is_refused_clearly():
+    with tf.Graph().as_default(), pytest.raises(NotImplementedError, match="grouped convolution"):
+        tf.nn.conv2d(tf.placeholder(tf.float32, [1, 5, 5, 6]), np.zeros((3, 3, 3, 4), np.float32), 1, "SAME")

@@ -98,3 +98,18 @@ def test_fused_batch_norm_statistics_carry_no_gradient():
     y, mean, variance = tf.nn.fused_batch_norm(x, tf.ones([3]), tf.zeros([3]))
     assert tf.gradients(mean, x) == [None] and tf.gradients(variance, x) == [None]
     assert tf.gradients(y, x)[0] is not None
+
+
+def test_an_assert_in_a_cond_branch_runs_only_with_that_branch():
+    x = tf.placeholder(tf.float32, [2], name="x")
+    take = tf.placeholder(tf.bool, [], name="take")
+
+    def checked():
+        with tf.control_dependencies([tf.assert_positive(x)]):
+            return tf.identity(x) * 2.0
+
+    y = tf.cond(take, checked, lambda: x - 1.0)
+    with tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run(y, {x: [-1.0, 2.0], take: False}), [-2.0, 1.0])
+        with pytest.raises(tf.errors.InvalidArgumentError, match=r"Condition x > 0 did not hold"):
+            sess.run(y, {x: [-1.0, 2.0], take: True})

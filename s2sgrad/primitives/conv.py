@@ -94,8 +94,11 @@ def _conv_shape(x: TensorShape, w: TensorShape, rank: int, attrs: dict, depthwis
     if depth is not None and w_in is not None:
         if depthwise and depth != w_in:
             raise ValueError(f"Dimensions must be equal, but are {depth} and {w_in}")
-        if not depthwise and depth != w_in:
+        if not depthwise and depth % w_in:
             raise ValueError(f"Depth of input ({depth}) is not a multiple of input depth of filter ({w_in})")
+        if not depthwise and depth != w_in:
+            raise NotImplementedError(f"grouped convolution (input depth {depth}, filter input depth {w_in}) is not "
+                                      f"supported: the filter's input depth must equal the input's")
     if depthwise:
         w_out = None if w_in is None or w_out is None else w_in * w_out
     return _with_spatial(x.sizes[0], w_out, _spatial_output(x, window, attrs), attrs)
