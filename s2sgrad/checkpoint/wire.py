@@ -1,4 +1,4 @@
-"""Varints and the protobuf wire format, for the few messages a checkpoint index holds.
+"""The protobuf wire format for the few messages a checkpoint index holds (varints: ``s2sgrad.wire``).
 
 A message is encoded from ``(field number, value)`` pairs: an int is a varint field, a
 ``Fixed32`` a 4-byte field, bytes (or an encoded sub-message) a length-delimited field.
@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Iterable
+
+from ..wire import decode_varint, encode_varint, to_signed64
 
 __all__ = ["WireError", "Fixed32", "put_varint", "get_varint", "signed64", "encode", "decode"]
 
@@ -28,27 +30,15 @@ class Fixed32(int):
 
 def put_varint(n: int) -> bytes:
     """``n`` (0 <= n < 2**64; negative int64s as their two's complement) as a varint."""
-    n &= 0xFFFFFFFFFFFFFFFF
-    out = bytearray()
-    while n >= 0x80:
-        out.append((n & 0x7F) | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
+    return encode_varint(n & 0xFFFFFFFFFFFFFFFF)
 
 
 def get_varint(buf: bytes | memoryview, pos: int) -> tuple[int, int]:
-    """The varint at ``buf[pos:]`` and the position after it."""
-    result = shift = 0
-    while True:
-        if pos >= len(buf) or shift > 63:
-            raise WireError("truncated or overlong varint")
-        byte = buf[pos]
-        pos += 1
-        result |= (byte & 0x7F) << shift
-        if byte < 0x80:
-            return result, pos
-        shift += 7
+    """The varint at ``buf[pos:]`` and the position after it (``WireError`` when malformed)."""
+    try:
+        return decode_varint(buf, pos)  # type: ignore[arg-type]  # memoryview indexes as bytes do
+    except ValueError as e:
+        raise WireError(f"truncated or overlong varint ({e})") from None
 
 
 def encode(fields: Iterable[tuple[int, int | bytes]]) -> bytes:
@@ -94,6 +84,4 @@ def decode(buf: bytes) -> dict[int, list]:
     return fields
 
 
-def signed64(n: int) -> int:
-    """A varint read back as an int64 (two's complement)."""
-    return n - (1 << 64) if n >= 1 << 63 else n
+signed64 = to_signed64  # a varint read back as an int64 (two's complement)
