@@ -24,7 +24,7 @@ import numpy as np
 from ._version import __version__
 from .codegen import compiler
 from .codegen.names import identifier
-from .dot import to_dot
+from .drawing import to_dot
 from .export import CallRecorder, executable_spec
 from .pipeline import Executable
 from .ssa.printer import format_ops

@@ -29,8 +29,8 @@ LAYERS: dict[str, list[str]] = {
     "pipeline": ["pipeline"],
     "library": ["session", "train", "losses", "metrics", "nn", "math", "linalg", "random", "initializers", "manip",
                 "debugging", "graph_keys", "legacy", "compat", "contrib", "io", "checkpoint", "data", "python_io",
-                "image", "regularizers", "layers", "rnn", "summary"],
-    "front doors": ["inspection", "export", "standalone", "explain", "cli", "dot", "tracing", "testing"],
+                "image", "regularizers", "layers", "rnn", "summary", "drawing"],
+    "front doors": ["inspection", "export", "standalone", "explain", "cli", "view_page", "tracing", "testing"],
     "package": ["__init__", "__main__"],
 }
 
