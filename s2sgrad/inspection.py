@@ -25,7 +25,7 @@ def source(fetches: Any, feed_list: Sequence[Any] | None = None, feed_dict: dict
 
     >>> # print(tf.source(loss, feed_dict={x: np.zeros(3, np.float32)}))
     """
-    graph_slice, specs = _plan(fetches, feed_list, feed_dict, graph)
+    graph_slice, specs = slice_plan(fetches, feed_list, feed_dict, graph)
     return generate(graph_slice, specs, static_variable_spec).source
 
 
@@ -38,11 +38,11 @@ def dot(fetches: Any, feed_list: Sequence[Any] | None = None, feed_dict: dict | 
 
     >>> # open("loss.svg", "w").write(tf.dot(loss, feed_list=[x], format="svg"))
     """
-    graph_slice, specs = _plan(fetches, feed_list, feed_dict, graph)
+    graph_slice, specs = slice_plan(fetches, feed_list, feed_dict, graph)
     return render(slice_dot(graph_slice, specs, static_variable_spec, optimized), format)
 
 
-def _plan(fetches: Any, feed_list: Sequence[Any] | None, feed_dict: dict | None,
+def slice_plan(fetches: Any, feed_list: Sequence[Any] | None, feed_dict: dict | None,
           graph: Graph | None) -> tuple[Plan, FeedSpecs]:
     """The plan of ``fetches`` and its feed specs, from the values of ``feed_dict`` or the static
     shapes of ``feed_list``."""
