@@ -114,6 +114,7 @@ newaxis = None
 __all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "SparseTensor", "VarLenFeature", "data",
            "parse_example", "parse_single_example", "python_io"]  # tf.data (issue 15)
 __all__ += ["HistogramProto", "SessionLog", "Summary", "summary"]  # tf.summary (issue 15)
+__all__ += ["dot", "view"]  # pictures and the page of a program (issue 17)
 __all__ += ["AUTO_REUSE", "AggregationMethod", "ConfigProto", "DType", "DeviceSpec", "Dimension", "GPUOptions", "Graph",
            "GraphKeys", "GraphOptions", "IndexedSlices", "IndexedSlicesValue", "InteractiveSession", "NoGradient",
            "NotDifferentiable", "OpError", "Operation", "OptimizerOptions", "RegisterGradient", "RunMetadata",
@@ -137,7 +138,7 @@ __all__ += ["AUTO_REUSE", "AggregationMethod", "ConfigProto", "DType", "DeviceSp
            "gradients", "greater", "greater_equal", "group", "half", "hessian", "hessians", "identity", "identity_n",
            "image",
            "initialize_all_variables", "initialize_local_variables", "initialize_variables", "initializers", "int16",
-           "int32", "int64", "int8", "io", "ir", "dot", "view", "is_finite", "is_inf", "is_nan", "is_tensor", "jacobian", "less",
+           "int32", "int64", "int8", "io", "ir", "is_finite", "is_inf", "is_nan", "is_tensor", "jacobian", "less",
            "less_equal", "lin_space", "linalg", "linspace", "local_variables", "local_variables_initializer", "log",
            "log1p", "logging", "logical_and", "logical_not", "logical_or", "logical_xor", "losses", "manip", "math",
            "metrics",

@@ -25,13 +25,14 @@ from .ssa.graph import Operation
 from .ssa.printer import _type
 from .text import location_text
 
-__all__ = ["to_dot", "program_dot", "slice_dot", "op_where", "dot_string", "to_svg", "render", "FORMATS", "FORWARD_COLOR", "GRADIENT_COLOR"]
+__all__ = ["to_dot", "program_dot", "slice_dot", "op_where", "dot_string", "to_svg", "render", "GRAPHVIZ_MISSING",
+           "FORMATS", "FORWARD_COLOR", "GRADIENT_COLOR"]
 
 FORWARD_COLOR = "#dbe9f6"    # fill of forward ops
 GRADIENT_COLOR = "#fbd9b5"   # fill of gradient ops (made by tf.gradients or a decorator's derivative)
 FORMATS = ("dot", "svg")
 _LEGEND = "blue: forward ops, orange: gradient ops, cylinders: variables, dashed: inputs"
-_INSTALL = ("rendering DOT as SVG needs Graphviz's 'dot' program, which is not on PATH: install Graphviz "
+GRAPHVIZ_MISSING = ("rendering DOT as SVG needs Graphviz's 'dot' program, which is not on PATH: install Graphviz "
             "(Debian/Ubuntu: apt-get install graphviz; macOS: brew install graphviz; conda install graphviz; "
             "https://graphviz.org/download/), or ask for format='dot' and render the text elsewhere")
 
@@ -192,7 +193,7 @@ def to_svg(dot_text: str) -> str:
     when Graphviz is not there)."""
     program = shutil.which("dot")
     if program is None:
-        raise RuntimeError(_INSTALL)
+        raise RuntimeError(GRAPHVIZ_MISSING)
     done = subprocess.run([program, "-Tsvg"], input=dot_text, capture_output=True, text=True, timeout=300)
     if done.returncode != 0:
         raise RuntimeError(f"Graphviz's dot failed (status {done.returncode}): {done.stderr.strip()}")

@@ -30,7 +30,8 @@ LAYERS: dict[str, list[str]] = {
     "library": ["session", "train", "losses", "metrics", "nn", "math", "linalg", "random", "initializers", "manip",
                 "debugging", "graph_keys", "legacy", "compat", "contrib", "io", "checkpoint", "data", "python_io",
                 "image", "regularizers", "layers", "rnn", "summary", "drawing"],
-    "front doors": ["inspection", "export", "standalone", "explain", "cli", "view_page", "tracing", "testing"],
+    "front doors": ["inspection", "export", "standalone", "explain", "cli", "tracing", "testing",
+                    "script_run", "cli_paths", "view_assets", "view_page"],
     "package": ["__init__", "__main__"],
 }
 
