@@ -32,12 +32,15 @@ _HEADER_COLOR, _RESET = "\033[1;36m", "\033[0m"
 _SCRIPT_USAGE = "(SCRIPT | -m MODULE | -) [ARGS ...]"
 _DUMP_USAGE = ("s2sgrad dump [-h] [--ir] [--dot FILE] [--svg FILE] [--html FILE] [-o DIR]\n"
                "                    [--color {auto,always,never}] " + _SCRIPT_USAGE)
-_VIEW_USAGE = "s2sgrad view [-h] [-o FILE] " + _SCRIPT_USAGE
-_VALUE_OPTIONS = {"dump": ("--dot", "--svg", "--html", "--output", "--color"), "view": ("--output",)}  # and -o
-_EPILOG = ("Options go before SCRIPT; everything after SCRIPT (or -m MODULE) is passed to the script. "
-           "'-m MODULE' runs a module and '-' reads the script from standard input, as with python. "
-           "Usage errors, including unusable paths, exit 2 before the script runs; a closed standard "
+_VIEW_USAGE = "s2sgrad view [-h] [-o FILE] (SCRIPT | -m MODULE | -) [-- ARGS ...]"
+_VALUE_OPTIONS = ("--dot", "--svg", "--html", "--output", "--color")   # dump's options with a value (and -o)
+_ERRORS = ("Usage errors, including unusable paths, exit 2 before the script runs; a closed standard "
            "output (| head) exits 141 quietly.")
+_DUMP_EPILOG = ("Options go before SCRIPT; everything after SCRIPT (or -m MODULE) is passed to the script. "
+                "'-m MODULE' runs a module and '-' reads the script from standard input, as with python. " + _ERRORS)
+_VIEW_EPILOG = ("Options may come before or after SCRIPT (s2sgrad view train.py -o page.html); the script's own "
+                "arguments come after '--'. '-m MODULE' runs a module and '-' reads the script from standard "
+                "input, as with python. " + _ERRORS)
 _BROKEN_PIPE = 141   # 128 + SIGPIPE: the shell's status for a tool killed by a broken pipe
 
 
@@ -49,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"s2sgrad {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     dump = commands.add_parser(
-        "dump", usage=_DUMP_USAGE, help="run a script and print the code s2sgrad compiled for it", epilog=_EPILOG,
+        "dump", usage=_DUMP_USAGE, help="run a script and print the code s2sgrad compiled for it", epilog=_DUMP_EPILOG,
         description="Run SCRIPT as __main__ (sys.argv = [SCRIPT, *ARGS]) and print, for every distinct module "
                     "it made s2sgrad compile, a header and the generated source (or the IR). The script's "
                     "own standard output goes to standard error. Exit status: the script's (1 if it raised).")
@@ -63,29 +66,29 @@ def build_parser() -> argparse.ArgumentParser:
     dump.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                       help="colour the headers: auto (default) when standard output is a terminal and "
                            "NO_COLOR is unset")
-    _script_arguments(dump)
+    _script_arguments(dump, "ends the options")
+    dump.add_argument("args", metavar="ARGS", nargs=argparse.REMAINDER, help="arguments for the script")
     dump.set_defaults(parser=dump, run=dump_command,
                       outputs=[("dot", "--dot", False), ("svg", "--svg", False), ("html", "--html", False),
                                ("output", "-o", True)])
     view = commands.add_parser(
-        "view", usage=_VIEW_USAGE, epilog=_EPILOG,
+        "view", usage=_VIEW_USAGE, epilog=_VIEW_EPILOG,
         help="run a script and write a page showing its program beside the IR and the generated code",
         description="Run SCRIPT as 'dump' does and write one self-contained HTML page: the program, the IR and "
                     "the generated module of every module it compiled, side by side and linked line to line "
                     "(click a line), with the graph drawn when Graphviz is installed.")
     view.add_argument("-o", "--output", metavar="FILE", help="write the page to FILE (default: standard output)")
-    _script_arguments(view)
-    view.set_defaults(parser=view, run=view_command, outputs=[("output", "-o", False)])
+    _script_arguments(view, "options may follow")
+    view.set_defaults(parser=view, run=view_command, outputs=[("output", "-o", False)], args=[])
     return parser
 
 
-def _script_arguments(command: argparse.ArgumentParser) -> None:
-    """What to run, as ``python`` takes it: SCRIPT, ``-m MODULE`` or ``-``, then the script's ARGS."""
+def _script_arguments(command: argparse.ArgumentParser, after_module: str) -> None:
+    """What to run, as ``python`` takes it: SCRIPT, ``-m MODULE`` or ``-``."""
     command.add_argument("-m", dest="module", metavar="MODULE",
-                         help="run library module MODULE as a script, like python -m (ends the options)")
+                         help=f"run library module MODULE as a script, like python -m ({after_module})")
     command.add_argument("script", metavar="SCRIPT", nargs="?",
                          help="the Python script to run; '-' reads it from standard input")
-    command.add_argument("args", metavar="ARGS", nargs=argparse.REMAINDER, help="arguments for the script")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -97,14 +100,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     argv, module_args = _split_module_args(argv)
+    script_args = None
+    if argv[:1] == ["view"] and "--" in argv:   # view's script arguments follow "--"
+        end = argv.index("--")
+        argv, script_args = argv[:end], argv[end + 1:]
     ns, extras = parser.parse_known_args(argv)
     if extras:   # the usage of the command the unknown option was given to
         before_command = argv.index(extras[0]) < argv.index(ns.command)
-        (parser if before_command else ns.parser).error(f"unrecognized arguments: {' '.join(extras)}")
-    if ns.module is not None:
+        hint = " (the script's arguments go after '--')" if ns.command == "view" and not before_command else ""
+        (parser if before_command else ns.parser).error(f"unrecognized arguments: {' '.join(extras)}{hint}")
+    if script_args is not None:
+        ns.args = script_args
+    if ns.module is not None and ns.command == "dump":
         if module_args is None or ns.script is not None:   # -m given twice, or after SCRIPT
-            ns.parser.error("-m MODULE must be the last option")
+            ns.parser.error("-m MODULE must be the last of dump's options")
         ns.args = module_args
+    elif ns.module is not None and ns.script is not None:
+        ns.parser.error(f"give SCRIPT or -m MODULE, not both (the script's arguments go after '--': "
+                        f"-- {ns.script})")
     elif ns.script is None:
         ns.parser.error("the following arguments are required: SCRIPT (or -m MODULE, or - for standard input)")
     problem = path_problem(ns, ns.outputs)
@@ -117,12 +130,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _split_module_args(argv: list[str]) -> tuple[list[str], list[str] | None]:
-    """``COMMAND [options] -m MODULE ARGS...``: like ``python -m``, everything after MODULE is the
+    """``dump [options] -m MODULE ARGS...``: like ``python -m``, everything after MODULE is the
     module's, even options. Returns (argv up to and including MODULE, the module's ARGS), or
-    (argv, None) when the command's options hold no ``-m``."""
-    if not argv or argv[0] not in _VALUE_OPTIONS:
+    (argv, None) when dump's options hold no ``-m``."""
+    if not argv or argv[0] != "dump":
         return argv, None
-    value_options = _VALUE_OPTIONS[argv[0]]
     i = 1
     while i < len(argv):
         arg = argv[i]
@@ -133,7 +145,7 @@ def _split_module_args(argv: list[str]) -> tuple[list[str], list[str] | None]:
         if arg == "--" or arg == STDIN or not arg.startswith("-"):
             break                   # SCRIPT: the rest is the script's
         takes_value = arg == "-o" or ("=" not in arg and len(arg) > 2
-                                      and any(o.startswith(arg) for o in value_options))
+                                      and any(o.startswith(arg) for o in _VALUE_OPTIONS))
         i += 2 if takes_value else 1
     return argv, None
 
