@@ -115,9 +115,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if module_args is None or ns.script is not None:   # -m given twice, or after SCRIPT
             ns.parser.error("-m MODULE must be the last of dump's options")
         ns.args = module_args
-    elif ns.module is not None and ns.script is not None:
-        ns.parser.error(f"give SCRIPT or -m MODULE, not both (the script's arguments go after '--': "
-                        f"-- {ns.script})")
+    elif ns.module is not None:
+        if ns.script is not None:
+            ns.parser.error(f"give SCRIPT or -m MODULE, not both (the script's arguments go after '--': "
+                            f"-- {ns.script})")
     elif ns.script is None:
         ns.parser.error("the following arguments are required: SCRIPT (or -m MODULE, or - for standard input)")
     problem = path_problem(ns, ns.outputs)
@@ -193,7 +194,7 @@ def view_command(ns: argparse.Namespace) -> int:
     status, modules = _run(ns, Collector(record=False))
     text = _page(modules)
     if ns.output is None:
-        return _to_stdout(lambda: sys.stdout.write(text), status)
+        return _to_stdout(lambda: _write_chunks(text), status)
     _write(ns.output, text)
     print(f"s2sgrad view: wrote {ns.output} ({len(modules)} module(s))", file=sys.stderr)
     return status
@@ -207,6 +208,13 @@ def _page(modules: list[CompiledModule]) -> str:
 def _write(path: str, text: str) -> None:
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
+
+
+def _write_chunks(text: str, size: int = 1 << 16) -> None:
+    """``text`` to standard output in pieces: one huge write into a pipe closed early can end
+    without the BrokenPipeError that ``_to_stdout`` turns into a quiet exit."""
+    for start in range(0, len(text), size):
+        sys.stdout.write(text[start:start + size])
 
 
 def _to_stdout(printout: Callable[[], object], status: int) -> int:
