@@ -17,13 +17,15 @@ import shutil
 import subprocess
 from collections.abc import Iterable, Sequence
 
+import numpy as np
+
 from .codegen.build import optimized_program
 from .codegen.program import Instr, Kind, Program, Value
 from .pipeline import FeedSpecs, Plan, VariableSpec
 from .primitives.state import VARIABLE_V2
 from .ssa.graph import Operation
 from .ssa.printer import _type
-from .text import location_text
+from .text import location_text, shortest_float
 
 __all__ = ["to_dot", "program_dot", "slice_dot", "op_where", "dot_string", "to_svg", "render", "GRAPHVIZ_MISSING",
            "FORMATS", "FORWARD_COLOR", "GRADIENT_COLOR"]
@@ -168,9 +170,14 @@ class _ProgramDrawing:
         if value.kind is Kind.SHAPE:
             text = "shape " + _type(value)
         else:
-            text = repr(value.scalar().item()) if value.const is not None and value.is_uniform() else "const"
+            text = _scalar_text(value) if value.const is not None and value.is_uniform() else "const"
         self.nodes.append(f"{name} [label={_label(text)}, shape=plaintext, fontsize=10];")
         return name
+
+
+def _scalar_text(value: Value) -> str:
+    scalar = value.scalar()
+    return repr(shortest_float(scalar)) if isinstance(scalar, np.floating) else repr(np.asarray(scalar).item())
 
 
 def _source_name(p: Value) -> str:
