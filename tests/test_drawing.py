@@ -131,3 +131,19 @@ def test_unknown_format_is_refused():
     x, w, loss, g = _program()
     with pytest.raises(ValueError, match="format must be one of 'dot', 'svg', got 'png'"):
         tf.dot(loss, feed_list=[x], format="png")
+
+
+def test_session_dot_of_a_tf_data_pipeline_draws_the_module_and_consumes_no_element():
+    batches = tf.data.Dataset.from_tensor_slices(np.arange(6, dtype=np.float32).reshape(3, 2)).batch(2)
+    x = batches.make_one_shot_iterator().get_next()
+    w = tf.Variable(np.ones(2, np.float32), name="w")
+    loss = tf.reduce_sum(x * w, name="loss")
+    g, = tf.gradients(loss, w)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        text = sess.dot([loss, g])
+        assert re.search(r'p\d+ \[label="feed\\n[^"]*", shape=ellipse, style=dashed\];', text)  # the element
+        assert f'fillcolor="{GRADIENT_COLOR}"' in text and "-> out1" in text
+        value, grad = sess.run([loss, g])
+    assert value == 0.0 + 1.0 + 2.0 + 3.0                   # the first batch: drawing took none
+    np.testing.assert_array_equal(grad, [2.0, 4.0])
