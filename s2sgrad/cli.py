@@ -20,8 +20,11 @@ from .cli_paths import path_problem
 from .codegen import compiler
 from .codegen.names import identifier
 from .drawing import GRAPHVIZ_MISSING, to_dot, to_svg
+from .explain import Explanation
+from .explain import explain as explain_gradients
 from .export import executable_spec
 from .script_run import STDIN, Collector, CompiledModule, run_script
+from .ssa.graph import Tensor, get_default_graph
 from .ssa.printer import format_ops
 from .standalone import write_standalone
 from .view_page import compiled_of_executable, page
@@ -32,7 +35,7 @@ _HEADER_COLOR, _RESET = "\033[1;36m", "\033[0m"
 _SCRIPT_USAGE = "(SCRIPT | -m MODULE | -) [ARGS ...]"
 _DUMP_USAGE = ("s2sgrad dump [-h] [--ir] [--dot FILE] [--svg FILE] [--html FILE] [-o DIR]\n"
                "                    [--color {auto,always,never}] " + _SCRIPT_USAGE)
-_VIEW_USAGE = "s2sgrad view [-h] [-o FILE] (SCRIPT | -m MODULE | -) [-- ARGS ...]"
+_VIEW_USAGE = "s2sgrad view [-h] [-o FILE] [--explain Y=X,...] (SCRIPT | -m MODULE | -) [-- ARGS ...]"
 _VALUE_OPTIONS = ("--dot", "--svg", "--html", "--output", "--color")   # dump's options with a value (and -o)
 _ERRORS = ("Usage errors, including unusable paths, exit 2 before the script runs; a closed standard "
            "output (| head) exits 141 quietly.")
@@ -78,6 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "the generated module of every module it compiled, side by side and linked line to line "
                     "(click a line), with the graph drawn when Graphviz is installed.")
     view.add_argument("-o", "--output", metavar="FILE", help="write the page to FILE (default: standard output)")
+    view.add_argument("--explain", metavar="Y=X,...", action="append", default=[], type=_explain_spec,
+                      help="also show why the gradients of tensor Y with respect to the tensors X are None or zero "
+                           "(names as in the script's graph: --explain loss=w,b); may be repeated")
     _script_arguments(view, "options may follow")
     view.set_defaults(parser=view, run=view_command, outputs=[("output", "-o", False)], args=[])
     return parser
@@ -192,7 +198,12 @@ def dump_command(ns: argparse.Namespace) -> int:
 def view_command(ns: argparse.Namespace) -> int:
     """Run the script, then write the page of what it compiled; returns the script's exit status."""
     status, modules = _run(ns, Collector(record=False))
-    text = _page(modules)
+    try:
+        explanations = [e for ys, xs in ns.explain for e in explain_gradients(*_tensors(modules, ys, xs))]
+    except (KeyError, ValueError, TypeError) as e:
+        print(f"s2sgrad view: error: --explain: {e.args[0] if e.args else e}", file=sys.stderr)
+        return 2
+    text = _page(modules, explanations)
     if ns.output is None:
         return _to_stdout(lambda: _write_chunks(text), status)
     _write(ns.output, text)
@@ -200,9 +211,35 @@ def view_command(ns: argparse.Namespace) -> int:
     return status
 
 
-def _page(modules: list[CompiledModule]) -> str:
+def _page(modules: list[CompiledModule], explanations: Sequence[Explanation] = ()) -> str:
     return page([compiled_of_executable(m.exe, f"module {i}: {m.label}")
-                 for i, m in enumerate(modules, start=1) if m.exe], title="s2sgrad view")
+                 for i, m in enumerate(modules, start=1) if m.exe], explanations, title="s2sgrad view")
+
+
+def _explain_spec(text: str) -> tuple[str, list[str]]:
+    """``Y=X1,X2`` as (Y, [X1, X2])."""
+    y, equals, xs = text.partition("=")
+    names = [x.strip() for x in xs.split(",")]
+    if not equals or not y.strip() or not all(names):
+        raise argparse.ArgumentTypeError(f"expected Y=X[,X...] (tensor names, such as loss=w,b), got {text!r}")
+    return y.strip(), names
+
+
+def _tensors(modules: list[CompiledModule], y: str, xs: list[str]) -> tuple[Tensor, list[Tensor]]:
+    """The tensors named ``y`` and ``xs`` (``:0`` when no output is named) in the graph of the
+    script's modules that holds ``y``."""
+    graphs = list(dict.fromkeys(op.graph for m in modules if m.exe for op in m.exe.ops[:1]))
+    for graph in graphs or [get_default_graph()]:
+        try:
+            target = graph.get_tensor_by_name(_output_name(y))
+        except (KeyError, ValueError):
+            continue
+        return target, [graph.get_tensor_by_name(_output_name(x)) for x in xs]
+    raise KeyError(f"no tensor named {y!r} in the graph of any module the script compiled")
+
+
+def _output_name(name: str) -> str:
+    return name if ":" in name else name + ":0"
 
 
 def _write(path: str, text: str) -> None:

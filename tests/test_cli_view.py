@@ -7,7 +7,7 @@ import pytest
 
 from conftest import checkout_env
 from test_cli import MANY, SLOW_TO_FAIL, run_cli
-from view_pages import LOSS_LINE, TRAIN, links, rows
+from view_pages import LOSS_LINE, STOP_LINE, TRAIN, links, rows, why_note
 
 
 @pytest.fixture
@@ -58,7 +58,30 @@ def test_view_of_a_failing_script_shows_what_compiled_and_exits_with_its_status(
     assert "<h3>module 1: run</h3>" in (tmp_path / "p.html").read_text()
 
 
+def test_view_explains_the_named_gradients_beside_the_line_that_cuts_them(script, tmp_path):
+    result = run_cli("view", script, "-o", "page.html", "--explain", "loss=w,b:0", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    page = (tmp_path / "page.html").read_text()
+    assert f'<pre data-line="p0_{STOP_LINE}">' in page
+    assert why_note(page, f"p0_{STOP_LINE}").startswith("'b:0': The path is cut by tf.stop_gradient")
+    assert "&#x27;w:0&#x27;: the gradient of &#x27;loss:0&#x27; flows to it." in page
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("nope=w", "--explain: no tensor named 'nope' in the graph of any module the script compiled"),
+    ("loss=w,zz", "--explain: The name 'zz:0' refers to a Tensor which does not exist"),
+])
+def test_view_explain_of_a_tensor_the_graph_lacks_exits_2(spec, message, script, tmp_path):
+    result = run_cli("view", script, "-o", "page.html", "--explain", spec, cwd=tmp_path)
+    assert result.returncode == 2 and message in result.stderr
+    assert "Traceback" not in result.stderr and not (tmp_path / "page.html").exists()
+
+
 @pytest.mark.parametrize("args, message", [
+    (["view", "s.py", "--explain", "loss"], "argument --explain: expected Y=X[,X...] (tensor names, such as "
+                                            "loss=w,b), got 'loss'"),
+    (["view", "s.py", "--explain", "loss=w,"], "got 'loss=w,'"),
+    (["view", "s.py", "-o"], "argument -o/--output: expected one argument"),
     (["view"], "the following arguments are required: SCRIPT (or -m MODULE, or - for standard input)\n"),
     (["view", "--bogus", "s.py"], "unrecognized arguments: --bogus"),
     (["view", "s.py", "extra"], "unrecognized arguments: extra (the script's arguments go after '--')"),

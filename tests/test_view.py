@@ -9,7 +9,7 @@ import pytest
 
 import s2sgrad
 import s2sgrad as tf
-from view_pages import DECORATED, GRADIENTS_LINE, LOSS_LINE, STOP_LINE, TRAIN, links, rows
+from view_pages import DECORATED, GRADIENTS_LINE, LOSS_LINE, STOP_LINE, TRAIN, links, rows, why_note
 
 
 @pytest.fixture
@@ -65,11 +65,8 @@ def test_explain_results_sit_beside_the_line_that_cuts_the_gradient(train):
     g, _ = train
     page = tf.view(g["loss"], feed_dict=g["feed"], explain=(g["loss"], [g["w"], g["b"]]))
     stop_line = _program_row(page, "train.py", STOP_LINE)
-    note = re.search(rf'id="{stop_line}"[^>]*><span class="num">\d+</span>[^<]*</span><span class="why">(.*?)</span>',
-                     page)
-    assert note is not None
-    note = html.unescape(note.group(1))
-    assert note.startswith("'b:0': ") and "tf.stop_gradient at train.py:8" in note
+    note = why_note(page, stop_line)
+    assert note is not None and note.startswith("'b:0': ") and "tf.stop_gradient at train.py:8" in note
     flows, cut = tf.explain(g["loss"], [g["w"], g["b"]])
     assert f"<pre>{html.escape(str(flows))}</pre>" in page
     assert f'<pre data-line="{stop_line}">{html.escape(str(cut))}</pre>' in page

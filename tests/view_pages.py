@@ -45,3 +45,9 @@ def rows(page):
 
 def links(page):
     return json.loads(re.search(r'<script type="application/json" id="links">(.*?)</script>', page, re.S).group(1))
+
+
+def why_note(page, row):
+    """The explain note right below program row ``row`` (unescaped), or None."""
+    note = re.search(rf'id="{row}"[^>]*><span class="num">\d+</span>[^<]*</span><span class="why">(.*?)</span>', page)
+    return None if note is None else html.unescape(note.group(1))
