@@ -31,7 +31,7 @@ LAYERS: dict[str, list[str]] = {
                 "debugging", "graph_keys", "legacy", "compat", "contrib", "io", "checkpoint", "data", "python_io",
                 "image", "regularizers", "layers", "rnn", "summary", "drawing"],
     "front doors": ["inspection", "export", "standalone", "explain", "cli", "tracing", "testing",
-                    "script_run", "cli_paths", "view_assets", "view_page"],
+                    "distributed", "script_run", "cli_paths", "view_assets", "view_page"],
     "package": ["__init__", "__main__"],
 }
 
