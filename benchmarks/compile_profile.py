@@ -2,6 +2,7 @@
 
     python benchmarks/compile_profile.py                 # N = 300, 1000, 3000; median of 3 runs each
     python benchmarks/compile_profile.py --sizes 3000 --repeats 5
+    python benchmarks/compile_profile.py --cpu           # CPU time, steadier than wall time on a busy machine
     python benchmarks/compile_profile.py --cprofile 3000 # the hottest functions of one whole run
 
 Each run builds a fresh graph (``x = tanh(x * w_k + 0.1)``, 3 ops a layer, a float64 vector of
@@ -9,15 +10,15 @@ Each run builds a fresh graph (``x = tanh(x * w_k + 0.1)``, 3 ops a layer, a flo
 call: trace (recording the forward ops), gradients (``tf.gradients``), plan (the graph slice),
 lower, each pass of ``codegen.stages.PASSES``, emit (names, fusion, printing the text),
 Python's ``compile()``, ``exec`` of the module, and the first call. The last column, session,
-is the same program through ``Session.run`` in one go (trace and gradients included); cache
-hit is a second ``Session.run`` minus a direct call of the generated function, and hit calls
-counts the functions that second run calls outside the generated module (finding the compiled
-step again: neither should grow with N).
+is the same program through ``Session.run`` in one go (trace and gradients included), and hit
+calls counts the functions a second ``Session.run`` of it calls outside the generated module:
+finding the compiled step again costs the same at every N (a cache hit never walks the graph).
 """
 from __future__ import annotations
 
 import argparse
 import cProfile
+import functools
 import os
 import pstats
 import statistics
@@ -40,6 +41,7 @@ from s2sgrad.codegen.lower import lower
 from s2sgrad.codegen.stages import PASSES
 from s2sgrad.gcpause import gc_paused
 
+clock = time.perf_counter  # --cpu: time.process_time
 STAGES = ["trace", "gradients", "plan", "lower", *[p.__name__ for p in PASSES], "emit", "compile()", "exec",
           "first call"]
 
@@ -60,9 +62,9 @@ def stage_times(n: int) -> dict[str, float]:
     times: dict[str, float] = {}
 
     def timed(stage: str, work: Callable[[], Any]) -> Any:
-        t0 = time.perf_counter()
+        t0 = clock()
         result = work()
-        times[stage] = time.perf_counter() - t0
+        times[stage] = clock() - t0
         return result
 
     x, h, x0 = timed("trace", lambda: chain(n))
@@ -72,7 +74,7 @@ def stage_times(n: int) -> dict[str, float]:
     with gc_paused():  # as build_module runs them
         prog = timed("lower", lambda: lower(p.ops, p.structure.tensors, specs, {}, []))
         for run_pass in PASSES:
-            timed(run_pass.__name__, lambda run_pass=run_pass: run_pass(prog))
+            timed(run_pass.__name__, functools.partial(run_pass, prog))
         module = timed("emit", lambda: emit_module(prog, _title(p.structure.tensors, specs, prog, "run")))
     code = timed("compile()", lambda: compile(module.source, "<compile_profile>", "exec"))
     namespace: dict[str, Any] = {"np": np, "rt": runtime, "_constants": dict(module.constants)}
@@ -81,26 +83,16 @@ def stage_times(n: int) -> dict[str, float]:
     return times
 
 
-def session_times(n: int) -> tuple[float, float, int]:
-    """(program -> first gradient through Session.run in seconds, a cache hit's cost in seconds,
-    the Python calls a cache hit makes outside the generated module)."""
-    t0 = time.perf_counter()
+def session_times(n: int) -> tuple[float, int]:
+    """(program -> first gradient through Session.run in seconds, the Python calls a second,
+    cached Session.run makes outside the generated module)."""
+    t0 = clock()
     x, h, x0 = chain(n)
     g = tf.gradients(tf.reduce_sum(h), x)[0]
     sess = tf.Session()
     sess.run(g, {x: x0})
-    first = time.perf_counter() - t0
-    fn = next(iter(next(iter(sess._runners.values())).plan.executables.values())).fn
-    hits, calls = [], []
-    for _ in range(max(5, 3000 // n)):
-        t0 = time.perf_counter()
-        sess.run(g, {x: x0})
-        t1 = time.perf_counter()
-        fn(x0)
-        t2 = time.perf_counter()
-        hits.append(t1 - t0)
-        calls.append(t2 - t1)
-    return first, statistics.median(hits) - statistics.median(calls), glue_calls(lambda: sess.run(g, {x: x0}))
+    first = clock() - t0
+    return first, glue_calls(lambda: sess.run(g, {x: x0}))
 
 
 def glue_calls(work: Callable[[], Any]) -> int:
@@ -130,16 +122,14 @@ def report(sizes: list[int], repeats: int) -> None:
         rows[n] = {s: statistics.median(r[s] for r in runs) for s in STAGES}
         rows[n]["total"] = sum(rows[n][s] for s in STAGES)
         rows[n]["session"] = statistics.median(s[0] for s in sessions)
-        rows[n]["cache hit"] = statistics.median(s[1] for s in sessions)
-        rows[n]["hit calls"] = statistics.median(s[2] for s in sessions)
-    print(f"# seconds per stage, N-layer tanh chain to its first gradient (median of {repeats})")
+        rows[n]["hit calls"] = statistics.median(s[1] for s in sessions)
+    kind = "CPU" if clock is time.process_time else "wall"
+    print(f"# {kind} seconds per stage, N-layer tanh chain to its first gradient (median of {repeats})")
     print(f"{'stage':<{width}}" + "".join(f"{'N=' + str(n):>10}" for n in sizes) + "   share at N=" + str(sizes[-1]))
     last = rows[sizes[-1]]
     for stage in [*STAGES, "total", "session"]:
         share = f"{100 * last[stage] / last['total']:5.1f} %" if stage in STAGES else ""
         print(f"{stage:<{width}}" + "".join(f"{rows[n][stage]:>10.4f}" for n in sizes) + "   " + share)
-    print(f"{'cache hit':<{width}}" + "".join(f"{rows[n]['cache hit'] * 1e6:>8.1f}us" for n in sizes)
-          + "   (a second Session.run minus the generated function's own time)")
     print(f"{'hit calls':<{width}}" + "".join(f"{rows[n]['hit calls']:>10.0f}" for n in sizes)
           + "   (functions a cache hit calls outside the generated module)")
     if len(sizes) > 1:
@@ -161,9 +151,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[300, 1000, 3000], help="chain lengths N")
     parser.add_argument("--repeats", type=int, default=3, help="runs per size (medians are reported)")
+    parser.add_argument("--cpu", action="store_true", help="CPU time of this process instead of wall time")
     parser.add_argument("--cprofile", type=int, metavar="N", help="profile one run of size N instead")
     parser.add_argument("--top", type=int, default=30, help="functions shown by --cprofile")
     args = parser.parse_args()
+    global clock
+    clock = time.process_time if args.cpu else time.perf_counter
     if args.cprofile:
         profile(args.cprofile, args.top)
     else:
