@@ -175,12 +175,14 @@ class _AssignOrder:
                 if op in seen or op not in self.in_slice:
                     continue
                 seen.add(op)
-                if op.prim.assigns:
-                    var = op.inputs[0].op
-                    if var not in found or op.id > found[var].id:
-                        found[var] = op
-                stack.extend(t.op for t in op.inputs)
-                stack.extend(op.control_inputs)
+                known = self.latest.get(op) if op is not start else None
+                for var, assign in (known.items() if known is not None else
+                                    [(op.inputs[0].op, op)] if op.prim.assigns else []):
+                    if var not in found or assign.id > found[var].id:
+                        found[var] = assign
+                if known is None:  # an op searched before stands for everything it depends on
+                    stack.extend(t.op for t in op.inputs)
+                    stack.extend(op.control_inputs)
             self.latest[start] = found
         return found
 
