@@ -11,6 +11,7 @@ does, once per argument signature.
 array([0., 0.])
 """
 from . import construction, decompositions, indexing, linalg, methods, reductions, shaping, ufuncs  # noqa: F401
+from . import layout, numeric, sorting  # noqa: F401
 from .api import GradientFunction, grad, hessian, jacobian, value_and_grad
 from .registry import supported
 from .traced import Traced, TracedValueError
