@@ -11,7 +11,7 @@ import numpy as np
 
 from .convert import as_traced, cast_traced, contains_traced
 from .reductions import normalize_axes
-from .registry import implements
+from .registry import FUNCTIONS, implements
 from .traced import Traced
 
 __all__: list[str] = []
@@ -174,3 +174,13 @@ implements(np.fft.ifftshift)(_shift(-1))
 @implements(np.astype)
 def _astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Traced:
     return cast_traced(as_traced(x), np.dtype(dtype))
+
+
+@implements(np.result_type)
+def _result_type(*arrays_and_dtypes: Any) -> np.dtype:
+    """NumPy's answer for the traced values' dtypes (a weak one counts as a Python scalar of its kind)."""
+    return np.result_type(*(v if not isinstance(v, Traced) else v.dtype.type(0).item() if v.weak else v.dtype
+                            for v in arrays_and_dtypes))
+
+
+Traced.ptp = lambda self, *args, **kwargs: FUNCTIONS[np.ptp](self, *args, **kwargs)  # type: ignore[attr-defined]  # as autograd's arrays have it

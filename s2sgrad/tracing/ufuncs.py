@@ -87,6 +87,16 @@ def _logical_not(x: Any) -> Any:
     return m.logical_not(_bool(x))
 
 
+def _on_truth(rule: Callable) -> Callable:
+    """logical_and/or/xor of numbers: of their truth values, as NumPy computes them."""
+    return lambda x, y: rule(_bool(x), _bool(y))
+
+
+UFUNCS[np.logical_and] = _on_truth(m.logical_and)
+UFUNCS[np.logical_or] = _on_truth(m.logical_or)
+UFUNCS[np.logical_xor] = _on_truth(m.logical_xor)
+
+
 def _integers_unchanged(rule: Callable) -> Callable:
     return lambda x: rule(x) if _is_float(x) else x
 
