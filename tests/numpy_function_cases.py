@@ -221,7 +221,8 @@ add(np.real, np.real, (u(3),))
 add(np.round, lambda x: np.round(x, 1), (u(4),), grad=())
 add(np.around, lambda x: np.around(x, 1), (u(4),), grad=())
 add(np.nan_to_num, np.nan_to_num, (u(4),), (np.array([0.5, np.nan, 0.7]),))
-add(np.nan_to_num, lambda x: np.nan_to_num(x, nan=1.0, posinf=5.0, neginf=-5.0), (np.array([0.5, np.nan, np.inf, -np.inf]),),
+add(np.nan_to_num, lambda x: np.nan_to_num(x, nan=1.0, posinf=5.0, neginf=-5.0),
+    (np.array([0.5, np.nan, np.inf, -np.inf]),),
     label="inf")
 add(np.sinc, np.sinc, (u(4),), (u(2, 3),))
 add(np.sinc, np.sinc, (np.array([0.0, 0.5]),), second=False, label="at-zero")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 import types
 
-import autograd.numpy.fft  # noqa: F401  # registers the fft rules
+import autograd.numpy.fft  # registers the fft rules
 import autograd.numpy.linalg  # noqa: F401  # registers the linalg rules
 import numpy as np
 from autograd.core import primitive_vjps

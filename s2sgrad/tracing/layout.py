@@ -22,7 +22,7 @@ def _rot90(m_: Any, k: int = 1, axes: Sequence[int] = (0, 1)) -> Traced:
     x = as_traced(m_)
     if len(axes) != 2:
         raise ValueError("len(axes) must be 2.")
-    first, second = normalize_axes(axes[0], x.ndim + 0)[0], normalize_axes(axes[1], x.ndim)[0]
+    first, second = normalize_axes(axes[0], x.ndim)[0], normalize_axes(axes[1], x.ndim)[0]
     if first == second:
         raise ValueError("Axes must be different.")
     k = int(k) % 4
@@ -44,7 +44,8 @@ def _rollaxis(a_: Any, axis: int, start: int = 0) -> Traced:
     (axis,) = normalize_axes(axis, n)
     start = int(start) + n if int(start) < 0 else int(start)
     if not 0 <= start <= n:
-        raise getattr(np, "exceptions", np).AxisError(f"'start' arg requires {-n} <= start < {n + 1}, but {start} was passed in")
+        raise getattr(np, "exceptions", np).AxisError(
+            f"'start' arg requires {-n} <= start < {n + 1}, but {start} was passed in")
     start -= axis < start
     if axis == start:
         return x
@@ -58,7 +59,7 @@ def _split_along(name: str, axis_of: Any, min_ndim: int) -> Any:
         x = as_traced(ary)
         if x.ndim < min_ndim:
             raise ValueError(f"{name} only works on arrays of {min_ndim} or more dimensions")
-        return np.split(x, indices_or_sections, axis=axis_of(x.ndim))  # type: ignore[return-value]
+        return np.split(x, indices_or_sections, axis=axis_of(x.ndim))
     return split
 
 

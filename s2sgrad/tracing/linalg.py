@@ -19,7 +19,7 @@ from ..ops import reduce_ops as r
 from ..ops.convert import constant
 from .convert import as_tensor, as_traced, dtype_of
 from .reductions import normalize_axes
-from .registry import implements, ufunc_rule, unsupported
+from .registry import FUNCTIONS, implements, ufunc_rule, unsupported
 from .shaping import broadcast_tensor, view
 from .traced import Traced
 
@@ -127,18 +127,17 @@ def _cross(a_: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1, a
     x, y = as_traced(a_), as_traced(b)
     if axis is not None:
         axisa = axisb = axisc = axis
-    x, y = np.moveaxis(x, axisa, -1), np.moveaxis(y, axisb, -1)
+    moveaxis = FUNCTIONS[np.moveaxis]
+    x, y = moveaxis(x, axisa, -1), moveaxis(y, axisb, -1)
     if x.shape[-1] not in (2, 3) or y.shape[-1] not in (2, 3):
         raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
-    u = [x[..., i] for i in range(x.shape[-1])]
-    v = [y[..., i] for i in range(y.shape[-1])]
+    u: list[Any] = [x[..., i] for i in range(x.shape[-1])] + [0.0] * (3 - x.shape[-1])  # a 2-vector's z is 0
+    v: list[Any] = [y[..., i] for i in range(y.shape[-1])] + [0.0] * (3 - y.shape[-1])
     z = u[0] * v[1] - u[1] * v[0]
-    if len(u) == len(v) == 2:
-        return z  # type: ignore[return-value]  # traced arithmetic
-    u, v = u + [0.0] * (3 - len(u)), v + [0.0] * (3 - len(v))
-    # np.stack of Traced values dispatches to __array_function__ (NumPy's stubs say ndarray)
-    out = np.stack(np.broadcast_arrays(u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], z), axis=-1)
-    return np.moveaxis(out, -1, axisc)  # type: ignore[return-value]
+    if x.shape[-1] == y.shape[-1] == 2:
+        return z
+    parts = FUNCTIONS[np.broadcast_arrays](u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], z)
+    return moveaxis(FUNCTIONS[np.stack](parts, axis=-1), -1, axisc)
 
 
 @implements(np.outer)
@@ -212,11 +211,10 @@ def _letters(sublist: Sequence[Any]) -> str:
 
 def _from_sublists(args: tuple) -> tuple[str, tuple]:
     """``einsum(x, [0, 1], y, [1, 2], [0, 2])`` as ``einsum('ab,bc->ac', x, y)``."""
-    operands, sublists = args[0::2], args[1::2]
+    operands, sublists = list(args[0::2]), args[1::2]
     output = ""
     if len(operands) > len(sublists):  # an odd count: the last item is the output's sublist
-        *operands, last = operands
-        output = "->" + _letters(last)
+        output = "->" + _letters(operands.pop())
     return ",".join(_letters(s) for s in sublists) + output, tuple(operands)
 
 
@@ -337,10 +335,9 @@ def _matrix_norm(x: Traced, ord: Any, axes: tuple, keepdims: bool) -> Traced:
         other -= other > summed
         result = np.max(sums, axis=other) if ord > 0 else np.min(sums, axis=other)
     elif ord in (2, -2, "nuc"):
-        moved = np.moveaxis(x, axes, (-2, -1))
-        singular = np.linalg.svd(moved, compute_uv=False)
-        reduce = {2: np.max, -2: np.min, "nuc": np.sum}[ord]
-        result = reduce(singular, axis=-1)
+        singular = FUNCTIONS[np.linalg.svd](FUNCTIONS[np.moveaxis](x, axes, (-2, -1)), compute_uv=False)
+        pick: dict[Any, Any] = {2: np.max, -2: np.min, "nuc": np.sum}
+        result = FUNCTIONS[pick[ord]](singular, axis=-1)
     else:
         raise ValueError("Invalid norm order for matrices.")
     if keepdims:

@@ -15,11 +15,10 @@ import numpy as np
 
 from ..ops import array_ops as a
 from ..ops import math_ops as m
-from ..ops.convert import constant
 from ..ops.selection_ops import top_k
 from .convert import as_traced, cast
 from .reductions import normalize_axes
-from .registry import implements, unsupported
+from .registry import FUNCTIONS, implements, unsupported
 from .traced import Traced
 
 __all__ = ["sort_tensor"]
@@ -43,9 +42,9 @@ def _ascending(x: Traced, axis: Any) -> tuple[Any, Any, int]:
     if x.dtype.kind in "bu" or x.dtype.kind == "c":
         raise unsupported(f"numpy.sort of a {x.dtype} array", "Sorting works on float and signed integer arrays.")
     t, ax = (a.reshape(x.tensor, [-1]), 0) if axis is None else (x.tensor, normalize_axes(axis, x.ndim)[0])
-    rank = t.shape.rank
-    last, perm = _to_last(t, ax, rank)
-    values, order = top_k(m.negative(last), t.shape.sizes[ax], index_type=np.int64)
+    dims = t.shape.known_sizes()
+    last, perm = _to_last(t, ax, len(dims))
+    values, order = top_k(m.negative(last), dims[ax], index_type=np.int64)
     return _from_last(m.negative(values), perm), _from_last(order, perm), ax
 
 
@@ -97,12 +96,13 @@ def _quantiles(a_: Any, q: Any, axis: Any, keepdims: bool, method: str, name: st
         raise ValueError("Quantiles must be in the range [0, 1]" if name == "quantile" else
                          "Percentiles must be in the range [0, 100]")
     axes = normalize_axes(axis, x.ndim)
+    reshape = FUNCTIONS[np.reshape]
     if axes is None:
-        flat = np.reshape(x, -1)
+        flat: Traced = reshape(x, -1)
         kept = (1,) * x.ndim
     else:
         rest = [i for i in range(x.ndim) if i not in axes]
-        flat = np.reshape(np.transpose(x, rest + list(axes)), [x.shape[i] for i in rest] + [-1])
+        flat = reshape(FUNCTIONS[np.transpose](x, rest + list(axes)), [x.shape[i] for i in rest] + [-1])
         kept = tuple(1 if i in axes else d for i, d in enumerate(x.shape))
     dtype = _float_dtype(x)
     ordered = Traced(cast(_ascending(flat, -1)[0], dtype))
@@ -116,10 +116,8 @@ def _quantiles(a_: Any, q: Any, axis: Any, keepdims: bool, method: str, name: st
     for lo, hi, w in zip(below.tolist(), above.tolist(), (position - below).astype(dtype).tolist(), strict=True):
         low = ordered[..., lo]  # slices, not a gather: dense gradients
         parts.append(low if lo == hi or w == 0 else low + (ordered[..., hi] - low) * dtype.type(w))
-    result = parts[0] if q.ndim == 0 else np.reshape(np.stack(parts), q.shape + parts[0].shape)
-    if keepdims:
-        result = np.reshape(result, q.shape + kept)
-    return result
+    result = parts[0] if q.ndim == 0 else reshape(FUNCTIONS[np.stack](parts), q.shape + parts[0].shape)
+    return reshape(result, q.shape + kept) if keepdims else result
 
 
 @implements(np.quantile)

@@ -28,10 +28,10 @@ __all__ = ["apply"]
 
 def _logsumexp(exp: Callable, log: Callable) -> Callable:
     def reduce(x: Traced, axis: Any, keepdims: bool) -> Traced:
-        top = np.max(x, axis=axis, keepdims=True)
-        top = Traced(a.stop_gradient(np.where(np.isfinite(top), top, 0.0).tensor))  # type: ignore[union-attr]
-        total = log(np.sum(exp(x - top), axis=axis, keepdims=True)) + top
-        return total if keepdims else np.squeeze(total, axis=axis)  # type: ignore[return-value]
+        top = FUNCTIONS[np.max](x, axis=axis, keepdims=True)
+        top = Traced(a.stop_gradient(FUNCTIONS[np.where](np.isfinite(top), top, 0.0).tensor))  # no overflow
+        total = log(FUNCTIONS[np.sum](exp(x - top), axis=axis, keepdims=True)) + top
+        return total if keepdims else FUNCTIONS[np.squeeze](total, axis=axis)
     return reduce
 
 
@@ -122,7 +122,7 @@ def _at(ufunc: np.ufunc, array: Any, indices: Any, values: Any = None) -> None:
         raise TypeError(f"{ufunc.__name__}.at takes {'no' if ufunc.nin == 1 else 'a'} second operand")
     if ufunc in (np.add, np.subtract):
         v = np.broadcast_to(as_traced(values), positions.shape)
-        sums = a.unsorted_segment_sum(np.reshape(v, -1).tensor, constant(positions.reshape(-1)), x.size)  # type: ignore[union-attr]
+        sums = a.unsorted_segment_sum(FUNCTIONS[np.reshape](v, -1).tensor, constant(positions.reshape(-1)), x.size)
         assign_all(x, call(ufunc, (x, Traced(a.reshape(sums, list(x.shape)))), {}))
         return
     updated = Traced(a.reshape(x.tensor, [-1]))  # a copy, not a view of x
