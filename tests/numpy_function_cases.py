@@ -277,6 +277,11 @@ add(np.linalg.solve, np.linalg.solve, (spd(3), u(3)), (spd(3), u(3, 2)), grad=(0
 add(np.linalg.cholesky, lambda x: np.linalg.cholesky((x + x.T) / 2), (spd(3),), second=False)
 add(np.linalg.eigh, lambda x: np.linalg.eigh(x + x.T)[0], (spd(3),), second=False)
 add(np.linalg.eigvalsh, lambda x: np.linalg.eigvalsh(x + x.T), (spd(3),), second=False)
+_S = u(3, 3) + 2 * np.eye(3)
+REAL_SPECTRUM = _S @ np.diag([1.0, 2.5, 4.0]) @ np.linalg.inv(_S)  # not symmetric, real distinct eigenvalues
+add(np.linalg.eig, lambda x: np.linalg.eig(x)[0], (REAL_SPECTRUM,), label="values")
+add(np.linalg.eig, lambda x: np.square(np.linalg.eig(x)[1]), (REAL_SPECTRUM,), label="vectors")  # sign-free
+add(np.linalg.eigvals, np.linalg.eigvals, (REAL_SPECTRUM,))
 add(np.linalg.svd, lambda x: np.linalg.svd(x, compute_uv=False), (distinct(3, 2),), second=False)
 add(np.linalg.qr, lambda x: np.linalg.qr(x)[1], (u(3, 3) + 2 * np.eye(3),), second=False)
 add(np.linalg.pinv, np.linalg.pinv, (u(3, 2),), (u(2, 3),))

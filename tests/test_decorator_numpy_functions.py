@@ -29,7 +29,6 @@ NOT_YET = {
     "numpy.fft.rfft2": "as numpy.fft.fft", "numpy.fft.rfftn": "as numpy.fft.fft",
     "numpy.fft.irfft": "as numpy.fft.fft", "numpy.fft.irfft2": "as numpy.fft.fft",
     "numpy.fft.irfftn": "as numpy.fft.fft",
-    "numpy.linalg.eig": "needs a new Eig primitive (NumPy's eig forward, the real-spectrum rule)",
     "numpy.full": "np.full fills np.empty(...) through np.copyto into a NumPy array; np.full_like(x, v) and "
                   "np.broadcast_to(v, shape) are the traced spellings",
     # complex numbers and Python containers are the complex-numbers work of issue 16, on its own branch
@@ -157,3 +156,9 @@ def test_function(case):
 @pytest.mark.parametrize("case", UFUNC_METHODS, ids=[c.id for c in UFUNC_METHODS])
 def test_ufunc_method(case):
     _check(case)
+
+
+def test_eig_of_a_matrix_with_complex_eigenvalues_is_an_error():
+    rotation = np.array([[0.0, -1.0], [1.0, 0.0]])
+    with pytest.raises(s2sgrad.errors.InvalidArgumentError, match="RealEig.*created at test_decorator_numpy_functions"):
+        s2sgrad.grad(lambda x: np.sum(np.linalg.eig(x)[0]))(rotation)
