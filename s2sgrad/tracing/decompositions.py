@@ -1,6 +1,6 @@
 """``np.linalg`` matrix functions on traced values: inv, det, slogdet, solve, cholesky, eigh,
-eigvalsh, eig/eigvals (real spectra), svd, qr, pinv and matrix_power, recorded as the graph's matrix primitives (so their
-gradients are TensorFlow's formulas)."""
+eigvalsh, eig/eigvals (real spectra), svd, qr, pinv and matrix_power, recorded as the graph's
+matrix primitives (so their gradients are TensorFlow's formulas)."""
 from __future__ import annotations
 
 from typing import Any
