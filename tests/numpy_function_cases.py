@@ -98,6 +98,12 @@ for _u in BINARY_POSITIVE_RIGHT:
     piecewise = _u in (np.remainder, np.floor_divide)
     add(_u, _u, (pos(3), pos(3) + 0.5), (pos(2, 3), u(3, lo=0.6, hi=1.2)), (pos(3), 2.0),
         grad=() if _u is np.floor_divide else ((0,) if piecewise else (0, 1)))
+add(np.isclose, lambda x, y: np.isclose(x, y, atol=0.1), (u(5), u(5)), grad=())
+add(np.isclose, lambda x, y: np.isclose(x, y, equal_nan=True), (np.array([1.0, np.nan, np.inf, -np.inf, 2.0]),
+                                                                 np.array([1.0, np.nan, np.inf, np.inf, 2.5])),
+    grad=(), label="special")
+add(np.fix, np.fix, (u(4) * 3,), grad=())
+add(np.iscomplexobj, lambda x: x * np.iscomplexobj(x), (u(3),))
 for _u in PREDICATES:
     add(_u, _u, (np.array([0.5, np.nan, np.inf, -np.inf, -1.0]),), grad=())
 for _u in COMPARISONS:
@@ -138,6 +144,8 @@ for _r in (np.all, np.any, np.count_nonzero, np.argmax, np.argmin):
 add(np.sort, np.sort, (distinct(5),), (distinct(2, 3),))
 add(np.sort, lambda x: np.sort(x, axis=0), (distinct(3, 2),), label="axis0")
 add(np.sort, lambda x: np.sort(x, axis=None), (distinct(2, 3),), label="flat")
+add(np.argpartition, lambda x: np.take_along_axis(x, np.argpartition(x, 1), -1)[..., 1], (distinct(5),), (distinct(2, 3),),
+    grad=())
 add(np.argsort, np.argsort, (distinct(5),), (distinct(2, 3),), grad=())
 add(np.partition, lambda x: np.partition(x, 2)[..., 2], (distinct(5),), (distinct(2, 4),))
 add(np.median, np.median, (distinct(5),), (distinct(4),), (distinct(2, 3),))

@@ -53,3 +53,22 @@ def _isposinf(x: Any, out: Any = None) -> Traced:
 def _isneginf(x: Any, out: Any = None) -> Traced:
     v = as_traced(x)
     return np.logical_and(np.isinf(v), v < 0)  # type: ignore[return-value]
+
+
+@implements(np.isclose)
+def _isclose(a_: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Traced:
+    """NumPy's test ``|a - b| <= atol + rtol * |b|``, infinities close only to themselves."""
+    x, y = as_traced(a_), as_traced(b)
+    finite = np.isfinite(x) & np.isfinite(y)
+    close = np.where(finite, np.abs(x - y) <= atol + rtol * np.abs(y), x == y)
+    return (close | (np.isnan(x) & np.isnan(y))) if equal_nan else close  # type: ignore[return-value]
+
+
+@implements(np.fix)
+def _fix(x: Any, out: Any = None) -> Traced:
+    return np.trunc(as_traced(x))  # type: ignore[return-value]
+
+
+@implements(np.iscomplexobj)
+def _iscomplexobj(x: Any) -> bool:
+    return as_traced(x).dtype.kind == "c"

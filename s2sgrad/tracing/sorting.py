@@ -72,6 +72,12 @@ def _argsort(a_: Any, axis: Any = -1, kind: Any = None, order: Any = None, *, st
     return Traced(_ascending(as_traced(a_), axis)[1])
 
 
+@implements(np.argpartition)
+def _argpartition(a_: Any, kth: Any, axis: Any = -1, kind: str = "introselect", order: Any = None) -> Traced:
+    """The sorting order: a valid partition order for every ``kth`` (see ``np.partition``)."""
+    return _argsort(a_, axis, order=order)
+
+
 @implements(np.partition)
 def _partition(a_: Any, kth: Any, axis: Any = -1, kind: str = "introselect", order: Any = None) -> Traced:
     x = as_traced(a_)
