@@ -144,8 +144,8 @@ for _r in (np.all, np.any, np.count_nonzero, np.argmax, np.argmin):
 add(np.sort, np.sort, (distinct(5),), (distinct(2, 3),))
 add(np.sort, lambda x: np.sort(x, axis=0), (distinct(3, 2),), label="axis0")
 add(np.sort, lambda x: np.sort(x, axis=None), (distinct(2, 3),), label="flat")
-add(np.argpartition, lambda x: np.take_along_axis(x, np.argpartition(x, 1), -1)[..., 1], (distinct(5),), (distinct(2, 3),),
-    grad=())
+add(np.argpartition, lambda x: np.take_along_axis(x, np.argpartition(x, 1), -1)[..., 1], (distinct(5),),
+    (distinct(2, 3),), grad=())
 add(np.argsort, np.argsort, (distinct(5),), (distinct(2, 3),), grad=())
 add(np.partition, lambda x: np.partition(x, 2)[..., 2], (distinct(5),), (distinct(2, 4),))
 add(np.median, np.median, (distinct(5),), (distinct(4),), (distinct(2, 3),))
