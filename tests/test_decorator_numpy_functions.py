@@ -3,7 +3,7 @@ of ``numpy_function_cases.py`` the traced value equals NumPy's, the gradient mat
 differences of the NumPy function in float64 along a random direction, and (where marked) the
 second derivative matches central differences of the gradient. The coverage tests fail when a
 function in ``supported()`` has no case, or when ``supported()`` misses one autograd differentiates
-(``tests/data/autograd_numpy_functions.txt``, see its README)."""
+(``tests/data/autograd/numpy_functions.txt``, see its README)."""
 from __future__ import annotations
 
 import functools
@@ -19,7 +19,7 @@ from s2sgrad.tracing.registry import FUNCTIONS, UFUNCS
 from s2sgrad.tracing.traced import Traced
 
 EPS = 1e-6
-AUTOGRAD_LIST = Path(__file__).parent / "data" / "autograd_numpy_functions.txt"
+AUTOGRAD_LIST = Path(__file__).parent / "data" / "autograd" / "numpy_functions.txt"
 
 # autograd differentiates these; s2sgrad does not trace them yet, each for the reason given.
 NOT_YET = {

@@ -5,7 +5,7 @@ reverse-mode rule whose wrapped function is a public NumPy function, the public 
 that ``autograd.numpy`` re-implements as compositions of primitives (``concatenate``,
 ``stack``, ``mean``...) and the ndarray methods autograd's boxes differentiate.
 
-    python tools/autograd_functions.py > tests/data/autograd_numpy_functions.txt
+    python tools/autograd_functions.py > tests/data/autograd/numpy_functions.txt
 """
 from __future__ import annotations
 
