@@ -223,8 +223,9 @@ if hasattr(np, "row_stack"):
 # -- values, copies and constructors ----------------------------------------------------------------
 
 add(np.copy, np.copy, (u(3),))
-add(np.astype, lambda x: np.astype(x, np.float64) * x, (u(3),))
-add(np.astype, lambda x: np.astype(x * 3, np.int32), (u(3),), grad=(), label="int")
+if hasattr(np, "astype"):  # NumPy 2.1 and later
+    add(np.astype, lambda x: np.astype(x, np.float64) * x, (u(3),))
+    add(np.astype, lambda x: np.astype(x * 3, np.int32), (u(3),), grad=(), label="int")
 add(np.real, np.real, (u(3),))
 add(np.round, lambda x: np.round(x, 1), (u(4),), grad=())
 add(np.around, lambda x: np.around(x, 1), (u(4),), grad=())

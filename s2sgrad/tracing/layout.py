@@ -172,9 +172,12 @@ implements(np.fft.fftshift)(_shift(1))
 implements(np.fft.ifftshift)(_shift(-1))
 
 
-@implements(np.astype)
 def _astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Traced:
     return cast_traced(as_traced(x), np.dtype(dtype))
+
+
+if hasattr(np, "astype"):  # NumPy 2.1 and later
+    implements(np.astype)(_astype)
 
 
 @implements(np.result_type)
