@@ -91,6 +91,13 @@ class Captures:
                 return False
         return True
 
+    def refresh(self) -> None:
+        """Take what the names hold now (after the trace, which may have changed them) as the values
+        later calls must find."""
+        for c in self.entries:
+            c.value = c.read()
+            c.fingerprint = None if c.stream else fingerprint(c.value)
+
     def changed(self) -> list[str]:
         """The names that no longer hold what the trace read (for messages and tests)."""
         return [c.name for c in self.entries if not c.unchanged()]

@@ -76,6 +76,7 @@ class Recording:
         f = self._with_streams(fn, streams, inline)
         with live_random():
             out = call_traced(f, arguments, values)
+        self.captures.refresh()
         self.aux_tree, self.aux_leaves = None, []
         if fn.has_aux:
             out = self._split_aux(out, fn.label)
