@@ -103,7 +103,7 @@ def draw(stream: TracedStream, method: str, args: tuple, kwargs: dict) -> Any:
             t = as_tensor(value)
             inputs.append(t)
             call.append((keyword, ("in", len(inputs) - 1)))
-            example.append((keyword, np.ones(t.shape.as_list(), t.dtype.np)))
+            example.append((keyword, value if not isinstance(value, Traced) else _example(value)))
         else:
             call.append((keyword, ("lit", _literal(value, stream, method))))
             example.append((keyword, value))
@@ -111,6 +111,14 @@ def draw(stream: TracedStream, method: str, args: tuple, kwargs: dict) -> Any:
     attrs = {"method": method, "stream": stream.tensor is not None, "call": tuple(call), "dtype": dtype,
              "shape": shape}
     return Traced(record1(NUMPY_RANDOM, inputs, attrs, method))
+
+
+def _example(x: Traced) -> np.ndarray:
+    """A stand-in for a traced parameter when finding the draw's shape: valid as a location, scale,
+    bound, count or probability vector."""
+    if x.dtype.kind in "iub":
+        return np.ones(x.shape, x.dtype)
+    return np.full(x.shape, 1.0 / max(int(np.prod(x.shape)), 1), x.dtype)
 
 
 def _is_int(v: Any) -> bool:
