@@ -13,7 +13,8 @@ from its globals and cells); ``Captures.unchanged`` checks them before every lat
   every call (``random_streams``), only its type is checked.
 
 Modules, functions and other objects are checked by identity. A change re-traces the function.
-Defaults are arguments (``arguments.Binder``); globals the function assigns are not captured.
+Defaults are arguments (``arguments.Binder``), except the keyword-only ones a call leaves out,
+which are checked like globals; globals the function assigns are not captured.
 """
 from __future__ import annotations
 
@@ -42,7 +43,7 @@ class Capture:
     __slots__ = ("where", "name", "read", "value", "fingerprint", "stream", "direct")
 
     def __init__(self, where: str, name: str, read: Callable[[], Any], direct: bool) -> None:
-        self.where = where            # 'global' or 'closure'
+        self.where = where            # 'global', 'closure' or 'default'
         self.name = name
         self.read = read
         self.value = read()
@@ -145,6 +146,8 @@ def _captures_of(fn: types.FunctionType, direct: bool) -> Iterator[Capture]:
     for name in sorted(reads - writes):
         if name in namespace:
             yield Capture("global", name, _global_reader(namespace, name), direct)
+    if direct and fn.__kwdefaults__:  # keyword-only defaults the call left out are read by the function itself
+        yield Capture("default", "__kwdefaults__", lambda: fn.__kwdefaults__, direct)
     for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or (), strict=True):
         try:
             cell.cell_contents
