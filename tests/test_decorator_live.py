@@ -116,7 +116,7 @@ def test_a_changed_closure_cell_traces_again():
 
 
 def test_defaults_are_live_arguments():
-    def f(x, a=2.0, w=np.array([1.0, 2.0, 3.0])):
+    def f(x, a=2.0, w=np.array([1.0, 2.0, 3.0])):  # noqa: B008 (a mutable default is the point)
         return np.sum(x * a * w)
     g = s2sgrad.grad(f)
     np.testing.assert_array_equal(g(X), 2 * np.array([1.0, 2.0, 3.0]))

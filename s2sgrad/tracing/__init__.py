@@ -11,11 +11,11 @@ does, once per argument signature.
 array([0., 0.])
 """
 from . import construction, decompositions, indexing, linalg, methods, reductions, shaping, ufuncs  # noqa: F401
-from .api import GradientFunction, grad, hessian, jacobian, value_and_grad
+from .api import GradientFunction, grad, hessian, jacfwd, jacobian, jacrev, value_and_grad
 from .registry import supported
 from .traced import Traced, TracedValueError
 
 methods.install()
 
-__all__ = ["grad", "value_and_grad", "jacobian", "hessian", "GradientFunction", "Traced", "TracedValueError",
-           "supported"]
+__all__ = ["grad", "value_and_grad", "jacobian", "jacfwd", "jacrev", "hessian", "GradientFunction", "Traced",
+           "TracedValueError", "supported"]

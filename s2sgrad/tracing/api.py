@@ -9,12 +9,9 @@ trace instead of compiling.
 from __future__ import annotations
 
 import functools
-import inspect
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
-
-import numpy as np
 
 from .. import pipeline
 from ..autodiff import derivatives

@@ -149,9 +149,7 @@ def _captures_of(fn: types.FunctionType, direct: bool) -> Iterator[Capture]:
     if direct and fn.__kwdefaults__:  # keyword-only defaults the call left out are read by the function itself
         yield Capture("default", "__kwdefaults__", lambda: fn.__kwdefaults__, direct)
     for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or (), strict=True):
-        try:
-            cell.cell_contents
-        except ValueError:   # not assigned yet (a name the function defines later)
+        if _cell_reader(cell)() is _MISSING:   # not assigned yet (a name the function defines later)
             continue
         yield Capture("closure", name, _cell_reader(cell), direct)
 

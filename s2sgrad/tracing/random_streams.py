@@ -160,8 +160,8 @@ def _make_stream(kind: str, legacy: bool, seed: Any) -> TracedStream:
                                                        all(_is_int(s) for s in seed)):
         raise TypeError(f"np.random.{kind}({seed!r}) at {user_line()}: traced functions seed streams with an "
                         f"int, a sequence of ints or None")
-    literal = seed if seed is None or _is_int(seed) else tuple(int(s) for s in seed)
-    call = () if seed is None else ((None, ("lit", int(literal) if _is_int(literal) else literal)),)
+    literal: Any = int(seed) if _is_int(seed) else seed if seed is None else tuple(int(s) for s in seed)
+    call = () if seed is None else ((None, ("lit", literal)),)
     t = record1(NUMPY_GENERATOR, [], {"kind": kind, "call": call}, "rng")
     return TracedStream(t, legacy, "rng")
 

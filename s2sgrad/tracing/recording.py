@@ -20,7 +20,7 @@ from ..ops import array_ops as a
 from ..ops.creation import placeholder
 from ..primitives.numpy_random import NUMPY_GENERATOR, NUMPY_RANDOM, NUMPY_SEED, STREAM_DTYPE
 from ..ssa.graph import Operation, Tensor, user_location
-from .arguments import Argument, flatten, rebuild
+from .arguments import Argument, Leaf, flatten, rebuild
 from .captures import Captures, rebound, scan
 from .control_flow import call_traced
 from .convert import as_tensor, graph_dtype
@@ -77,7 +77,8 @@ class Recording:
         with live_random():
             out = call_traced(f, arguments, values)
         self.captures.refresh()
-        self.aux_tree, self.aux_leaves = None, []
+        self.aux_tree: Any = None
+        self.aux_leaves: list[Leaf] = []
         if fn.has_aux:
             out = self._split_aux(out, fn.label)
         self.y = fn._result_tensor(out)
