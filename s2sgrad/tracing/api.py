@@ -22,6 +22,7 @@ from ..ssa.graph import Tensor
 from ..ssa.printer import format_ops
 from .arguments import Argument, Binder, rebuild, signature_key
 from .convert import as_tensor
+from .fastcall import MISS, make_fast_call
 from .random_streams import TracedStream
 from .recording import Program, Recording, inline_aux, map_results
 from .traced import Traced, current_trace
@@ -53,6 +54,7 @@ class GradientFunction:
         self._bind = Binder(f)
         self._programs: dict[tuple, Program] = {}
         self._lock = threading.Lock()
+        self._fast: Callable | None = None  # the last signature's fast path (``fastcall``)
         functools.update_wrapper(self, f, updated=())  # not __dict__: f may be a GradientFunction
 
     def __repr__(self) -> str:
@@ -60,6 +62,11 @@ class GradientFunction:
 
     # -- calling --------------------------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        fast = self._fast
+        if fast is not None and not kwargs:
+            out = fast(args)
+            if out is not MISS:
+                return out
         arguments = self._bind(args, kwargs)
         if _is_traced(arguments):
             with current_trace().active():
@@ -67,6 +74,7 @@ class GradientFunction:
             results = map_results(recording.results, Traced)
             return self._package(Traced(recording.y), results, inline_aux(recording), recording)
         program = self._program(arguments)
+        self._fast = program.fast
         value, results, aux = program.run(arguments)
         return self._package(value, results, aux, program.recording)
 
@@ -79,10 +87,35 @@ class GradientFunction:
                 if program is None or not program.captures.unchanged():  # new, or a captured value changed
                     self._programs.pop(key, None)
                     program = Program(self, arguments)
+                    program.fast = self._fast_call(program, arguments)
                     if len(self._programs) >= MAX_PROGRAMS:  # forget the oldest signature
                         del self._programs[next(iter(self._programs))]
                     self._programs[key] = program
         return program
+
+    def _fast_call(self, program: Program, arguments: list[Argument]) -> Callable | None:
+        recording, exe = program.recording, program.executable
+        return make_fast_call(arguments, [t is not None for t in recording.inputs], program.dtypes,
+                              exe.feed_positions, exe.call, program.captures.entries, program.stream_reads,
+                              self._finisher(program))
+
+    def _finisher(self, program: Program) -> Callable:
+        """The compiled run's results -> the user's result; indexing only, for the common shapes."""
+        slots, value_index = program.slots, program.value_index
+        flat = self.mode in ("grad", "value_and_grad") and not self.has_aux and not self.preserve_result and \
+            all(len(r) == 1 and program.recording.arguments[i].tree is None
+                for i, r in zip(program.recording.wrt, slots, strict=True))
+        if not flat or any(r[0] is None for r in slots):
+            return lambda outs: self._package(*program.unpack(outs), program.recording)
+        positions = [r[0] for r in slots]
+        if self._single:
+            only = positions[0]
+            if value_index is None:
+                return lambda outs: outs[only]
+            return lambda outs: (outs[value_index], outs[only])
+        if value_index is None:
+            return lambda outs: tuple([outs[i] for i in positions])
+        return lambda outs: (outs[value_index], tuple([outs[i] for i in positions]))
 
     def _inspect(self, args: tuple, kwargs: dict) -> Program:
         arguments = self._bind(args, kwargs)

@@ -40,9 +40,11 @@ _WRITES = {"STORE_GLOBAL", "DELETE_GLOBAL"}
 class Capture:
     """One global or closure cell a trace read: where it lives and what it held."""
 
-    __slots__ = ("where", "name", "read", "value", "fingerprint", "stream", "direct")
+    __slots__ = ("where", "name", "read", "value", "fingerprint", "stream", "direct", "namespace")
 
-    def __init__(self, where: str, name: str, read: Callable[[], Any], direct: bool) -> None:
+    def __init__(self, where: str, name: str, read: Callable[[], Any], direct: bool,
+                 namespace: dict | None = None) -> None:
+        self.namespace = namespace    # a global's module namespace (for the fast path's inline check)
         self.where = where            # 'global', 'closure' or 'default'
         self.name = name
         self.read = read
@@ -53,6 +55,11 @@ class Capture:
 
     def __repr__(self) -> str:
         return f"<captured {self.where} {self.name!r}>"
+
+    @property
+    def by_identity(self) -> bool:
+        """Whether the same object means unchanged (not a stream, not a small mutable value)."""
+        return not self.stream and (self.fingerprint is None or isinstance(self.value, _IMMUTABLE))
 
     def unchanged(self) -> bool:
         """Whether what the name holds now is what the trace read."""
@@ -145,7 +152,7 @@ def _captures_of(fn: types.FunctionType, direct: bool) -> Iterator[Capture]:
                 writes.add(ins.argval)
     for name in sorted(reads - writes):
         if name in namespace:
-            yield Capture("global", name, _global_reader(namespace, name), direct)
+            yield Capture("global", name, _global_reader(namespace, name), direct, namespace)
     if direct and fn.__kwdefaults__:  # keyword-only defaults the call left out are read by the function itself
         yield Capture("default", "__kwdefaults__", lambda: fn.__kwdefaults__, direct)
     for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or (), strict=True):

@@ -190,6 +190,7 @@ class Program:
         self.dtypes = [None if t.dtype is STREAM_DTYPE else t.dtype.np for t in placeholders]
         self.fed = [i for i, t in enumerate(recording.inputs) if t is not None]  # leaves with a placeholder
         self.stream_reads = recording.stream_reads
+        self.fast: Callable | None = None   # set by the GradientFunction (``fastcall``)
 
     def run(self, arguments: list[Argument]) -> tuple[Any, Any, Any]:
         return self.unpack(self.executable.call(self.module_inputs(arguments)))
