@@ -4,9 +4,9 @@ hand-written NumPy gradient, autograd, and JAX's ``value_and_grad`` without and 
     python benchmarks/decorator.py            # seed step and MLP, every implementation installed
     python benchmarks/decorator.py --quick    # fewer repeats
 
-Each implementation runs in its own fresh process (imports and thread pools do not interfere);
-times are medians of per-call means; ratios are against ``numpy``. Peers that are not installed
-are skipped.
+NumPy and s2sgrad are timed in one fresh process, in alternating rounds; each peer gets its own
+process (imports and thread pools do not interfere). Times are medians of per-call means; ratios
+are against ``numpy``. Peers that are not installed are skipped.
 """
 from __future__ import annotations
 
@@ -150,30 +150,33 @@ WORKLOADS: dict[str, dict] = {
 PEERS = ("autograd", "jax", "jax_jit")
 
 
-def time_one(workload: str, impl: str, repeats: int) -> float:
-    """Median seconds per call of ``impl`` (after its first call and half a second of warm-up)."""
+def time_group(workload: str, impls: list[str], repeats: int) -> dict[str, float]:
+    """Median seconds per call of each of ``impls``, timed in alternating rounds (after the first
+    call and half a second of warm-up each) so that changes in load hit them alike."""
     spec = WORKLOADS[workload]
-    call = spec["impls"][impl]()
-    warm_until = time.perf_counter() + 0.5
-    while time.perf_counter() < warm_until:
-        call()
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        for _ in range(spec["calls"]):
+    calls = {impl: spec["impls"][impl]() for impl in impls}
+    for call in calls.values():
+        warm_until = time.perf_counter() + 0.5
+        while time.perf_counter() < warm_until:
             call()
-        times.append((time.perf_counter() - t0) / spec["calls"])
-    return statistics.median(times)
+    times: dict[str, list[float]] = {impl: [] for impl in impls}
+    for _ in range(repeats):
+        for impl, call in calls.items():
+            t0 = time.perf_counter()
+            for _ in range(spec["calls"]):
+                call()
+            times[impl].append((time.perf_counter() - t0) / spec["calls"])
+    return {impl: statistics.median(t) for impl, t in times.items()}
 
 
-def _measure(workload: str, impl: str, repeats: int) -> float | str:
-    code = f"import decorator, json; print(json.dumps(decorator.time_one({workload!r}, {impl!r}, {repeats})))"
+def _measure(workload: str, impls: list[str], repeats: int) -> dict[str, float | str]:
+    code = f"import decorator, json; print(json.dumps(decorator.time_group({workload!r}, {impls!r}, {repeats})))"
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, HERE, os.environ.get("PYTHONPATH", "")]))
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     if result.returncode != 0:
         last = (result.stderr.strip().splitlines() or ["failed"])[-1]
-        return "not installed" if "ModuleNotFoundError" in last else last[:80]
-    return float(json.loads(result.stdout.strip().splitlines()[-1]))
+        return {impl: "not installed" if "ModuleNotFoundError" in last else last[:80] for impl in impls}
+    return json.loads(result.stdout.strip().splitlines()[-1])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -185,16 +188,15 @@ def main(argv: list[str] | None = None) -> int:
     for workload, spec in WORKLOADS.items():
         scale = 1e6 if spec["unit"] == "us" else 1e3
         print(f"{workload} ({spec['unit']} per call, ratio to numpy)")
-        base = None
-        for impl in spec["impls"]:
-            if args.no_peers and impl in PEERS:
-                continue
-            t = _measure(workload, impl, repeats)
+        found = _measure(workload, ["numpy", "s2sgrad"], repeats)  # one process, alternating rounds
+        for impl in PEERS if not args.no_peers else ():
+            found.update(_measure(workload, [impl], repeats))       # each peer in its own process
+        base = found["numpy"]
+        for impl, t in found.items():
             if isinstance(t, str):
                 print(f"  {impl:10s} skipped: {t}")
                 continue
-            base = t if impl == "numpy" else base
-            ratio = f"{t / base:6.2f}x" if base else ""
+            ratio = f"{t / base:6.2f}x" if not isinstance(base, str) else ""
             print(f"  {impl:10s} {t * scale:10.2f} {ratio}")
     return 0
 
