@@ -175,7 +175,7 @@ def _measure(workload: str, impls: list[str], repeats: int) -> dict[str, float |
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     if result.returncode != 0:
         last = (result.stderr.strip().splitlines() or ["failed"])[-1]
-        return {impl: "not installed" if "ModuleNotFoundError" in last else last[:80] for impl in impls}
+        return dict.fromkeys(impls, "not installed" if "ModuleNotFoundError" in last else last[:80])
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
