@@ -98,7 +98,7 @@ class Recording:
             raise NotImplementedError(f"{label}: the random stream {name!r} is new to the enclosing trace: pass it "
                                       f"to the outermost decorated function as an argument")
         t = placeholder(STREAM_DTYPE, [], name=name)
-        stream = streams[id(value)] = TracedStream(t, isinstance(value, np.random.RandomState), name)
+        stream = streams[id(value)] = TracedStream(t, isinstance(value, np.random.mtrand.RandomState), name)
         return stream, t
 
     def _with_streams(self, fn: GradientFunction, streams: dict, inline: bool) -> Callable:
