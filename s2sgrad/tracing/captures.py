@@ -32,7 +32,7 @@ __all__ = ["Capture", "Captures", "scan", "rebound", "SMALL_ARRAY"]
 SMALL_ARRAY = 256        # arrays with at most this many elements are compared by value on every call
 _SMALL_CONTAINER = 32    # lists, dicts and tuples with at most this many items too
 _MISSING = object()
-_IMMUTABLE = (int, float, complex, bool, str, bytes, type(None), np.generic)
+_SCALARS = frozenset({int, float, complex, bool, str, bytes, type(None)})
 _READS = {"LOAD_GLOBAL", "LOAD_NAME"}
 _WRITES = {"STORE_GLOBAL", "DELETE_GLOBAL"}
 
@@ -40,7 +40,7 @@ _WRITES = {"STORE_GLOBAL", "DELETE_GLOBAL"}
 class Capture:
     """One global or closure cell a trace read: where it lives and what it held."""
 
-    __slots__ = ("where", "name", "read", "value", "fingerprint", "stream", "direct", "namespace")
+    __slots__ = ("where", "name", "read", "value", "fingerprint", "stream", "direct", "namespace", "immutable")
 
     def __init__(self, where: str, name: str, read: Callable[[], Any], direct: bool,
                  namespace: dict | None = None) -> None:
@@ -48,10 +48,16 @@ class Capture:
         self.where = where            # 'global', 'closure' or 'default'
         self.name = name
         self.read = read
-        self.value = read()
-        self.stream = isinstance(self.value, STREAM_TYPES)
-        self.fingerprint = None if self.stream else fingerprint(self.value)
         self.direct = direct          # read by the traced function itself (not by a function it calls)
+        self.take(read())
+
+    def take(self, value: Any) -> None:
+        """Remember ``value`` as what later calls must find."""
+        self.value = value
+        self.stream = isinstance(value, STREAM_TYPES)
+        self.fingerprint = None if self.stream else fingerprint(value)
+        # the same object means unchanged: an immutable value, or one compared by identity only
+        self.immutable = self.fingerprint is None or type(value) in _SCALARS or isinstance(value, np.generic)
 
     def __repr__(self) -> str:
         return f"<captured {self.where} {self.name!r}>"
@@ -59,24 +65,28 @@ class Capture:
     @property
     def by_identity(self) -> bool:
         """Whether the same object means unchanged (not a stream, not a small mutable value)."""
-        return not self.stream and (self.fingerprint is None or isinstance(self.value, _IMMUTABLE))
+        return not self.stream and self.immutable
 
     def unchanged(self) -> bool:
         """Whether what the name holds now is what the trace read."""
         value = self.read()
         if self.stream:
             return type(value) is type(self.value)
-        if value is self.value and (self.fingerprint is None or isinstance(value, _IMMUTABLE)):
+        if value is self.value and self.immutable:
             return True
-        return self.fingerprint is not None and fingerprint(value) == self.fingerprint
+        known = self.fingerprint
+        return known is not None and fingerprint(value) == known
 
 
 def fingerprint(value: Any, depth: int = 0) -> Any:
     """A cheap, comparable summary of a small value (None: compare by identity only)."""
-    if isinstance(value, _IMMUTABLE):
-        return (type(value), value.tobytes() if isinstance(value, np.generic) else value)
-    if isinstance(value, np.ndarray):
-        return (value.dtype.str, value.shape, value.tobytes()) if value.size <= SMALL_ARRAY else None
+    kind = type(value)
+    if kind in _SCALARS:
+        return (kind, value)
+    if kind is np.ndarray:
+        return (value.dtype, value.shape, value.tobytes()) if value.size <= SMALL_ARRAY else None
+    if isinstance(value, np.generic):
+        return (kind, value.tobytes())
     if depth < 2 and isinstance(value, (tuple, list, dict)) and len(value) <= _SMALL_CONTAINER:
         items = value.items() if isinstance(value, dict) else enumerate(value)
         parts = tuple((k, fingerprint(v, depth + 1)) for k, v in items)
@@ -103,8 +113,7 @@ class Captures:
         """Take what the names hold now (after the trace, which may have changed them) as the values
         later calls must find."""
         for c in self.entries:
-            c.value = c.read()
-            c.fingerprint = None if c.stream else fingerprint(c.value)
+            c.take(c.read())
 
     def changed(self) -> list[str]:
         """The names that no longer hold what the trace read (for messages and tests)."""
