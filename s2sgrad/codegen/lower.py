@@ -111,12 +111,13 @@ def _lower_op(op: Operation, values: dict, prog: Any, rng_params: dict) -> None:
         return
     args = []
     as_recorded = True  # every input has its static shape and dtype
+    refs, shape_only = prim.ref_inputs, prim.shape_only
     for i, t in enumerate(op.inputs):
-        if i in prim.ref_inputs:
+        if refs and i in refs:
             continue
         v = values[t]
         as_recorded = as_recorded and v.shape is t._shape and v.dtype is t.dtype
-        if i in prim.shape_only and v.shape.is_fully_defined():
+        if shape_only and i in shape_only and v.shape.is_fully_defined():
             v = Value(v.dtype, v.shape, kind=Kind.SHAPE)  # only its shape is read: no runtime use
         args.append(v)
     if prim is ASSIGN:  # the new value is the assigned value
