@@ -22,6 +22,7 @@ from . import (
     math,
     matrix,
     nn,
+    numpy_random,
     reduce,
     sampling,
     segment,
@@ -35,7 +36,7 @@ __all__ = ["ALL", "BY_NAME", "FAMILIES", "Primitive", "define"]
 
 FAMILIES: tuple[ModuleType, ...] = (state, math, reduce, linalg, array, joining, fills, indexing, nn, control,
                                      tensor_array, data, segment, debug, sampling, conv, matrix, summary,
-                                     eig)
+                                     eig, numpy_random)
 
 
 def _declared(families: tuple[ModuleType, ...]) -> tuple[Primitive, ...]:
