@@ -77,7 +77,7 @@ class ShardedFunction:
         if found is None:
             draws = [op for op in exe.ops if op.prim in _DRAWS]
             if draws:
-                raise ValueError(f"data_parallel: {self.fn.label} draws random numbers (line {draws[0].where}); "
+                raise ValueError(f"data_parallel: {self.fn.label} draws random numbers (at {draws[0].where}); "
                                  f"a shard's draws cannot match the whole batch's")
             params = [("feed", i) for i in range(len(exe.module.params))]
             found = self._payloads[id(exe)] = payload(exe.module, params, exe.n_fetches)
