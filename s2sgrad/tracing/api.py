@@ -25,6 +25,7 @@ from ..ops import array_ops as a
 from ..ops.creation import placeholder
 from ..ssa.graph import Tensor, user_location
 from ..ssa.printer import format_ops
+from ..tracebacks import hide_internal_frames
 from .arguments import Argument, Binder, rebuild, signature_key
 from .control_flow import call_traced
 from .convert import as_tensor, graph_dtype
@@ -167,6 +168,7 @@ class GradientFunction:
         return f"<s2sgrad {self.label} wrt={self.wrt!r}>"
 
     # -- calling --------------------------------------------------------------------------------
+    @hide_internal_frames
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         arguments = self._bind(args, kwargs)
         if any(leaf.kind == "traced" for arg in arguments for leaf in arg.leaves):
@@ -196,6 +198,7 @@ class GradientFunction:
             raise TypeError(f"{self.label}: inspect with concrete example arguments, not traced values")
         return self._program(arguments)
 
+    @hide_internal_frames
     def call_observed(self, *args: Any, **kwargs: Any) -> tuple[Any, pipeline.Executable, list, list]:
         """``self(*args, **kwargs)``, also returning the executable that ran, the arguments its ``run``
         was given and the values it returned (what ``export`` writes down)."""
@@ -207,18 +210,22 @@ class GradientFunction:
         return self._package(value, results, program.recording), program.executable, inputs, outs
 
     # -- inspection -----------------------------------------------------------------------------
+    @hide_internal_frames
     def executable(self, *args: Any, **kwargs: Any) -> pipeline.Executable:
         """The compiled ``Executable`` for these example arguments' signature."""
         return self._inspect(args, kwargs).executable
 
+    @hide_internal_frames
     def source(self, *args: Any, **kwargs: Any) -> str:
         """The exact Python module text that runs for arguments like these."""
         return self._inspect(args, kwargs).executable.source
 
+    @hide_internal_frames
     def ir(self, *args: Any, **kwargs: Any) -> str:
         """The IR of the traced function and its derivative, one SSA equation per line."""
         return format_ops(self._inspect(args, kwargs).ops)
 
+    @hide_internal_frames
     def explain(self, *args: Any, **kwargs: Any) -> Any:
         """Why each differentiated argument's gradient is None or zero (or that it flows)."""
         program = self._inspect(args, kwargs)
