@@ -22,6 +22,7 @@ from ..codegen.lower import needed_ops
 from ..codegen.program import Kind
 from ..dtypes import DType
 from ..ops.convert import graph_of, is_tensor_like
+from ..progress import status
 from ..ssa.graph import Graph, Operation, Tensor, get_default_graph
 from .fastpath import make_call
 from .feeds import check_feed_shape, feed_target
@@ -114,8 +115,9 @@ def compile(plan: Plan, feed_specs: FeedSpecs, variable_spec: VariableSpec,  # t
             label: str = "run") -> Executable:
     """``plan`` compiled for these specs; ``label`` names the module (its filename and the
     ``s2sgrad dump`` header)."""
-    module, var_ops, rng_ops = build_module(plan.ops, plan.structure.tensors, feed_specs, variable_spec, label)
-    return Executable(module, plan.ops, list(feed_specs), var_ops, rng_ops, len(plan.structure.tensors), label)
+    with status(f"compiling {label} ({len(plan.ops)} ops)"):  # said on a terminal when it takes over a second
+        module, var_ops, rng_ops = build_module(plan.ops, plan.structure.tensors, feed_specs, variable_spec, label)
+        return Executable(module, plan.ops, list(feed_specs), var_ops, rng_ops, len(plan.structure.tensors), label)
 
 
 def static_variable_spec(var_op: Operation) -> tuple[DType, Any]:
