@@ -67,7 +67,7 @@ def hide_internal_frames(function: F) -> F:
     left out too."""
     @functools.wraps(function)
     def call(*args: Any, **kwargs: Any) -> Any:
-        __tracebackhide__ = True  # noqa: F841 - read by pytest from the frame's locals
+        __tracebackhide__ = True  # read by pytest from the frame's locals
         try:
             return function(*args, **kwargs)
         except Exception as e:
@@ -75,7 +75,7 @@ def hide_internal_frames(function: F) -> F:
                 raise
             tb = filtered(e.__traceback__)
             if sys.version_info < (3, 11):  # its bare raise re-raises the original traceback
-                raise e.with_traceback(tb)
+                raise e.with_traceback(tb)  # noqa: B904 - the same exception again, not a new one
             e.__traceback__ = tb
             raise  # a bare raise adds no entry for this frame
     return call  # type: ignore[return-value]

@@ -41,7 +41,8 @@ def test_an_error_in_a_gradient_op_names_the_forward_line_and_the_gradients_call
                      f"created at {line_of(x.op)})")
     assert line_of(error.op) == f"{HERE}:{g.op.location[1]}" != line_of(x.op)
     assert re.fullmatch(r"  generated line (\d+) of <s2sgrad:run-[0-9a-f]{10}-\d+>: "
-                        r"\w+ = rt\.segment_sum\(g_rows, i, 3\)( +# grad of Placeholder  " + re.escape(line_of(x.op)) + ")?",
+                        r"\w+ = rt\.segment_sum\(g_rows, i, 3\)"
+                        r"( +# grad of Placeholder  " + re.escape(line_of(x.op)) + ")?",
                         generated), generated
     frame = traceback.extract_tb(error.__traceback__)[-1]
     assert frame.filename.startswith("<s2sgrad:run-") and frame.line in generated
@@ -130,8 +131,9 @@ def test_decorator_errors_show_the_users_frames_only(tmp_path):
     assert result.stderr.strip().splitlines()[-1].startswith("ValueError: matmul: Input operand 1 has a mismatch")
     failing = run_decorated(tmp_path, "picked)(np.ones(3), np.array([0, 7])")
     shown = frames(failing.stderr)
-    assert shown[-2:] == [(prog, "<module>"), (shown[-1][0], "run")] and shown[-1][0].startswith("<s2sgrad:grad(picked)-")
-    assert "x_rows = np.take(x, rows, axis=0)" in failing.stderr or "np.take(x, rows, axis=0)" in failing.stderr
+    assert shown[-2:] == [(prog, "<module>"), (shown[-1][0], "run")]
+    assert shown[-1][0].startswith("<s2sgrad:grad(picked)-")
+    assert "np.take(x, rows, axis=0)" in failing.stderr
     assert "created at prog.py:8" in failing.stderr
 
 

@@ -18,9 +18,9 @@ PACKAGE = pathlib.Path(s2sgrad.__file__).parent
 # Lowest layer first. An entry names a module or a whole subpackage ("ops" is s2sgrad.ops and
 # everything in it); the longest matching entry places a module.
 LAYERS: dict[str, list[str]] = {
-    "types and shapes": ["tf1_api", "tracebacks", "progress", "dimension", "dtypes", "shapes", "errors", "text", "index_spec",
+    "types and shapes": ["tf1_api", "dimension", "dtypes", "shapes", "errors", "text", "index_spec",
                          "static", "einsum_equation", "gcpause", "execution_mode", "_version", "platform", "wire",
-                         "crc32c"],
+                         "crc32c", "tracebacks", "progress"],
     "IR": ["ssa"],
     "primitive declarations": ["primitives"],
     "user-facing ops": ["ops"],

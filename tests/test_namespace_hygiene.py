@@ -43,6 +43,7 @@ def test_tab_completion_lists_the_public_names_only():
     assert completions("tf.Traced", {"tf": tf}) == ["tf.TracedValueError("]
 
 
+@pytest.mark.filterwarnings("ignore:`Completer.complete` is pending deprecation")
 def test_ipython_completion_lists_the_public_names_only():
     pytest.importorskip("IPython")
     from IPython.core.interactiveshell import InteractiveShell
@@ -74,7 +75,8 @@ def _error_classes():
 
 
 def test_every_error_class_a_user_meets_is_importable_from_the_top_level():
-    namespaces = [(tf, tf.__all__), (tf.errors, tf.errors.__all__), (tf.train, dir(tf.train)), (tf.flags, dir(tf.flags))]
+    namespaces = [(tf, tf.__all__), (tf.errors, tf.errors.__all__), (tf.train, dir(tf.train)),
+                  (tf.flags, dir(tf.flags))]
     reachable = {id(getattr(m, n)) for m, names in namespaces for n in names}
     missing = [f"{c.__module__}.{c.__qualname__}" for c in _error_classes()
                if id(c) not in reachable and f"{c.__module__}.{c.__qualname__}" not in INTERNAL_ERRORS]

@@ -42,7 +42,8 @@ def translate_error(e: Exception, exe: Any) -> errors.OpError:
     text = str(e) if isinstance(e, AssertionError) else f"{type(e).__name__}: {e}"  # rt's checks: TF's own text
     if generated:
         line = generated[-1].tb_lineno
-        text += f"\n  generated line {line} of {os.path.basename(filename)}: {linecache.getline(filename, line).strip()}"
+        statement = linecache.getline(filename, line).strip()
+        text += f"\n  generated line {line} of {os.path.basename(filename)}: {statement}"
     error = kind(None, op, _with_op(text, op))
     if generated and filtering():
         e.__traceback__ = chain(generated)
