@@ -9,18 +9,21 @@ shown: no thread is started unless standard error is a terminal.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
-__all__ = ["status", "enabled", "PROGRESS_ENV", "DELAY_ENV"]
+__all__ = ["status", "reported", "enabled", "PROGRESS_ENV", "DELAY_ENV"]
 
 PROGRESS_ENV = "S2SGRAD_PROGRESS"
 DELAY_ENV = "S2SGRAD_PROGRESS_DELAY"
 _local = threading.local()
 _lock = threading.Lock()
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def enabled() -> bool:
@@ -71,3 +74,14 @@ def status(text: str) -> Iterator[None]:
                 stream.write(f" done in {time.perf_counter() - start:.1f} s\n")
                 stream.flush()
         _local.active = False
+
+
+def reported(text: str) -> Callable[[F], F]:
+    """A decorator: each call of the function runs inside ``status(text)``."""
+    def decorate(function: F) -> F:
+        @functools.wraps(function)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            with status(text):
+                return function(*args, **kwargs)
+        return call  # type: ignore[return-value]
+    return decorate

@@ -54,16 +54,17 @@ def run(tmp_path, terminal, export=False, **env):
     return stdout, err.decode()
 
 
-def test_a_compile_that_takes_longer_than_the_delay_says_so_on_a_terminal(tmp_path):
+def test_gradients_and_a_compile_that_take_longer_than_the_delay_say_so_on_a_terminal(tmp_path):
     out, err = run(tmp_path, True, S2SGRAD_PROGRESS_DELAY="0")
     assert out == "True\n"
-    assert re.fullmatch(r"s2sgrad: compiling run \(\d+ ops\)\.\.\. done in \d+\.\d s\r\n", err), repr(err)
+    assert re.fullmatch(r"s2sgrad: computing gradients\.\.\. done in \d+\.\d s\r\n"
+                        r"s2sgrad: compiling run \(\d+ ops\)\.\.\. done in \d+\.\d s\r\n", err), repr(err)
 
 
 def test_an_export_is_one_status_with_its_compiles_inside(tmp_path):
     _, err = run(tmp_path, True, export=True, S2SGRAD_PROGRESS_DELAY="0")
     lines = err.splitlines()
-    assert len(lines) == 2 and re.fullmatch(r"s2sgrad: exporting chain\.py\.\.\. done in \d+\.\d s", lines[1]), err
+    assert len(lines) == 3 and re.fullmatch(r"s2sgrad: exporting chain\.py\.\.\. done in \d+\.\d s", lines[2]), err
     assert (tmp_path / "chain.py").exists()
 
 
