@@ -74,8 +74,9 @@ def hide_internal_frames(function: F) -> F:
             if isinstance(e, BdbQuit) or not filtering():
                 raise
             tb = filtered(e.__traceback__)
-            if sys.version_info < (3, 11):  # its bare raise re-raises the original traceback
-                raise e.with_traceback(tb)  # noqa: B904 - the same exception again, not a new one
+            if sys.version_info < (3, 11):  # its bare raise re-raises the original traceback; this frame shows
+                # (B904 wants `from`: this is the same exception again, not a new one)
+                raise e.with_traceback(tb)  # noqa: B904
             e.__traceback__ = tb
             raise  # a bare raise adds no entry for this frame
     return call  # type: ignore[return-value]
