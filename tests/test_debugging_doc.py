@@ -12,6 +12,7 @@ import subprocess
 import sys
 
 from conftest import ROOT, checkout_env
+from test_docs import _rewrite as rewrite
 from test_docs import blocks
 
 PAGE = os.path.join(ROOT, "docs", "debugging.md")
@@ -72,11 +73,6 @@ def test_the_transcripts_are_what_the_commands_print(tmp_path):
             problems.append(f"{command}\n--- documented\n" + "\n".join(expected) + "\n--- printed\n" + "\n".join(got))
             replacements.append((block.start + 1, block.start + len(block.lines), got))
     if UPDATE and replacements:
-        with open(PAGE, encoding="utf-8") as f:
-            lines = f.read().split("\n")
-        for start, end, new in sorted(replacements, reverse=True):
-            lines[start:end] = new
-        with open(PAGE, "w", encoding="utf-8") as f:
-            f.write("\n".join(lines))
+        rewrite(PAGE, replacements)
     else:
         assert not problems, "\n\n".join(problems)
