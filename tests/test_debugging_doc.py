@@ -1,8 +1,9 @@
 """docs/debugging.md's sessions are real: each ``text transcript`` block (``$ python ...``, then what
 it printed, pdb's commands after their prompts) is run again in a directory holding the page's
 ``python file=NAME`` blocks and must print the same. A line ``...`` in a transcript stands for any
-lines; the line numbers in s2sgrad's own files are not compared. Paths print as ``/home/you`` (the directory), ``.../s2sgrad`` and ``.../lib/python3.X``.
-``S2SGRAD_UPDATE_DOCS=1`` rewrites a transcript that differs with what was printed."""
+lines; the line numbers in s2sgrad's own files are not compared. Paths print as ``/home/you`` (the
+directory), ``.../s2sgrad`` and ``.../lib/python3.X``. ``S2SGRAD_UPDATE_DOCS=1`` rewrites a
+transcript that differs with what was printed."""
 from __future__ import annotations
 
 import os
