@@ -99,7 +99,8 @@ from .ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, SparseTe
 
 # s2sgrad's own: see the generated code, differentiate plain NumPy functions, ship the result
 from .inspection import dot, ir, source
-from .tracing import grad, hessian, jacfwd, jacobian, jacrev, value_and_grad
+from .tracing import TracedValueError, grad, hessian, jacfwd, jacobian, jacrev, value_and_grad
+from .tf1_api import UnsupportedTensorFlowName
 from .explain import explain
 from .export import export
 from .view_page import view
@@ -171,6 +172,10 @@ __all__ += ["Assert", "Print", "add_check_numerics_ops", "assert_equal", "assert
             "is_non_decreasing", "is_numeric_tensor", "is_strictly_increasing", "print",
             "segment_max", "segment_mean", "segment_min", "segment_prod", "segment_sum", "unsorted_segment_max",
             "unsorted_segment_mean", "unsorted_segment_min", "unsorted_segment_prod", "unsorted_segment_sqrt_n"]
+
+# s2sgrad's own error classes (TF's are in tf.errors): a NumPy function's value needed while tracing,
+# a TF-1.x name s2sgrad lacks
+__all__ += ["TracedValueError", "UnsupportedTensorFlowName"]
 
 __getattr__ = _missing_names("", __name__)
 

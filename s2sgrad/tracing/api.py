@@ -20,6 +20,7 @@ from ..explain import analyze
 from ..ops import array_ops as a
 from ..ssa.graph import Tensor
 from ..ssa.printer import format_ops
+from ..tracebacks import hide_internal_frames
 from .arguments import Argument, Binder, rebuild, signature_key
 from .convert import as_tensor
 from .fastcall import MISS, make_fast_call
@@ -61,6 +62,7 @@ class GradientFunction:
         return f"<s2sgrad {self.label} wrt={self.wrt!r}>"
 
     # -- calling --------------------------------------------------------------------------------
+    @hide_internal_frames
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         fast = self._fast
         if fast is not None and not kwargs:
@@ -123,6 +125,7 @@ class GradientFunction:
             raise TypeError(f"{self.label}: inspect with concrete example arguments, not traced values")
         return self._program(arguments)
 
+    @hide_internal_frames
     def compiled_call(self, *args: Any, **kwargs: Any) -> tuple[pipeline.Executable, list, Callable[[Sequence], Any]]:
         """For these arguments: the compiled executable, the arguments its ``run`` takes, and the
         function turning what ``run`` returns into this call's result (``export`` and
@@ -134,6 +137,7 @@ class GradientFunction:
             return self._package(*program.unpack(outs), program.recording)
         return program.executable, program.module_inputs(arguments), finish
 
+    @hide_internal_frames
     def call_observed(self, *args: Any, **kwargs: Any) -> tuple[Any, pipeline.Executable, list, list]:
         """``self(*args, **kwargs)``, also returning the executable that ran, the arguments its ``run``
         was given and the values it returned (what ``export`` writes down)."""
@@ -142,18 +146,22 @@ class GradientFunction:
         return finish(outs), exe, inputs, outs
 
     # -- inspection -----------------------------------------------------------------------------
+    @hide_internal_frames
     def executable(self, *args: Any, **kwargs: Any) -> pipeline.Executable:
         """The compiled ``Executable`` for these example arguments' signature."""
         return self._inspect(args, kwargs).executable
 
+    @hide_internal_frames
     def source(self, *args: Any, **kwargs: Any) -> str:
         """The exact Python module text that runs for arguments like these."""
         return self._inspect(args, kwargs).executable.source
 
+    @hide_internal_frames
     def ir(self, *args: Any, **kwargs: Any) -> str:
         """The IR of the traced function and its derivative, one SSA equation per line."""
         return format_ops(self._inspect(args, kwargs).ops)
 
+    @hide_internal_frames
     def explain(self, *args: Any, **kwargs: Any) -> Any:
         """Why each differentiated argument's gradient is None or zero (or that it flows)."""
         program = self._inspect(args, kwargs)
