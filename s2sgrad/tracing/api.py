@@ -205,9 +205,9 @@ class GradientFunction:
             raise TypeError(f"{self.label}: the function returned {y.dtype.name} values; derivatives need a "
                             f"floating-point result")
         if self.mode != "jacobian" and y.shape.rank != 0:
-            raise TypeError(f"{self.label}: the function must return a scalar, got an array of shape "
-                            f"{tuple(y.shape.as_list())} (use s2sgrad.jacobian for array results, or reduce it, e.g. "
-                            f"with .sum())")
+            shape = "of unknown rank" if y.shape.rank is None else f"of shape {tuple(y.shape.as_list())}"
+            raise TypeError(f"{self.label}: the function must return a scalar, got an array {shape} (use "
+                            f"s2sgrad.jacobian for array results, or reduce it, e.g. with .sum())")
         return y
 
     def _derivatives(self, recording: Recording) -> list:
