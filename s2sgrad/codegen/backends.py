@@ -51,7 +51,7 @@ class Backend:
         values already of the backend pass through."""
         xp = self.xp()
         if isinstance(value, (np.ndarray, np.generic)) and value.dtype.kind in "biufc":
-            return xp.asarray(np.ascontiguousarray(value))
+            return xp.asarray(value)
         return value
 
     def to_numpy(self, value: Any) -> Any:

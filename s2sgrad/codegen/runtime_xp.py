@@ -18,8 +18,8 @@ __all__ = ["HELPERS", "BACKEND_HELPERS", "namespace"]
 HELPERS = frozenset(f"rt.{n}" for n in (
     "sum_to", "softmax", "log_softmax", "softmax_xent", "cumsum", "cumprod", "conv", "conv_backprop_input",
     "conv_backprop_filter", "max_pool", "max_pool_grad", "avg_pool", "avg_pool_grad")) | frozenset(
-    f"np.{n}" for n in ("ascontiguousarray", "swapaxes", "split", "shape", "size", "diagonal"))
-_NATIVE = frozenset(("np.einsum", "rt.erf", "np.pad"))
+    f"np.{n}" for n in ("ascontiguousarray", "swapaxes", "split", "shape", "size", "diagonal", "pad"))
+_NATIVE = frozenset(("np.einsum", "rt.erf"))
 BACKEND_HELPERS: dict[str, frozenset[str]] = {"torch": _NATIVE, "jax": _NATIVE, "cupy": _NATIVE}
 
 
@@ -75,7 +75,7 @@ def split(x, sections, axis=0):
     bounds = [0, *sections, n] if isinstance(sections, (list, tuple)) else \
         [k * (n // sections) for k in range(sections + 1)]
     every = (slice(None),) * (axis % x.ndim)
-    return [x[(*every, slice(a, b))] for a, b in itertools.pairwise(bounds)]
+    return [x[(*every, slice(a, b), ...)] for a, b in itertools.pairwise(bounds)]
 
 
 def einsum(subscripts, *operands):
@@ -148,7 +148,7 @@ def _scan(name, x, axis, exclusive, reverse):
         x = xp.flip(x, axis=axis)
     out = getattr(xp, name)(x, axis=axis, include_initial=exclusive)
     if exclusive:
-        out = out[(slice(None),) * (axis % x.ndim) + (slice(0, x.shape[axis]),)]
+        out = out[(slice(None),) * (axis % x.ndim) + (slice(0, x.shape[axis]), ...)]
     return xp.flip(out, axis=axis) if reverse else out
 
 
@@ -189,12 +189,7 @@ def _taps(x, window, strides, dilations, pads, fill):
     """``x`` padded with ``fill``, and per window offset (row-major) the strided slice holding that tap."""
     xp = namespace(x)
     x = _pad(xp, x, ((0, 0), *pads, (0, 0)), fill)
-    spans = [(k - 1) * d + 1 for k, d in zip(window, dilations, strict=True)]
-    out = [(n - e) // s + 1 for n, e, s in zip(x.shape[1:-1], spans, strides, strict=True)]
-    slices = [(slice(None),) + tuple(slice(o * d, o * d + (m - 1) * s + 1, s)
-                                     for o, d, m, s in zip(offset, dilations, out, strides, strict=True))
-              for offset in itertools.product(*[range(k) for k in window])]
-    return x, slices
+    return x, _taps_only(x.shape, window, strides, dilations)
 
 
 def conv(x, w, strides, padding, dilations=None, channels_first=False):
@@ -206,9 +201,9 @@ def conv(x, w, strides, padding, dilations=None, channels_first=False):
     pads = _pads(x.shape[1:-1], w.shape[:rank], strides, dilations, padding)
     padded, slices = _taps(x, w.shape[:rank], strides, dilations, pads, 0)
     taps = xp.reshape(w, (-1, w.shape[-2], w.shape[-1]))
-    out = padded[slices[0]] @ taps[0]
+    out = padded[slices[0]] @ taps[0, ...]
     for k in range(1, len(slices)):
-        out = out + padded[slices[k]] @ taps[k]
+        out = out + padded[slices[k]] @ taps[k, ...]
     return _first(xp, out, channels_first)
 
 
@@ -220,7 +215,7 @@ def _spread(xp, g, strides):
             zeros = xp.zeros(g.shape[:axis + 1] + (s - 1,) + g.shape[axis + 1:], dtype=g.dtype)
             g = xp.concat([xp.expand_dims(g, axis=axis + 1), zeros], axis=axis + 1)
             g = xp.reshape(g, g.shape[:axis] + (n * s,) + g.shape[axis + 2:])
-            g = g[(slice(None),) * axis + (slice(0, (n - 1) * s + 1),)]
+            g = g[(slice(None),) * axis + (slice(0, (n - 1) * s + 1), ...)]
     return g
 
 
@@ -230,14 +225,14 @@ def _scatter_taps(xp, parts, padded_shape, slices, strides):
     for part, index in zip(parts, slices, strict=True):
         spread = _spread(xp, part, strides)
         widths = [(0, 0)] + [(sl.start, n - sl.start - m) for sl, n, m in
-                             zip(index[1:], padded_shape[1:-1], spread.shape[1:-1], strict=True)] + [(0, 0)]
+                             zip(index[1:-1], padded_shape[1:-1], spread.shape[1:-1], strict=True)] + [(0, 0)]
         placed = _pad(xp, spread, tuple(widths), 0)
         total = placed if total is None else total + placed
     return total
 
 
 def _cropped(x, pads):
-    return x[(slice(None),) + tuple(slice(b, x.shape[i + 1] - a) for i, (b, a) in enumerate(pads))]
+    return x[(slice(None),) + tuple(slice(b, x.shape[i + 1] - a) for i, (b, a) in enumerate(pads)) + (...,)]
 
 
 def conv_backprop_input(input_sizes, w, g, strides, padding, dilations=None, channels_first=False):
@@ -250,7 +245,7 @@ def conv_backprop_input(input_sizes, w, g, strides, padding, dilations=None, cha
     padded_shape = (sizes[0],) + tuple(n + b + a for n, (b, a) in zip(sizes[1:-1], pads, strict=True)) + sizes[-1:]
     slices = _taps_only(padded_shape, w.shape[:rank], strides, dilations)
     taps = xp.reshape(w, (-1, w.shape[-2], w.shape[-1]))
-    parts = [g @ xp.matrix_transpose(taps[k]) for k in range(len(slices))]
+    parts = [g @ xp.matrix_transpose(taps[k, ...]) for k in range(len(slices))]
     return _first(xp, _cropped(_scatter_taps(xp, parts, padded_shape, slices, strides), pads), channels_first)
 
 
@@ -258,7 +253,7 @@ def _taps_only(padded_shape, window, strides, dilations):
     spans = [(k - 1) * d + 1 for k, d in zip(window, dilations, strict=True)]
     out = [(n - e) // s + 1 for n, e, s in zip(padded_shape[1:-1], spans, strides, strict=True)]
     return [(slice(None),) + tuple(slice(o * d, o * d + (m - 1) * s + 1, s)
-                                   for o, d, m, s in zip(offset, dilations, out, strides, strict=True))
+                                   for o, d, m, s in zip(offset, dilations, out, strides, strict=True)) + (...,)
             for offset in itertools.product(*[range(k) for k in window])]
 
 

@@ -42,6 +42,7 @@ RENAMED = {"concatenate": "concat", "transpose": "permute_dims", "power": "pow",
 NUMPY_ONLY = {
     "np.object_": "string tensors are NumPy object arrays",
     "np.argwhere": "its result's shape depends on the values",
+    "np.einsum": "the standard has no einsum (the torch, jax and cupy backends use theirs)",
     "rt.segment_sum": "scatter-add into a new array (no standard scatter)",
     "rt.scatter_into_zeros": "scatter into a new array (no standard scatter)",
     "rt.scatter_nd": "scatter into a new array (no standard scatter)",
@@ -113,19 +114,22 @@ def _statement(text: list[str], code_end: tuple[int, int], comment: str | None, 
     """One statement's lines for ``backend`` (unchanged when it names no NumPy)."""
     code_lines = text[:code_end[0] - first] + [text[code_end[0] - first][:code_end[1]]]
     code = "\n".join(code_lines)
-    if not any(token in code for token in ("np", "rt", ".astype(")):
-        return text
     indent = text[0][:len(text[0]) - len(text[0].lstrip())]
     body = code.lstrip()
+    if body.startswith(('"""', "def ", "del ", "return (", "pass")) and "np." not in body:
+        return text
     if body == "import numpy as np":
         return [f"import {backend.namespace_module} as xp", XRT_IMPORT]
     if body == RUNTIME_IMPORT:
         return []
     compound = body.endswith(":")
+    if body in ("else:", "try:", "finally:") or body.startswith("except"):
+        return text
+    prefix, body = ("el", body[2:]) if body.startswith("elif ") else ("", body)
     tree = ast.parse(body + (" pass" if compound else ""))
     node = _Translator(backend, op).visit(tree.body[0])
     if compound:  # a loop or branch header: ast.unparse prints the header, then `pass`, dropped
-        printed = [ast.unparse(node).split("\n")[0]]
+        printed = [prefix + ast.unparse(node).split("\n")[0]]
     else:
         printed = print_lines(node, MAX_LINE - len(indent))
     comment_text = comment[2:] if comment else ""
@@ -154,9 +158,36 @@ class _Translator(ast.NodeTransformer):
         new_func = self.visit(func)
         args = [self.visit(a) for a in node.args]
         keywords = [self.visit(k) for k in node.keywords]
+        kept = _POSITIONAL.get(getattr(new_func, "attr", ""), (None, ()))[0] \
+            if getattr(getattr(new_func, "value", None), "id", None) == "xp" else None
+        if kept is not None and len(args) > kept:  # the standard takes these by keyword only
+            names = _POSITIONAL[new_func.attr][1]  # type: ignore[attr-defined]
+            keywords = [ast.keyword(n, a) for n, a in zip(names, args[kept:], strict=False)] + keywords
+            args = args[:kept]
         if _is_dtype(new_func) and len(args) == 1:  # np.float32(1.5): a 0-d array of that dtype
             return ast.Call(_attr("xp", "asarray"), args, [ast.keyword("dtype", new_func)])
         return ast.Call(new_func, args, keywords)
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
+        """``g * (x > 0)``: the standard multiplies no booleans, so ``xp.where(x > 0, g, 0)``."""
+        self.generic_visit(node)
+        if isinstance(node.op, ast.Mult):
+            for mask, other in ((node.right, node.left), (node.left, node.right)):
+                if isinstance(mask, ast.Compare):
+                    return ast.Call(_attr("xp", "where"), [mask, other, ast.Constant(0)], [])
+        return node
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.expr:
+        """``x[1:, 0]`` -> ``x[1:, 0, ...]``: the standard wants every axis indexed (the same in NumPy)."""
+        self.generic_visit(node)
+        index = node.slice
+        items = list(index.elts) if isinstance(index, ast.Tuple) else [index]
+        basic = all(isinstance(i, ast.Slice) or isinstance(i, ast.Constant) and isinstance(i.value, int)
+                    or isinstance(i, ast.UnaryOp) and isinstance(i.operand, ast.Constant) for i in items)
+        if isinstance(node.ctx, ast.Load) and basic and not any(
+                isinstance(i, ast.Constant) and i.value in (None, Ellipsis) for i in items):
+            node.slice = ast.Tuple([*items, ast.Constant(Ellipsis)], ast.Load())
+        return node
 
     def _name(self, module: str, name: str) -> ast.expr:
         helpers = BACKEND_HELPERS.get(self.backend.name, {})
@@ -169,6 +200,13 @@ class _Translator(ast.NodeTransformer):
             return _attr("xp", RENAMED[name])
         raise NotPortable(key, self.backend.name, self.op)
 
+
+# functions whose later arguments the standard takes by keyword only: (positional kept, keyword names)
+_POSITIONAL = {**{n: (1, ("axis",)) for n in ("flip", "concat", "stack", "sum", "mean", "max", "min", "prod", "all",
+                                                "any", "argmax", "argmin", "cumulative_sum", "cumulative_prod",
+                                                "expand_dims", "squeeze")},
+               "take": (2, ("axis",)), "full": (2, ("dtype",)), "zeros": (1, ("dtype",)), "ones": (1, ("dtype",)),
+               "asarray": (1, ("dtype",)), "arange": (3, ("dtype",))}
 
 _DTYPES = frozenset("float16 float32 float64 int8 int16 int32 int64 uint8 uint16 uint32 uint64 complex64 "
                     "complex128 bool".split())
