@@ -23,7 +23,7 @@ from .lines import MAX_LINE, with_comment
 from .printer import print_lines
 from .runtime_xp import BACKEND_HELPERS, HELPERS
 
-__all__ = ["translate_module", "NotPortable", "SAME", "RENAMED", "NUMPY_ONLY", "XRT_IMPORT"]
+__all__ = ["translate_module", "NotPortable", "SAME", "RENAMED", "NUMPY_ONLY", "NUMPY_ONLY_OPS", "XRT_IMPORT"]
 
 XRT_IMPORT = "from s2sgrad.codegen import runtime_xp as xrt"
 
@@ -48,6 +48,32 @@ NUMPY_ONLY = {
     "rt.scatter_nd": "scatter into a new array (no standard scatter)",
     "rt.print_v2": "host I/O inside the step", "rt.print_tensors": "host I/O inside the step",
     "rt.assert_that": "a host check of values inside the step", "rt.check_numerics": "a host check of values",
+    **dict.fromkeys((f"rt.{n}" for n in ("segment_reduce", "sorted_segment", "mirror_pad_grad", "max_pool_argmax",
+                                         "sample_candidates")), "scatters or value-dependent shapes"),
+    **dict.fromkeys((f"rt.{n}" for n in ("step_grad", "ta_write", "ta_stack", "ta_split", "ta_size", "ta_scatter",
+                                         "ta_concat", "ta_concat_grad")),
+                    "TensorArrays are Python lists the NumPy helpers grow in place"),
+    **dict.fromkeys((f"rt.{n}" for n in ("scalar_summary", "histogram_summary", "image_summary", "audio_summary",
+                                         "text_summary", "merge_summary")), "summaries are host-side protobufs"),
+    **dict.fromkeys((f"rt.{n}" for n in ("depthwise_conv", "depthwise_backprop_input", "depthwise_backprop_filter",
+                                         "max_pool_grad_grad", "resize_bilinear", "resize_bilinear_grad",
+                                         "resize_nearest", "resize_nearest_grad", "window_sum", "top_k", "in_top_k",
+                                         "sparse_softmax_xent", "band_part", "matrix_diag", "matrix_set_diag",
+                                         "triangular_solve", "svd", "erf")),
+                    "no runtime_xp helper yet (NumPy helper only)"),
+}
+# ops whose generated NumPy runs only on NumPy in some uses (the test of every op's portability reads this)
+NUMPY_ONLY_OPS = {
+    "Fill": "a fill value that is a tensor (the standard's full takes a Python scalar)",
+    "PadV2": "a constant value that is a tensor", "Pad": "paddings fed as a tensor (iterated on the host)",
+    "MirrorPad": "reflect and symmetric modes (no standard pad)",
+    "Unpack": "unstacking iterates over the array", "Slice": "begin and size given as tensors",
+    "Tile": "multiples given as a tensor", "OneHot": "a depth given as a tensor",
+    "GatherV2": "indices of rank above 1 (the standard's take is 1-D)",
+    "ResourceGather": "indices of rank above 1 (the standard's take is 1-D)",
+    "Mean": "the mean of integers (the standard's mean is floating-point only)",
+    "AddV2": "adding booleans (the standard adds numbers only)",
+    "SoftmaxCrossEntropyWithLogits": "its second-order gradient multiplies booleans",
 }
 
 
@@ -173,7 +199,7 @@ class _Translator(ast.NodeTransformer):
         self.generic_visit(node)
         if isinstance(node.op, ast.Mult):
             for mask, other in ((node.right, node.left), (node.left, node.right)):
-                if isinstance(mask, ast.Compare):
+                if _is_mask(mask):
                     return ast.Call(_attr("xp", "where"), [mask, other, ast.Constant(0)], [])
         return node
 
@@ -210,6 +236,13 @@ _POSITIONAL = {**{n: (1, ("axis",)) for n in ("flip", "concat", "stack", "sum", 
 
 _DTYPES = frozenset("float16 float32 float64 int8 int16 int32 int64 uint8 uint16 uint32 uint64 complex64 "
                     "complex128 bool".split())
+
+
+def _is_mask(node: ast.expr) -> bool:
+    """A comparison, or ``&``/``|`` of comparisons: a boolean array."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr)):
+        return _is_mask(node.left) and _is_mask(node.right)
+    return isinstance(node, ast.Compare)
 
 
 def _is_dtype(node: ast.expr) -> bool:
