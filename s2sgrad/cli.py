@@ -23,6 +23,7 @@ import numpy as np
 
 from ._version import __version__
 from .codegen import compiler
+from .codegen.backends import BACKENDS, ENV_VARIABLE
 from .codegen.names import identifier
 from .dot import to_dot
 from .export import CallRecorder, executable_spec
@@ -82,9 +83,9 @@ def _module_key(source: str, constants: dict) -> str:
     return h.hexdigest()
 
 
-_DUMP_USAGE = ("s2sgrad dump [-h] [--ir] [--dot FILE] [-o DIR] [--color {auto,always,never}]\n"
+_DUMP_USAGE = ("s2sgrad dump [-h] [--ir] [--dot FILE] [-o DIR] [--color {auto,always,never}] [--backend NAME]\n"
                "                    (SCRIPT | -m MODULE | -) [ARGS ...]")
-_VALUE_OPTIONS = ("--dot", "--output", "--color")   # dump's options that take a value (besides -o)
+_VALUE_OPTIONS = ("--dot", "--output", "--color", "--backend")   # dump's options that take a value (besides -o)
 _STDIN = "-"
 
 
@@ -112,6 +113,9 @@ def build_parser() -> argparse.ArgumentParser:
     dump.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                       help="colour the headers: auto (default) when standard output is a terminal and "
                            "NO_COLOR is unset")
+    dump.add_argument("--backend", choices=tuple(BACKENDS), default=None,
+                      help="the array library the script's modules target (sets S2SGRAD_BACKEND for the run; "
+                           "default: numpy), see docs/backends.md")
     dump.add_argument("-m", dest="module", metavar="MODULE",
                       help="run library module MODULE as a script, like python -m (ends dump's options)")
     dump.add_argument("script", metavar="SCRIPT", nargs="?",
@@ -235,10 +239,15 @@ def dump(ns: argparse.Namespace) -> int:
     """Run the script, then print and write what it compiled; returns the script's exit status."""
     collector = _Collector(record=ns.output is not None)
     compiler.compile_hooks.append(collector)
+    saved = os.environ.get(ENV_VARIABLE)
+    if ns.backend is not None:
+        os.environ[ENV_VARIABLE] = ns.backend
     try:
         status = _run_script(ns.script, ns.args, ns.module)
     finally:
         compiler.compile_hooks.remove(collector)
+        if ns.backend is not None:
+            _restore(ENV_VARIABLE, saved)
     modules = list(collector.modules.values())
     if status != 0:
         print(f"s2sgrad dump: {_target(ns)} exited with status {status}; showing the {len(modules)} module(s) "
@@ -269,6 +278,13 @@ def dump(ns: argparse.Namespace) -> int:
 
 
 _BROKEN_PIPE = 141
+
+
+def _restore(name: str, value: str | None) -> None:
+    if value is None:
+        os.environ.pop(name, None)
+    else:
+        os.environ[name] = value
 
 
 def _target(ns: argparse.Namespace) -> str:

@@ -20,6 +20,7 @@ import numpy as np
 __all__ = ["Backend", "BACKENDS", "get_backend", "default_backend", "ENV_VARIABLE"]
 
 ENV_VARIABLE = "S2SGRAD_BACKEND"
+_LOADED: dict[str, Any] = {}   # backend name -> its namespace, once imported
 
 
 @dataclasses.dataclass(frozen=True)
@@ -38,13 +39,22 @@ class Backend:
 
     def xp(self) -> Any:
         """The array namespace (ImportError naming the extra when the library is missing)."""
+        xp = _LOADED.get(self.name)
+        if xp is None:
+            xp = _LOADED[self.name] = self._load()
+        return xp
+
+    def _load(self) -> Any:
         try:
             for name in self.requires:
                 importlib.import_module(name)   # optional: the backend's extra
-            return importlib.import_module(self.namespace_module)
+            xp = importlib.import_module(self.namespace_module)
         except ImportError as e:
             raise ImportError(f"the {self.name!r} backend needs {', '.join(self.requires)}: "
                               f"pip install s2sgrad[{self.extra}]") from e
+        if self.name == "jax":  # TF's float64 and int64 stay 64-bit (JAX narrows them by default)
+            importlib.import_module("jax").config.update("jax_enable_x64", True)
+        return xp
 
     def to_device(self, value: Any) -> Any:
         """``value`` (a NumPy array or scalar) as an array of this backend, on its default device;

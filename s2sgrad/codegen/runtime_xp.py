@@ -78,7 +78,8 @@ def split(x, sections, axis=0):
     return [x[(*every, slice(a, b), ...)] for a, b in itertools.pairwise(bounds)]
 
 
-def einsum(subscripts, *operands):
+def einsum(subscripts, *operands, optimize=False):
+    """``np.einsum`` by the backend's own (which chooses its contraction order itself)."""
     return _native(namespace(*operands)).einsum(subscripts, *operands)
 
 

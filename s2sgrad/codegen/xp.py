@@ -145,7 +145,7 @@ def _statement(text: list[str], code_end: tuple[int, int], comment: str | None, 
     if body.startswith(('"""', "def ", "del ", "return (", "pass")) and "np." not in body:
         return text
     if body == "import numpy as np":
-        return [f"import {backend.namespace_module} as xp", XRT_IMPORT]
+        return ["import numpy as np", f"import {backend.namespace_module} as xp", XRT_IMPORT]
     if body == RUNTIME_IMPORT:
         return []
     compound = body.endswith(":")
@@ -153,7 +153,11 @@ def _statement(text: list[str], code_end: tuple[int, int], comment: str | None, 
         return text
     prefix, body = ("el", body[2:]) if body.startswith("elif ") else ("", body)
     tree = ast.parse(body + (" pass" if compound else ""))
-    node = _Translator(backend, op).visit(tree.body[0])
+    node = tree.body[0]
+    if op is not None and not op.prim.pure and isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+        node.value = ast.Call(_attr("xp", "asarray"), [node.value], [])  # drawn on the host's NumPy generator
+    else:
+        node = _Translator(backend, op).visit(node)
     if compound:  # a loop or branch header: ast.unparse prints the header, then `pass`, dropped
         printed = [prefix + ast.unparse(node).split("\n")[0]]
     else:
@@ -181,6 +185,8 @@ class _Translator(ast.NodeTransformer):
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "np" \
                 and func.attr == "transpose" and len(node.args) == 1 and not node.keywords:
             return ast.Call(_attr("xrt", "transpose"), [self.visit(node.args[0])], [])
+        if isinstance(func, ast.Name) and func.id == "tuple" and getattr(self.op, "type", None) == "Unpack":
+            return ast.Call(_attr("xp", "unstack"), [self.visit(node.args[0])], [])  # the standard iterates no arrays
         new_func = self.visit(func)
         args = [self.visit(a) for a in node.args]
         keywords = [self.visit(k) for k in node.keywords]

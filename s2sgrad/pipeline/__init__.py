@@ -152,7 +152,9 @@ class Executable:
         self.copy_outputs = module.copy_outputs
         self.scalar_outputs = [i for i, rank in enumerate(module.output_ranks) if rank == 0]
         self.backend = get_backend(backend or "numpy")
-        self.fn = load_source(module.source, module.constants, label, origin=self)  # hooks see all of the above
+        constants = module.constants if self.backend.is_numpy else {
+            name: self.backend.to_device(value) for name, value in module.constants.items()}  # moved once
+        self.fn = load_source(module.source, constants, label, origin=self)  # hooks see all of the above
         if not self.backend.is_numpy:  # arguments onto the device, fetched values back as NumPy
             self.fn = on_backend(self.fn, self.backend, n_fetches)
             self.copy_outputs = [i for i in self.copy_outputs if i < n_fetches]

@@ -19,6 +19,7 @@ import numpy as np
 from .. import pipeline
 from ..autodiff import derivatives
 from ..autodiff.backprop import UnconnectedGradients, as_unconnected_gradients
+from ..codegen.backends import get_backend
 from ..codegen.compiler import quiet_numpy_warnings
 from ..explain import analyze
 from ..ops import array_ops as a
@@ -100,7 +101,7 @@ class _Program:
 
         positions = _map_results(self.recording.results, fetch_position)
         placeholders = [t for t in self.recording.inputs if t is not None]
-        graph_slice = pipeline.plan(self.trace.graph, fetches, placeholders)
+        graph_slice = pipeline.plan(self.trace.graph, fetches, placeholders, fn.backend)
         flat = graph_slice.structure.flat  # a flat list of fetches: (kind, index among the computed values)
         if flat is None:
             raise AssertionError("a flat list of fetches has a flat structure")
@@ -147,7 +148,7 @@ class GradientFunction:
     ``executable`` and ``explain`` (each takes example arguments)."""
 
     def __init__(self, f: Callable, mode: str, wrt: Any = 0, stop_gradients: Any = (),
-                 unconnected_gradients: Any = "none", preserve_result: bool = False) -> None:
+                 unconnected_gradients: Any = "none", preserve_result: bool = False, backend: Any = None) -> None:
         if not callable(f):
             raise TypeError(f"s2sgrad.{mode} expects a function (or to be used as a decorator), got {f!r}")
         self.f = f
@@ -157,6 +158,7 @@ class GradientFunction:
         self.stop_gradients = _check_selection(stop_gradients, "stop_gradients", allow_empty=True)
         self.unconnected_gradients = as_unconnected_gradients(unconnected_gradients)
         self.preserve_result = bool(preserve_result)
+        self.backend = get_backend(backend)   # the array library the compiled code runs on
         self.label = f"{mode}({getattr(f, '__qualname__', type(f).__name__)})"
         self._bind = Binder(inspect.signature(f))
         self._programs: dict[tuple, _Program] = {}
@@ -340,14 +342,15 @@ def _front(mode: str, f: Callable | None, wrt: Any, options: dict) -> Any:
 
 
 def grad(f: Callable | None = None, wrt: Any = 0, *, stop_gradients: Any = (),
-         unconnected_gradients: Any = "none", preserve_result: bool = False) -> Any:
+         unconnected_gradients: Any = "none", preserve_result: bool = False, backend: str | None = None) -> Any:
     """The gradient of a plain NumPy function that returns a scalar.
 
     ``wrt`` selects arguments by position or name: an int/str gives one gradient (shaped like
     that argument), a tuple gives a tuple. ``stop_gradients`` lists arguments held constant;
     ``unconnected_gradients='zero'`` gives zeros instead of None for arguments the result does
-    not depend on; ``preserve_result=True`` returns ``(gradient, value)``. Works as
-    ``grad(f)``, ``@grad`` and ``@grad(wrt=('w', 'b'))``.
+    not depend on; ``preserve_result=True`` returns ``(gradient, value)``; ``backend`` picks the
+    array library the compiled code runs on (docs/backends.md; results come back as NumPy).
+    Works as ``grad(f)``, ``@grad`` and ``@grad(wrt=('w', 'b'))``.
 
     ``f`` runs once per argument signature (shapes and dtypes of the arrays and Python
     floats, values of the other arguments) to record it; later calls run the compiled code.
@@ -359,11 +362,12 @@ def grad(f: Callable | None = None, wrt: Any = 0, *, stop_gradients: Any = (),
     array([2., 4.])
     """
     return _front("grad", f, wrt, {"stop_gradients": stop_gradients, "unconnected_gradients": unconnected_gradients,
-                                   "preserve_result": preserve_result})
+                                   "preserve_result": preserve_result, "backend": backend})
 
 
 def value_and_grad(f: Callable | None = None, wrt: Any = 0, *, stop_gradients: Any = (),
-                   unconnected_gradients: Any = "none", preserve_result: bool = False) -> Any:
+                   unconnected_gradients: Any = "none", preserve_result: bool = False,
+                   backend: str | None = None) -> Any:
     """Like ``grad``, but returns ``(value, gradient)`` from one compiled run.
 
     >>> import numpy as np, s2sgrad
@@ -372,7 +376,7 @@ def value_and_grad(f: Callable | None = None, wrt: Any = 0, *, stop_gradients: A
     """
     return _front("value_and_grad", f, wrt, {"stop_gradients": stop_gradients,
                                              "unconnected_gradients": unconnected_gradients,
-                                             "preserve_result": preserve_result})
+                                             "preserve_result": preserve_result, "backend": backend})
 
 
 def jacobian(f: Callable | None = None, wrt: Any = 0, *, stop_gradients: Any = (),
