@@ -32,6 +32,7 @@ class Backend:
     requires: tuple[str, ...]   # the packages it needs (imported to check they are there)
     extra: str                  # the s2sgrad extra that installs them
     jit: bool = False           # run the module under jax.jit
+    device: str | None = None   # the device arrays are made on (None: the library's default)
 
     @property
     def is_numpy(self) -> bool:
@@ -61,7 +62,7 @@ class Backend:
         values already of the backend pass through."""
         xp = self.xp()
         if isinstance(value, (np.ndarray, np.generic)) and value.dtype.kind in "biufc":
-            return xp.asarray(value)
+            return xp.asarray(value) if self.device is None else xp.asarray(value, device=self.device)
         return value
 
     def to_numpy(self, value: Any) -> Any:
@@ -91,7 +92,8 @@ def _strict_to_numpy(value: Any) -> Any:
     return np.from_dlpack(value)
 
 
-_TO_NUMPY: dict[str, Callable[[Any], Any]] = {"torch": _torch_to_numpy, "cupy": _cupy_to_numpy,
+_TO_NUMPY: dict[str, Callable[[Any], Any]] = {"torch": _torch_to_numpy, "torch_cuda": _torch_to_numpy,
+                                               "cupy": _cupy_to_numpy,
                                                "array_api_strict": _strict_to_numpy}
 
 BACKENDS: dict[str, Backend] = {b.name: b for b in (
@@ -99,6 +101,7 @@ BACKENDS: dict[str, Backend] = {b.name: b for b in (
     Backend("array_api_strict", "array_api_strict", ("array_api_strict",), "array-api"),
     Backend("torch", "array_api_compat.torch", ("array_api_compat", "torch"), "torch"),
     Backend("jax", "jax.numpy", ("jax",), "jax", jit=True),
+    Backend("torch_cuda", "array_api_compat.torch", ("array_api_compat", "torch"), "torch", device="cuda"),
     Backend("cupy", "array_api_compat.cupy", ("array_api_compat", "cupy"), "cupy"),
 )}
 
