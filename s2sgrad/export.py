@@ -30,13 +30,15 @@ __all__ = ["export", "CallRecorder", "executable_spec"]
 
 
 def export(fetches: Any, path: str | os.PathLike, feed_dict: dict | None = None, session: Session | None = None, *,
-           args: Sequence[Any] = ()) -> list[str]:
+           args: Sequence[Any] = (), backend: str | None = None) -> list[str]:
     """Write ``path`` (plus ``<stem>.npz`` for arrays): a module computing ``fetches`` with NumPy only.
 
     ``fetches`` and ``feed_dict`` are as in ``session.run`` (the code is specialized to the fed
     shapes); variable values and random states are taken from ``session`` (default: the default
     session) without changing it. For a decorated function pass it as ``fetches`` and its example
-    arguments as ``args``. Returns the paths written.
+    arguments as ``args``. ``backend`` (default: the session's) picks the array library the written
+    module targets (docs/backends.md); it then needs that library, array-api-compat and s2sgrad's
+    ``runtime_xp`` helpers, copied in like the NumPy ones. Returns the paths written.
 
     >>> # s2sgrad.export([train_op, loss], "train_step.py", {x: xs, y: ys}, session=sess)
     >>> # then, without s2sgrad: from train_step import Step; Step()(xs, ys)
@@ -55,15 +57,18 @@ def export(fetches: Any, path: str | os.PathLike, feed_dict: dict | None = None,
     else:
         if args:
             raise TypeError("args= is for decorated functions; for graph fetches pass feed_dict")
-        spec = _session_spec(fetches, feed_dict or {}, session if session is not None else get_default_session())
+        spec = _session_spec(fetches, feed_dict or {}, session if session is not None else get_default_session(),
+                             backend)
     return write_standalone(spec, os.fspath(path))
 
 
 # -- graph mode ----------------------------------------------------------------------------------
 
-def _session_spec(fetches: Any, feed_dict: dict, session: Session | None) -> ExportSpec:
+def _session_spec(fetches: Any, feed_dict: dict, session: Session | None, backend: str | None) -> ExportSpec:
     graph = session.graph if session is not None else graph_of_fetches(fetches)
-    graph_slice = plan(graph, fetches, list(feed_dict))
+    if backend is None and session is not None:
+        backend = session.backend
+    graph_slice = plan(graph, fetches, list(feed_dict), backend)
     structure = graph_slice.structure
     slots = structure.rebuild([_Slot(i) for i in range(len(structure.tensors))])  # as run would return them
     result = _expression(slots, lambda v: v.index if isinstance(v, _Slot) else None, "the fetches")

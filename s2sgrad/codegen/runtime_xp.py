@@ -13,7 +13,7 @@ import itertools
 import math
 from typing import Any
 
-__all__ = ["HELPERS", "BACKEND_HELPERS", "namespace"]
+__all__ = ["HELPERS", "BACKEND_HELPERS", "namespace", "to_numpy"]
 
 HELPERS = frozenset(f"rt.{n}" for n in (
     "sum_to", "softmax", "log_softmax", "softmax_xent", "cumsum", "cumprod", "conv", "conv_backprop_input",
@@ -21,6 +21,15 @@ HELPERS = frozenset(f"rt.{n}" for n in (
     f"np.{n}" for n in ("ascontiguousarray", "swapaxes", "split", "shape", "size", "diagonal", "pad"))
 _NATIVE = frozenset(("np.einsum", "rt.erf"))
 BACKEND_HELPERS: dict[str, frozenset[str]] = {"torch": _NATIVE, "jax": _NATIVE, "cupy": _NATIVE}
+
+
+def to_numpy(x):
+    """A backend array as a NumPy array (copied to the host); anything else unchanged."""
+    if hasattr(x, "get") and not hasattr(x, "keys"):   # cupy
+        return x.get()
+    if hasattr(x, "detach"):   # torch
+        return x.detach().cpu().numpy()
+    return importlib.import_module("numpy").asarray(x) if hasattr(x, "__array__") else x
 
 
 def namespace(*arrays: Any) -> Any:
