@@ -103,7 +103,9 @@ def module_text(spec: ExportSpec, data_file: str | None, module_name: str) -> st
 def _docstring(spec: ExportSpec, title: str, module_name: str) -> str:
     names = ", ".join(i.name for i in spec.inputs if i.kind == "feed")
     returns = "in the structure of the fetches" if spec.result is not None else "as a list"
-    lines = [f"Exported by s2sgrad from {spec.origin}. Needs NumPy only.", "",
+    needs = "NumPy only" if "import xp" not in spec.source and " as xp\n" not in spec.source else \
+        "NumPy, array-api-compat and xp"
+    lines = [f"Exported by s2sgrad from {spec.origin}. Needs {needs}.", "",
              f"    from {module_name} import Step",
              "    step = Step()          # variables and random generators as saved with this file",
              f"    result = step({names})", "",

@@ -109,7 +109,7 @@ def translate_module(module: Module, backend: Backend) -> Module:
     out += lines[row - 1:]
     out[0] = out[0].replace("as NumPy statements.", f"as array API statements for the {backend.name} backend.")
     line_ops = {moved.get(n, n): op for n, op in module.line_ops.items()}
-    return dataclasses.replace(module, source="\n".join(out) + "\n", line_ops=line_ops)
+    return dataclasses.replace(module, source="\n".join(out) + "\n", line_ops=line_ops, helpers=set())  # rt: none
 
 
 def _logical_lines(source: str) -> list[tuple[int, int, tuple[int, int], str | None]]:
