@@ -65,10 +65,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="3 repeats of 2 steps (a smoke run)")
     parser.add_argument("--backends", default="", help="comma-separated backends (default: every installed one)")
+    parser.add_argument("--repeats", type=int, default=7, help="timed rounds (default 7)")
+    parser.add_argument("--steps", type=int, default=10, help="steps per round (default 10)")
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     ns = parser.parse_args(argv)
     chosen = [b for b in ns.backends.split(",") if b] or installed()
-    repeats, steps, warm = (3, 2, 0.2) if ns.quick else (7, 10, 1.0)
+    repeats, steps, warm = (3, 2, 0.2) if ns.quick else (ns.repeats, ns.steps, 1.0)
     results: dict = {}
     print(f"{'workload':8} {'backend':8} {'hand NumPy ms':>14} {'s2sgrad ms':>11} {'ratio':>6}")
     for workload in WORKLOADS:

@@ -4,8 +4,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import optable
 
+import optable
 import s2sgrad as tf
 
 

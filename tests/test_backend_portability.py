@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import pytest
+
 from backend_cases import assert_same, case_fetches, run_case
 from optable import all_cases
-
 from s2sgrad.codegen.xp import NUMPY_ONLY, NUMPY_ONLY_OPS, NotPortable
 
 pytest.importorskip("array_api_strict")

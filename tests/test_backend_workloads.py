@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 import rnn_programs
+import s2sgrad as tf
 from evaluate import exec_program
 from programs import SEED3, SEED4
-
-import s2sgrad as tf
 
 BACKENDS = ["torch", "jax", "array_api_strict"]
 pytestmark = pytest.mark.filterwarnings("ignore")

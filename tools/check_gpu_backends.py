@@ -19,10 +19,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.dirname(HERE), os.path.join(os.path.dirname(HERE), "tests")]
 
 import numpy as np  # noqa: E402
+
 import optable  # noqa: E402
 import test_backend_workloads as workloads  # noqa: E402
 from backend_cases import assert_same, run_case  # noqa: E402
-
 from s2sgrad.codegen.xp import NotPortable  # noqa: E402
 
 

@@ -84,7 +84,7 @@ def split(x, sections, axis=0):
     bounds = [0, *sections, n] if isinstance(sections, (list, tuple)) else \
         [k * (n // sections) for k in range(sections + 1)]
     every = (slice(None),) * (axis % x.ndim)
-    return [x[(*every, slice(a, b), ...)] for a, b in itertools.pairwise(bounds)]
+    return [x[every + (slice(a, b), ...)] for a, b in itertools.pairwise(bounds)]
 
 
 def einsum(subscripts, *operands, optimize=False):

@@ -194,7 +194,7 @@ class _Translator(ast.NodeTransformer):
         kept = _POSITIONAL.get(getattr(new_func, "attr", ""), (None, ()))[0] \
             if getattr(getattr(new_func, "value", None), "id", None) == "xp" else None
         if kept is not None and len(args) > kept:  # the standard takes these by keyword only
-            names = _POSITIONAL[new_func.attr][1]  # type: ignore[attr-defined]
+            names = _POSITIONAL[getattr(new_func, "attr", "")][1]
             keywords = [ast.keyword(n, a) for n, a in zip(names, args[kept:], strict=False)] + keywords
             args = args[:kept]
         if _is_dtype(new_func) and len(args) == 1:  # np.float32(1.5): a 0-d array of that dtype
@@ -223,7 +223,7 @@ class _Translator(ast.NodeTransformer):
         return node
 
     def _name(self, module: str, name: str) -> ast.expr:
-        helpers = BACKEND_HELPERS.get(self.backend.name, {})
+        helpers = BACKEND_HELPERS.get(self.backend.name, frozenset())
         key = f"{module}.{name}"
         if key in helpers or key in HELPERS:
             return _attr("xrt", name)
@@ -235,9 +235,9 @@ class _Translator(ast.NodeTransformer):
 
 
 # functions whose later arguments the standard takes by keyword only: (positional kept, keyword names)
-_POSITIONAL = {**{n: (1, ("axis",)) for n in ("flip", "concat", "stack", "sum", "mean", "max", "min", "prod", "all",
-                                                "any", "argmax", "argmin", "cumulative_sum", "cumulative_prod",
-                                                "expand_dims", "squeeze")},
+_AXIS_SECOND = ("flip", "concat", "stack", "sum", "mean", "max", "min", "prod", "all", "any", "argmax", "argmin",
+                "cumulative_sum", "cumulative_prod", "expand_dims", "squeeze")
+_POSITIONAL = {**dict.fromkeys(_AXIS_SECOND, (1, ("axis",))),
                "take": (2, ("axis",)), "full": (2, ("dtype",)), "zeros": (1, ("dtype",)), "ones": (1, ("dtype",)),
                "asarray": (1, ("dtype",)), "arange": (3, ("dtype",))}
 
