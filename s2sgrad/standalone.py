@@ -94,7 +94,7 @@ def module_text(spec: ExportSpec, data_file: str | None, module_name: str) -> st
     if backend:  # a module translated for an array backend: its xrt helpers, its device moves
         used = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)
                 and isinstance(n.value, ast.Name) and n.value.id == "xrt"}
-        parts.append(runtime_source(sorted(used | {"to_numpy"}), (runtime_xp,), "xrt"))
+        parts.append(runtime_source(sorted(used | {"to_numpy"}), (runtime_conv, runtime_xp), "xrt"))  # xp's win
     parts += ["\n".join(body).strip("\n"), _tables(spec)] + ([_ON_BACKEND] if backend else [])
     parts += [_WRAPPER, _demo(spec)]
     return "\n\n\n".join(p.strip("\n") for p in parts) + "\n"
@@ -215,7 +215,7 @@ def runtime_source(names: list[str], modules: tuple = RUNTIME_MODULES, alias: st
     needed.sort(key=lambda n: (order[texts[n]], n.lineno))
     used = {n.id for node in needed for n in ast.walk(node) if isinstance(n, ast.Name)}
     factory = "_runtime" if alias == "rt" else f"_{alias}"
-    where = f"s2sgrad/codegen/{modules[0].__name__.rsplit('.', 1)[-1]}.py"
+    where = f"s2sgrad/codegen/{modules[-1].__name__.rsplit('.', 1)[-1]}.py"
     lines = [f"def {factory}():",
              f'    """s2sgrad\'s runtime helpers that this module calls (from {where})."""',
              "    import types"]

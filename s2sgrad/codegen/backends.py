@@ -62,6 +62,8 @@ class Backend:
         values already of the backend pass through."""
         xp = self.xp()
         if isinstance(value, (np.ndarray, np.generic)) and value.dtype.kind in "biufc":
+            if value.ndim and not value.flags.c_contiguous:  # torch takes no negative strides
+                value = np.ascontiguousarray(value)
             return xp.asarray(value) if self.device is None else xp.asarray(value, device=self.device)
         return value
 

@@ -13,6 +13,8 @@ import itertools
 import math
 from typing import Any
 
+from .runtime_conv import conv_pads
+
 __all__ = ["HELPERS", "BACKEND_HELPERS", "namespace", "to_numpy"]
 
 HELPERS = frozenset(f"rt.{n}" for n in (
@@ -20,7 +22,7 @@ HELPERS = frozenset(f"rt.{n}" for n in (
     "conv_backprop_filter", "max_pool", "max_pool_grad", "avg_pool", "avg_pool_grad")) | frozenset(
     f"np.{n}" for n in ("ascontiguousarray", "swapaxes", "split", "shape", "size", "diagonal", "pad"))
 _NATIVE = frozenset(("np.einsum", "rt.erf"))
-BACKEND_HELPERS: dict[str, frozenset[str]] = {"torch": _NATIVE, "jax": _NATIVE, "cupy": _NATIVE}
+BACKEND_HELPERS: dict[str, frozenset[str]] = dict.fromkeys(("torch", "torch_cuda", "jax", "cupy"), _NATIVE)
 
 
 def to_numpy(x):
@@ -172,16 +174,6 @@ def cumprod(x, axis, exclusive, reverse):
 
 # -- convolution and pooling (channels last inside) ----------------------------------------------------
 
-def _pads(sizes, window, strides, dilations, padding):
-    if not isinstance(padding, str):
-        return tuple((int(b), int(a)) for b, a in padding)
-    pads = []
-    for n, k, s, d in zip(sizes, window, strides, dilations, strict=True):
-        total = 0 if padding == "VALID" else max((-(-n // s) - 1) * s + (k - 1) * d + 1 - n, 0)
-        pads.append((total // 2, total - total // 2))
-    return tuple(pads)
-
-
 def _last(xp, x, channels_first):
     return xp.moveaxis(x, 1, -1) if channels_first else x
 
@@ -208,7 +200,7 @@ def conv(x, w, strides, padding, dilations=None, channels_first=False):
     x = _last(xp, x, channels_first)
     rank = w.ndim - 2
     dilations = tuple(dilations or (1,) * rank)
-    pads = _pads(x.shape[1:-1], w.shape[:rank], strides, dilations, padding)
+    pads = conv_pads(x.shape[1:-1], w.shape[:rank], strides, dilations, padding)
     padded, slices = _taps(x, w.shape[:rank], strides, dilations, pads, 0)
     taps = xp.reshape(w, (-1, w.shape[-2], w.shape[-1]))
     out = padded[slices[0]] @ taps[0, ...]
@@ -251,7 +243,7 @@ def conv_backprop_input(input_sizes, w, g, strides, padding, dilations=None, cha
     sizes, g = _sizes_last(input_sizes, channels_first), _last(xp, g, channels_first)
     rank = w.ndim - 2
     dilations = tuple(dilations or (1,) * rank)
-    pads = _pads(sizes[1:-1], w.shape[:rank], strides, dilations, padding)
+    pads = conv_pads(sizes[1:-1], w.shape[:rank], strides, dilations, padding)
     padded_shape = (sizes[0],) + tuple(n + b + a for n, (b, a) in zip(sizes[1:-1], pads, strict=True)) + sizes[-1:]
     slices = _taps_only(padded_shape, w.shape[:rank], strides, dilations)
     taps = xp.reshape(w, (-1, w.shape[-2], w.shape[-1]))
@@ -274,7 +266,7 @@ def conv_backprop_filter(x, filter_sizes, g, strides, padding, dilations=None, c
     sizes = tuple(int(n) for n in filter_sizes)
     rank = len(sizes) - 2
     dilations = tuple(dilations or (1,) * rank)
-    pads = _pads(x.shape[1:-1], sizes[:rank], strides, dilations, padding)
+    pads = conv_pads(x.shape[1:-1], sizes[:rank], strides, dilations, padding)
     padded, slices = _taps(x, sizes[:rank], strides, dilations, pads, 0)
     flat_g = xp.reshape(g, (-1, g.shape[-1]))
     taps = [xp.matrix_transpose(xp.reshape(padded[index], (-1, x.shape[-1]))) @ flat_g for index in slices]
@@ -286,8 +278,9 @@ def max_pool(x, ksize, strides, padding, channels_first=False):
     xp = namespace(x)
     x = _last(xp, x, channels_first)
     rank = len(ksize)
-    pads = _pads(x.shape[1:-1], ksize, strides, (1,) * rank, padding)
-    padded, slices = _taps(x, ksize, strides, (1,) * rank, pads, -math.inf)
+    pads = conv_pads(x.shape[1:-1], ksize, strides, (1,) * rank, padding)
+    lowest = -math.inf if xp.isdtype(x.dtype, "real floating") else int(xp.iinfo(x.dtype).min)
+    padded, slices = _taps(x, ksize, strides, (1,) * rank, pads, lowest)
     out = padded[slices[0]]
     for index in slices[1:]:
         out = xp.maximum(out, padded[index])
@@ -299,7 +292,7 @@ def max_pool_grad(x, y, g, ksize, strides, padding, channels_first=False):
     xp = namespace(x, y, g)
     x, y, g = (_last(xp, a, channels_first) for a in (x, y, g))
     rank = len(ksize)
-    pads = _pads(x.shape[1:-1], ksize, strides, (1,) * rank, padding)
+    pads = conv_pads(x.shape[1:-1], ksize, strides, (1,) * rank, padding)
     padded, slices = _taps(x, ksize, strides, (1,) * rank, pads, math.nan)
     taken = xp.zeros(y.shape, dtype=xp.bool)
     parts = []
@@ -324,7 +317,7 @@ def avg_pool(x, ksize, strides, padding, channels_first=False):
     """The mean over each window's input elements (padding is not counted, as in TF)."""
     xp = namespace(x)
     x = _last(xp, x, channels_first)
-    pads = _pads(x.shape[1:-1], ksize, strides, (1,) * len(ksize), padding)
+    pads = conv_pads(x.shape[1:-1], ksize, strides, (1,) * len(ksize), padding)
     padded, slices = _taps(x, ksize, strides, (1,) * len(ksize), pads, 0)
     out = padded[slices[0]]
     for index in slices[1:]:
@@ -336,7 +329,7 @@ def avg_pool_grad(input_sizes, g, ksize, strides, padding, channels_first=False)
     """TF's AvgPoolGrad: each window's gradient shared equally by its input elements."""
     xp = namespace(g)
     sizes, g = _sizes_last(input_sizes, channels_first), _last(xp, g, channels_first)
-    pads = _pads(sizes[1:-1], ksize, strides, (1,) * len(ksize), padding)
+    pads = conv_pads(sizes[1:-1], ksize, strides, (1,) * len(ksize), padding)
     padded_shape, slices, counts = _counts(xp, sizes[1:-1], ksize, strides, pads, g.dtype)
     share = g / counts
     shape = (sizes[0], *padded_shape[1:-1], sizes[-1])
