@@ -235,8 +235,9 @@ class _Callable:
 class InteractiveSession(Session):
     """A Session that installs itself as the default session (and graph) until closed."""
 
-    def __init__(self, target: str = "", graph: Graph | None = None, config: Any = None) -> None:
-        super().__init__(target, graph, config)
+    def __init__(self, target: str = "", graph: Graph | None = None, config: Any = None,
+                 backend: str | None = None) -> None:
+        super().__init__(target, graph, config, backend)
         self._interactive = [self.as_default(), self._graph.as_default()]
         for c in self._interactive:
             c.__enter__()
