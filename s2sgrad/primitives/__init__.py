@@ -14,6 +14,7 @@ from . import (
     conv,
     data,
     debug,
+    eig,
     fills,
     indexing,
     joining,
@@ -33,7 +34,8 @@ from .core import Primitive, define
 __all__ = ["ALL", "BY_NAME", "FAMILIES", "Primitive", "define"]
 
 FAMILIES: tuple[ModuleType, ...] = (state, math, reduce, linalg, array, joining, fills, indexing, nn, control,
-                                     tensor_array, data, segment, debug, sampling, conv, matrix, summary)
+                                     tensor_array, data, segment, debug, sampling, conv, matrix, summary,
+                                     eig)
 
 
 def _declared(families: tuple[ModuleType, ...]) -> tuple[Primitive, ...]:
