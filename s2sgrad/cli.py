@@ -37,7 +37,7 @@ _SCRIPT_USAGE = "(SCRIPT | -m MODULE | -) [ARGS ...]"
 _DUMP_USAGE = ("s2sgrad dump [-h] [--ir] [--dot FILE] [--svg FILE] [--html FILE] [-o DIR]\n"
                "                    [--color {auto,always,never}] [--backend NAME] " + _SCRIPT_USAGE)
 _VIEW_USAGE = "s2sgrad view [-h] [-o FILE] [--explain Y=X,...] (SCRIPT | -m MODULE | -) [-- ARGS ...]"
-_VALUE_OPTIONS = ("--dot", "--svg", "--html", "--output", "--color", "--backend")   # dump's options with a value (and -o)
+_VALUE_OPTIONS = ("--dot", "--svg", "--html", "--output", "--color", "--backend")  # dump options with a value, and -o
 _ERRORS = ("Usage errors, including unusable paths, exit 2 before the script runs; a closed standard "
            "output (| head) exits 141 quietly.")
 _DUMP_EPILOG = ("Options go before SCRIPT; everything after SCRIPT (or -m MODULE) is passed to the script. "
