@@ -18,7 +18,7 @@ from .runtime_conv import conv_pads
 __all__ = ["HELPERS", "BACKEND_HELPERS", "namespace", "to_numpy"]
 
 HELPERS = frozenset(f"rt.{n}" for n in (
-    "sum_to", "softmax", "log_softmax", "softmax_xent", "cumsum", "cumprod", "conv", "conv_backprop_input",
+    "add_n", "sum_to", "softmax", "log_softmax", "softmax_xent", "cumsum", "cumprod", "conv", "conv_backprop_input",
     "conv_backprop_filter", "max_pool", "max_pool_grad", "avg_pool", "avg_pool_grad")) | frozenset(
     f"np.{n}" for n in ("ascontiguousarray", "swapaxes", "split", "shape", "size", "diagonal", "pad"))
 _NATIVE = frozenset(("np.einsum", "rt.erf"))
@@ -123,6 +123,14 @@ def _pad(xp, x, widths, fill):
 
 
 # -- the softmax family, sums, scans -----------------------------------------------------------------
+
+def add_n(terms):
+    """``terms[0] + terms[1] + ...``, left to right."""
+    total = terms[0]
+    for term in terms[1:]:
+        total = total + term
+    return total
+
 
 def sum_to(x, shape):
     """Sum ``x`` over its broadcast axes so that it has ``shape``."""

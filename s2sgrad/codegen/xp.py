@@ -48,6 +48,8 @@ NUMPY_ONLY = {
     "rt.scatter_nd": "scatter into a new array (no standard scatter)",
     "rt.print_v2": "host I/O inside the step", "rt.print_tensors": "host I/O inside the step",
     "rt.assert_that": "a host check of values inside the step", "rt.check_numerics": "a host check of values",
+    "rt.gather_nd": "integer arrays indexing several axes at once", "rt.parse_example": "host-side protobuf parsing",
+    "rt.truncated_normal": "a draw from the host's NumPy generator (random ops stay NumPy, then move)",
     **dict.fromkeys((f"rt.{n}" for n in ("segment_reduce", "sorted_segment", "mirror_pad_grad", "max_pool_argmax",
                                          "sample_candidates")), "scatters or value-dependent shapes"),
     **dict.fromkeys((f"rt.{n}" for n in ("step_grad", "ta_write", "ta_stack", "ta_split", "ta_size", "ta_scatter",
@@ -59,7 +61,7 @@ NUMPY_ONLY = {
                                          "max_pool_grad_grad", "resize_bilinear", "resize_bilinear_grad",
                                          "resize_nearest", "resize_nearest_grad", "window_sum", "top_k", "in_top_k",
                                          "sparse_softmax_xent", "band_part", "matrix_diag", "matrix_set_diag",
-                                         "triangular_solve", "svd", "erf")),
+                                         "triangular_solve", "svd", "erf", "real_eig")),
                     "no runtime_xp helper yet (NumPy helper only)"),
 }
 # ops whose generated NumPy runs only on NumPy in some uses (the test of every op's portability reads this)
