@@ -29,7 +29,7 @@ LAYERS: dict[str, list[str]] = {
     "pipeline": ["pipeline"],
     "library": ["session", "train", "losses", "metrics", "nn", "math", "linalg", "random", "initializers", "manip",
                 "debugging", "graph_keys", "legacy", "compat", "contrib", "io", "checkpoint", "data", "python_io",
-                "image", "regularizers", "layers", "rnn", "summary"],
+                "image", "regularizers", "layers", "rnn", "summary", "threads"],
     "front doors": ["inspection", "export", "standalone", "explain", "cli", "dot", "tracing", "testing"],
     "package": ["__init__", "__main__"],
 }
