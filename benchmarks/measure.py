@@ -22,13 +22,13 @@ def child_env() -> dict:
 
 
 def tf_python() -> str | None:
-    """A Python with TensorFlow: this one, ``S2SGRAD_BENCH_TF_PYTHON``, /tmp/tfvenv's (None if none)."""
+    """A Python with TensorFlow: ``S2SGRAD_BENCH_TF_PYTHON`` when set (empty: none), else this one, else
+    /tmp/tfvenv's (None if none)."""
+    if "S2SGRAD_BENCH_TF_PYTHON" in os.environ:
+        return os.environ["S2SGRAD_BENCH_TF_PYTHON"] or None
     if importlib.util.find_spec("tensorflow") is not None:
         return sys.executable
-    for candidate in (os.environ.get("S2SGRAD_BENCH_TF_PYTHON"), "/tmp/tfvenv/bin/python"):
-        if candidate and os.path.exists(candidate):
-            return candidate
-    return None
+    return "/tmp/tfvenv/bin/python" if os.path.exists("/tmp/tfvenv/bin/python") else None
 
 
 def python_for(impl: str) -> str | None:

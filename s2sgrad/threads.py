@@ -5,9 +5,10 @@ One process-wide setting, ``S2SGRAD_BLAS_THREADS`` in the environment or ``set_b
 - ``"auto"`` (the default): each compiled step (one per fetches, feeds and feed shapes) times itself.
   A step shorter than ``SHORT_STEP`` leaves the BLAS alone (its products are too small for threads
   to matter); a longer one runs a few times with the BLAS's own thread count and a few times with one
-  thread, alternately, and then keeps the faster, re-measuring every ``RECHECK`` seconds so that a
-  machine becoming busy (or quiet) is followed. On a loaded machine, or for thin products such as a
-  convolution's (50176x9)@(9x16), one thread wins; for large products on idle cores, all of them.
+  thread, alternately, and then keeps the faster, re-measuring after ``RECHECK`` seconds (then at
+  growing intervals while the choice stands) so that a machine becoming busy (or quiet) is followed.
+  On a loaded machine, or for thin products such as a convolution's (50176x9)@(9x16), one thread
+  wins; for large products on idle cores, all of them.
 - an integer ``n`` >= 1: every step runs with ``n`` BLAS threads.
 - ``"off"``: s2sgrad never changes the BLAS threads.
 
@@ -30,11 +31,13 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["RECHECK", "SHORT_STEP", "THREADS_EXTRA", "blas_threads_setting", "set_blas_threads", "tuned_step"]
+__all__ = ["MAX_RECHECK", "RECHECK", "SHORT_STEP", "THREADS_EXTRA", "blas_threads_setting", "set_blas_threads",
+           "tuned_step"]
 
 THREADS_EXTRA = "pip install s2sgrad[threads]"
 SHORT_STEP = 2e-4   # seconds: steps faster than this are left to the BLAS's own choice
-RECHECK = 2.0       # seconds between re-measurements of a step's best thread count
+RECHECK = 2.0       # seconds to the first re-measurement of a step's best thread count
+MAX_RECHECK = 32.0  # seconds: the longest interval between re-measurements
 PROBES = 3          # timed runs per candidate thread count in one measurement
 
 _setting: list[str | int] = []   # the current setting (empty until first read)
@@ -114,13 +117,20 @@ def tuned_step(step: Callable, replace: Callable[[Callable], None]) -> Callable:
 
 
 class _AutoThreads:
-    """The ``"auto"`` policy for one step: measure each candidate thread count, keep the fastest."""
+    """The ``"auto"`` policy for one step: measure each candidate thread count, keep the fastest.
+
+    A re-measurement times each candidate once; when the choice stands, the next one comes after
+    twice the interval (up to ``MAX_RECHECK``), so a slow candidate costs little; when it falls, a full
+    measurement follows."""
 
     def __init__(self, step: Callable, controllers: tuple, replace: Callable[[Callable], None]) -> None:
         self.step, self.controllers, self.replace = step, controllers, replace
         self.first = True
         self.recheck_at = 0.0
+        self.interval = RECHECK
+        self.probes = PROBES     # runs per candidate in the current measurement
         self.times: dict[int, list[float]] = {}
+        self.choice = 0          # the thread count chosen (0: none yet)
         self.best: Callable = step
 
     def __call__(self, *feeds: Any) -> Any:
@@ -143,13 +153,20 @@ class _AutoThreads:
         start = time.perf_counter()
         result = run(*feeds)
         self.times[threads].append(time.perf_counter() - start)
-        if all(len(t) >= PROBES for t in self.times.values()):
-            medians = {n: statistics.median(t) for n, t in self.times.items()}
-            if max(medians.values()) < SHORT_STEP:
-                self.replace(self.step)
-            best = min(medians, key=medians.__getitem__)
-            default = max(medians)
-            self.best = self.step if best == default else _with_threads(self.step, self.controllers, best)
-            self.times = {}
-            self.recheck_at = time.perf_counter() + RECHECK
+        if all(len(t) >= self.probes for t in self.times.values()):
+            self._decide({n: statistics.median(t) for n, t in self.times.items()})
         return result
+
+    def _decide(self, medians: dict[int, float]) -> None:
+        best = min(medians, key=medians.__getitem__)
+        if self.probes == 1 and best != self.choice:   # the choice fell: measure properly again
+            self.times, self.probes, self.interval = {n: [] for n in medians}, PROBES, RECHECK
+            return
+        if max(medians.values()) < SHORT_STEP:
+            self.replace(self.step)
+        if self.probes == 1:
+            self.interval = min(2 * self.interval, MAX_RECHECK)
+        self.choice, self.probes, self.times = best, 1, {}
+        default = max(medians)   # the candidates: the BLAS's own count and 1
+        self.best = self.step if best == default else _with_threads(self.step, self.controllers, best)
+        self.recheck_at = time.perf_counter() + self.interval

@@ -1,7 +1,6 @@
 """s2sgrad.threads: how many BLAS threads a session's steps use (the "auto" policy, a fixed count,
 "off", ConfigProto's intra_op_parallelism_threads), with fake BLAS controllers whose thread count
 decides how long a step takes, and once with the real threadpoolctl."""
-import time
 import warnings
 
 import numpy as np
@@ -32,68 +31,103 @@ def blas(monkeypatch):
     return fake
 
 
-def stepper(fake, seconds_by_threads):
-    """A step that takes ``seconds_by_threads[current thread count]`` and records that count."""
+class Clock:
+    """A fake ``time`` module for s2sgrad.threads: steps advance it by what they "take"."""
+
+    def __init__(self):
+        self.now = 100.0
+
+    def perf_counter(self):
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    fake = Clock()
+    monkeypatch.setattr(threads, "time", fake)
+    return fake
+
+
+def stepper(fake, seconds_by_threads, clock):
+    """A step that takes ``seconds_by_threads[current thread count]`` on ``clock`` and records that count."""
     seen = []
 
     def step(x):
         seen.append(fake.num_threads)
-        time.sleep(seconds_by_threads[fake.num_threads])
+        clock.now += seconds_by_threads[fake.num_threads]
         return x + 1
     return step, seen
 
 
-def run_auto(fake, seconds_by_threads, calls=12):
-    raw, seen = stepper(fake, seconds_by_threads)
+def run_auto(fake, seconds_by_threads, clock, calls=12):
+    raw, seen = stepper(fake, seconds_by_threads, clock)
     installed = [threads.tuned_step(raw, lambda f: installed.append(f))]
     for _ in range(calls):
         assert installed[-1](1) == 2
     return installed, seen, raw
 
 
-def test_auto_picks_one_thread_when_it_is_faster_and_restores_the_count(blas):
-    _, seen, _ = run_auto(blas, {2: 0.006, 1: 0.001})
+def test_auto_picks_one_thread_when_it_is_faster_and_restores_the_count(blas, clock):
+    _, seen, _ = run_auto(blas, {2: 0.006, 1: 0.001}, clock)
     assert seen[0] == 2                          # the first (warm-up) run is left alone
     assert seen[1:7].count(1) == 3 and seen[1:7].count(2) == 3   # measured alternately
     assert set(seen[7:]) == {1}                  # then the faster count
     assert blas.num_threads == 2                 # restored after every step
 
 
-def test_auto_keeps_the_blas_default_when_it_is_faster(blas):
-    _, seen, _ = run_auto(blas, {2: 0.001, 1: 0.006})
+def test_auto_keeps_the_blas_default_when_it_is_faster(blas, clock):
+    _, seen, _ = run_auto(blas, {2: 0.001, 1: 0.006}, clock)
     assert set(seen[7:]) == {2}
 
 
-def test_auto_hands_back_the_bare_step_when_it_is_short(blas):
-    installed, seen, raw = run_auto(blas, {2: 0.0, 1: 0.0})
+def test_auto_hands_back_the_bare_step_when_it_is_short(blas, clock):
+    installed, seen, raw = run_auto(blas, {2: 0.0, 1: 0.0}, clock)
     assert installed[-1] is raw and len(installed) == 2
     assert blas.num_threads == 2
 
 
-def test_auto_re_measures_after_recheck_seconds(blas, monkeypatch):
-    monkeypatch.setattr(threads, "RECHECK", 0.0)
-    _, seen, _ = run_auto(blas, {2: 0.001, 1: 0.006}, calls=14)
-    assert seen[7:13].count(1) == 3   # a second measurement right after the first
+def test_auto_re_measures_once_each_and_backs_off_while_the_choice_stands(blas, clock):
+    durations = {2: 0.5, 1: 0.1}   # 0.1 s per step: 20 steps to the first recheck after 2 s
+    step, seen, _ = run_auto(blas, durations, clock, calls=7)
+    step = step[-1]
+    seen.clear()
+    while len(seen) < 40:
+        step(1)
+    assert seen.count(2) == 1          # one probe of the slow count at 2 s
+    assert step.interval == 2 * threads.RECHECK
+    for _ in range(600):
+        step(1)
+    assert step.interval == threads.MAX_RECHECK
 
 
-def test_auto_with_a_single_threaded_blas_does_nothing(blas):
+def test_auto_follows_a_change_of_load(blas, clock):
+    durations = {2: 0.5, 1: 0.1}
+    installed, seen, _ = run_auto(blas, durations, clock, calls=7)
+    step = installed[-1]
+    durations.update({2: 0.01, 1: 0.1})   # the machine became quiet: the BLAS's own threads win now
+    for _ in range(40):
+        step(1)
+    assert seen[-5:] == [2] * 5 and step.choice == 2
+
+
+def test_auto_with_a_single_threaded_blas_does_nothing(blas, clock):
     blas.num_threads = 1
-    installed, seen, raw = run_auto(blas, {1: 0.001}, calls=3)
+    installed, seen, raw = run_auto(blas, {1: 0.001}, clock, calls=3)
     assert installed[-1] is raw and blas.log == []
 
 
 @pytest.mark.parametrize("value", ["1", 1, " 3 "])
-def test_a_count_runs_every_step_with_it(blas, monkeypatch, value):
+def test_a_count_runs_every_step_with_it(blas, clock, monkeypatch, value):
     monkeypatch.setenv("S2SGRAD_BLAS_THREADS", str(value))
-    raw, seen = stepper(blas, {1: 0, 2: 0, 3: 0})
+    raw, seen = stepper(blas, {1: 0, 2: 0, 3: 0}, clock)
     step = threads.tuned_step(raw, lambda f: None)
     assert [step(1) for _ in range(3)] == [2, 2, 2]
     assert seen == [int(value)] * 3 and blas.num_threads == 2
 
 
-def test_off_never_touches_the_blas(blas):
+def test_off_never_touches_the_blas(blas, clock):
     threads.set_blas_threads("OFF")
-    raw, _ = stepper(blas, {2: 0.001})
+    raw, _ = stepper(blas, {2: 0.001}, clock)
     assert threads.tuned_step(raw, lambda f: None) is raw
 
 
