@@ -5,8 +5,9 @@ One process-wide setting, ``S2SGRAD_BLAS_THREADS`` in the environment or ``set_b
 - ``"auto"`` (the default): each compiled step (one per fetches, feeds and feed shapes) times itself.
   A step shorter than ``SHORT_STEP`` leaves the BLAS alone (its products are too small for threads
   to matter); a longer one runs a few times with the BLAS's own thread count and a few times with one
-  thread, alternately, and then keeps the faster, re-measuring after ``RECHECK`` seconds (then at
-  growing intervals while the choice stands) so that a machine becoming busy (or quiet) is followed.
+  thread, alternately (once each when one is more than ``CLEAR`` times slower), and then keeps the
+  faster, re-measuring after ``RECHECK`` seconds (then at growing intervals while the choice stands)
+  so that a machine becoming busy (or quiet) is followed.
   On a loaded machine, or for thin products such as a convolution's (50176x9)@(9x16), one thread
   wins; for large products on idle cores, all of them.
 - an integer ``n`` >= 1: every step runs with ``n`` BLAS threads.
@@ -39,6 +40,7 @@ SHORT_STEP = 2e-4   # seconds: steps faster than this are left to the BLAS's own
 RECHECK = 2.0       # seconds to the first re-measurement of a step's best thread count
 MAX_RECHECK = 32.0  # seconds: the longest interval between re-measurements
 PROBES = 3          # timed runs per candidate thread count in one measurement
+CLEAR = 2.0         # a candidate this many times slower than another loses after one run
 
 _setting: list[str | int] = []   # the current setting (empty until first read)
 
@@ -153,7 +155,10 @@ class _AutoThreads:
         start = time.perf_counter()
         result = run(*feeds)
         self.times[threads].append(time.perf_counter() - start)
-        if all(len(t) >= self.probes for t in self.times.values()):
+        fastest = {n: min(t) for n, t in self.times.items() if t}
+        if len(fastest) == len(self.times) and max(fastest.values()) > CLEAR * min(fastest.values()):
+            self._decide(fastest)   # one count is far slower: more runs of it would only cost time
+        elif all(len(t) >= self.probes for t in self.times.values()):
             self._decide({n: statistics.median(t) for n, t in self.times.items()})
         return result
 

@@ -68,7 +68,7 @@ def run_auto(fake, seconds_by_threads, clock, calls=12):
 
 
 def test_auto_picks_one_thread_when_it_is_faster_and_restores_the_count(blas, clock):
-    _, seen, _ = run_auto(blas, {2: 0.006, 1: 0.001}, clock)
+    _, seen, _ = run_auto(blas, {2: 0.0015, 1: 0.001}, clock)
     assert seen[0] == 2                          # the first (warm-up) run is left alone
     assert seen[1:7].count(1) == 3 and seen[1:7].count(2) == 3   # measured alternately
     assert set(seen[7:]) == {1}                  # then the faster count
@@ -76,8 +76,13 @@ def test_auto_picks_one_thread_when_it_is_faster_and_restores_the_count(blas, cl
 
 
 def test_auto_keeps_the_blas_default_when_it_is_faster(blas, clock):
-    _, seen, _ = run_auto(blas, {2: 0.001, 1: 0.006}, clock)
+    _, seen, _ = run_auto(blas, {2: 0.001, 1: 0.0015}, clock)
     assert set(seen[7:]) == {2}
+
+
+def test_auto_decides_after_one_run_each_when_a_count_is_far_slower(blas, clock):
+    _, seen, _ = run_auto(blas, {2: 0.3, 1: 0.1}, clock)
+    assert sorted(seen[1:3]) == [1, 2] and set(seen[3:]) == {1}
 
 
 def test_auto_hands_back_the_bare_step_when_it_is_short(blas, clock):
