@@ -10,6 +10,7 @@ import json
 import math
 import os
 import re
+import sys
 from typing import Any
 
 BENCH_EXTRA = "pip install s2sgrad[bench]"
@@ -118,3 +119,55 @@ def write_report(results: dict, directory: str, text: str) -> str:
     with open(path, "w") as f:
         f.write(page)
     return path
+
+
+def markdown(results: dict, charts_dir: str = "benchmarks") -> dict[str, str]:
+    """The tables docs/benchmarks.md shows, from a results.json: {'threads', 'targets', 'corpus', 'charts'}."""
+    rows = ["| workload | machine | numpy | numpy_1thread | s2sgrad (off) | **s2sgrad (auto)** | tf1 |",
+            "|---|---|---|---|---|---|---|"]
+    for condition, workloads in _conditions(results.get("workloads", {})):
+        for title, entry in workloads.items():
+            r = entry["results"]
+            if "numpy_1thread" not in r:
+                continue
+            cells = [_ms(r.get(impl, {})) for impl in ("numpy", "numpy_1thread", "s2sgrad_blas_default",
+                                                         "s2sgrad", "tf1")]
+            cells[3] = f"**{cells[3]}**"
+            rows.append(f"| {title} | {condition} | " + " | ".join(cells) + " |")
+    targets = [f"| {t['what']} | {t['ratio']:.2f}x | <= {t['target']}x | {'met' if t['met'] else '**not met**'} |"
+               for t in results.get("targets", [])]
+    corpus = ["| program | machine | s2sgrad wall | s2sgrad CPU | tf1 wall | tf1 CPU | s2sgrad / tf1 wall |",
+              "|---|---|---|---|---|---|---|"]
+    for condition, programs in _conditions(results.get("corpus", {})):
+        for program, runs in programs.items():
+            ours, theirs = runs.get("s2sgrad", {}), runs.get("tf1", {})
+            ratio = f"{ours['wall'] / theirs['wall']:.2f}x" if "wall" in ours and "wall" in theirs else "-"
+            cells = [f"{r[k]:.2f}" if k in r else r.get("error", "-") for r in (ours, theirs) for k in ("wall", "cpu")]
+            corpus.append(f"| {program} | {condition} | " + " | ".join(cells) + f" | {ratio} |")
+    images = [f"![{title}]({charts_dir}/{name})" for title, name in _chart_names(results)]
+    return {"threads": "\n".join(rows), "corpus": "\n".join(corpus), "charts": "\n".join(images),
+            "targets": "| target | measured | limit | |\n|---|---|---|---|\n" + "\n".join(targets)}
+
+
+def _conditions(by_condition: dict) -> list[tuple[str, Any]]:
+    """The entries of a {condition: ...} dict, quiet first (results.json stores its keys sorted)."""
+    return sorted(by_condition.items(), key=lambda item: item[0] != "quiet")
+
+
+def _ms(r: dict) -> str:
+    return f"{r['median'] * 1e3:.1f}" if "median" in r else "-"
+
+
+def _chart_names(results: dict) -> list[tuple[str, str]]:
+    """The (title, file) of the charts ``charts`` draws for ``results``, without drawing them."""
+    titles = {t for workloads in results.get("workloads", {}).values() for t in workloads}
+    names = [(t, f"{slug(t)}.png") for t in sorted(titles)]
+    names += [(f"whole programs, {m} time, {c}", f"corpus-{m}-{c}.png")
+              for c in results.get("corpus", {}) for m in ("wall", "cpu")]
+    return names + ([("compile scaling", "compile-scaling.png")] if results.get("compile") else [])
+
+
+if __name__ == "__main__":   # python benchmarks/report.py DIR/results.json: the tables of docs/benchmarks.md
+    with open(sys.argv[1]) as f:
+        for part, text in markdown(json.load(f)).items():
+            print(f"<!-- {part} -->\n{text}\n")

@@ -10,6 +10,7 @@ from conftest import ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
 import load
+import report as report_module
 import run
 
 
@@ -43,6 +44,10 @@ def test_loaded_corpus_compile_and_report(tmp_path, capsys):
     assert "rnn-bptt-while-loop-t-50-sgd-step.png" in pngs and "corpus-wall-loaded.png" in pngs
     page = (report / "report.html").read_text()
     assert page.count("data:image/png;base64,") == len(pngs)
+    tables = report_module.markdown(results)
+    assert "| RNN BPTT while_loop (T=50) SGD step | quiet | " in tables["threads"]
+    assert tables["corpus"].index("| basic_operations | quiet |") < tables["corpus"].index("| basic_operations | loaded |")
+    assert tables["charts"].count("![") == len(pngs)
 
 
 def test_compile_scaling(capsys):
