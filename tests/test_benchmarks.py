@@ -46,7 +46,8 @@ def test_loaded_corpus_compile_and_report(tmp_path, capsys):
     assert page.count("data:image/png;base64,") == len(pngs)
     tables = report_module.markdown(results)
     assert "| RNN BPTT while_loop (T=50) SGD step | quiet | " in tables["threads"]
-    assert tables["corpus"].index("| basic_operations | quiet |") < tables["corpus"].index("| basic_operations | loaded |")
+    corpus = tables["corpus"]
+    assert corpus.index("| basic_operations | quiet |") < corpus.index("| basic_operations | loaded |")
     assert tables["charts"].count("![") == len(pngs)
 
 
