@@ -150,16 +150,21 @@ class _AutoThreads:
         return self._measure(feeds)
 
     def _measure(self, feeds: tuple) -> Any:
-        threads = min(self.times, key=lambda n: len(self.times[n]))   # alternate the candidates
+        times = self.times   # this measurement's (another thread's run may end it meanwhile)
+        if not times:
+            return self.best(*feeds)
+        threads = min(times, key=lambda n: len(times[n]))   # alternate the candidates
         run = _with_threads(self.step, self.controllers, threads)
         start = time.perf_counter()
         result = run(*feeds)
-        self.times[threads].append(time.perf_counter() - start)
-        fastest = {n: min(t) for n, t in self.times.items() if t}
-        if len(fastest) == len(self.times) and max(fastest.values()) > CLEAR * min(fastest.values()):
+        times[threads].append(time.perf_counter() - start)
+        if times is not self.times:
+            return result
+        fastest = {n: min(t) for n, t in times.items() if t}
+        if len(fastest) == len(times) and max(fastest.values()) > CLEAR * min(fastest.values()):
             self._decide(fastest)   # one count is far slower: more runs of it would only cost time
-        elif all(len(t) >= self.probes for t in self.times.values()):
-            self._decide({n: statistics.median(t) for n, t in self.times.items()})
+        elif all(len(t) >= self.probes for t in times.values()):
+            self._decide({n: statistics.median(t) for n, t in times.items()})
         return result
 
     def _decide(self, medians: dict[int, float]) -> None:

@@ -1,6 +1,7 @@
 """s2sgrad.threads: how many BLAS threads a session's steps use (the "auto" policy, a fixed count,
 "off", ConfigProto's intra_op_parallelism_threads), with fake BLAS controllers whose thread count
 decides how long a step takes, and once with the real threadpoolctl."""
+import threading
 import warnings
 
 import numpy as np
@@ -205,3 +206,25 @@ def test_the_real_blas_gives_the_same_training_and_is_restored(monkeypatch):
         assert [p["num_threads"] for p in threadpoolctl.threadpool_info()] == before
     np.testing.assert_allclose(results["auto"], results["off"], rtol=1e-12)
     np.testing.assert_allclose(results[1], results["off"], rtol=1e-12)
+
+
+def test_auto_is_safe_when_threads_run_the_same_step(blas, monkeypatch):
+    monkeypatch.setattr(threads, "SHORT_STEP", 0.0)   # keep measuring: the racy part
+    monkeypatch.setattr(threads, "RECHECK", 0.0)
+    sess, x, w, loss, train = mlp_session()
+    data = np.linspace(0, 1, 8 * 64).reshape(8, 64)
+    errors = []
+
+    def worker():
+        try:
+            for _ in range(30):
+                sess.run(loss, {x: data})
+        except Exception as e:   # any error fails the test below
+            errors.append(e)
+    workers = [threading.Thread(target=worker) for _ in range(4)]
+    for t in workers:
+        t.start()
+    for t in workers:
+        t.join()
+    assert errors == []
+    sess.close()
