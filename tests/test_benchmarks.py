@@ -2,6 +2,8 @@
 working; nothing here asserts a time. TensorFlow is kept out (S2SGRAD_BENCH_TF_PYTHON empty)."""
 import json
 import os
+import signal
+import subprocess
 import sys
 
 import pytest
@@ -67,3 +69,17 @@ def test_busy_processes_stop_even_when_the_block_is_interrupted():
         assert [b.poll() for b in burners] == [None, None]
         raise KeyboardInterrupt
     assert all(b.poll() is not None for b in burners)
+
+
+def test_busy_processes_stop_when_the_benchmark_is_terminated(tmp_path):
+    script = tmp_path / "term.py"
+    script.write_text("import os, signal, sys, time\nsys.path.insert(0, sys.argv[1])\nimport load\n"
+                      "with load.busy_processes(2) as burners:\n"
+                      "    print(*[b.pid for b in burners], flush=True)\n"
+                      "    os.kill(os.getpid(), signal.SIGTERM)\n    time.sleep(30)\n")
+    result = subprocess.run([sys.executable, str(script), os.path.join(ROOT, "benchmarks")],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 128 + signal.SIGTERM
+    for pid in map(int, result.stdout.split()):
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
