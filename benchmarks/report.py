@@ -14,7 +14,9 @@ import sys
 from typing import Any
 
 BENCH_EXTRA = "pip install s2sgrad[bench]"
-COLORS = {"s2sgrad": "#1f77b4", "numpy": "#7f7f7f", "numpy_1thread": "#bcbcbc", "tf1": "#ff7f0e"}
+COLORS = {"s2sgrad": "#1f77b4", "numpy": "#7f7f7f", "numpy_1thread": "#bcbcbc", "tf1": "#ff7f0e",
+          "s2sgrad_blas_default": "#aec7e8", "s2sgrad_forward": "#2ca02c", "s2sgrad_loss_and_grad": "#98df8a",
+          "jax": "#9467bd", "torch": "#d62728", "autograd": "#8c564b"}
 
 
 def pyplot() -> Any:
