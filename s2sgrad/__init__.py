@@ -98,10 +98,11 @@ from .ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, SparseTe
                               parse_single_example)
 
 # s2sgrad's own: see the generated code, differentiate plain NumPy functions, ship the result
-from .inspection import ir, source
-from .tracing import grad, hessian, jacobian, value_and_grad
+from .inspection import dot, ir, source
+from .tracing import grad, hessian, jacfwd, jacobian, jacrev, value_and_grad
 from .explain import explain
 from .export import export
+from .view_page import view
 from ._version import __version__ as __version__  # re-exported (`as` itself: not one of the API names)
 
 
@@ -113,6 +114,7 @@ newaxis = None
 __all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "SparseTensor", "VarLenFeature", "data",
            "parse_example", "parse_single_example", "python_io"]  # tf.data (issue 15)
 __all__ += ["HistogramProto", "SessionLog", "Summary", "summary"]  # tf.summary (issue 15)
+__all__ += ["dot", "view"]  # pictures and the page of a program (issue 17)
 __all__ += ["AUTO_REUSE", "AggregationMethod", "ConfigProto", "DType", "DeviceSpec", "Dimension", "GPUOptions", "Graph",
            "GraphKeys", "GraphOptions", "IndexedSlices", "IndexedSlicesValue", "InteractiveSession", "NoGradient",
            "NotDifferentiable", "OpError", "Operation", "OptimizerOptions", "RegisterGradient", "RunMetadata",
@@ -136,7 +138,8 @@ __all__ += ["AUTO_REUSE", "AggregationMethod", "ConfigProto", "DType", "DeviceSp
            "gradients", "greater", "greater_equal", "group", "half", "hessian", "hessians", "identity", "identity_n",
            "image",
            "initialize_all_variables", "initialize_local_variables", "initialize_variables", "initializers", "int16",
-           "int32", "int64", "int8", "io", "ir", "is_finite", "is_inf", "is_nan", "is_tensor", "jacobian", "less",
+           "int32", "int64", "int8", "io", "ir", "is_finite", "is_inf", "is_nan", "is_tensor", "jacfwd",
+           "jacobian", "jacrev", "less",
            "less_equal", "lin_space", "linalg", "linspace", "local_variables", "local_variables_initializer", "log",
            "log1p", "logging", "logical_and", "logical_not", "logical_or", "logical_xor", "losses", "manip", "math",
            "metrics",

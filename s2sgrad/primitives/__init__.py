@@ -14,6 +14,7 @@ from . import (
     conv,
     data,
     debug,
+    eig,
     fills,
     indexing,
     joining,
@@ -21,6 +22,7 @@ from . import (
     math,
     matrix,
     nn,
+    numpy_random,
     reduce,
     sampling,
     segment,
@@ -33,7 +35,8 @@ from .core import Primitive, define
 __all__ = ["ALL", "BY_NAME", "FAMILIES", "Primitive", "define"]
 
 FAMILIES: tuple[ModuleType, ...] = (state, math, reduce, linalg, array, joining, fills, indexing, nn, control,
-                                     tensor_array, data, segment, debug, sampling, conv, matrix, summary)
+                                     tensor_array, data, segment, debug, sampling, conv, matrix, summary,
+                                     eig, numpy_random)
 
 
 def _declared(families: tuple[ModuleType, ...]) -> tuple[Primitive, ...]:

@@ -10,12 +10,24 @@ does, once per argument signature.
 >>> df(np.zeros(2))
 array([0., 0.])
 """
-from . import construction, decompositions, indexing, linalg, methods, reductions, shaping, ufuncs  # noqa: F401
-from .api import GradientFunction, grad, hessian, jacobian, value_and_grad
+from . import (  # noqa: F401
+           construction,
+           decompositions,
+           indexing,
+           layout,
+           linalg,
+           methods,
+           numeric,
+           reductions,
+           shaping,
+           sorting,
+           ufuncs,
+)
+from .api import GradientFunction, grad, hessian, jacfwd, jacobian, jacrev, value_and_grad
 from .registry import supported
 from .traced import Traced, TracedValueError
 
 methods.install()
 
-__all__ = ["grad", "value_and_grad", "jacobian", "hessian", "GradientFunction", "Traced", "TracedValueError",
-           "supported"]
+__all__ = ["grad", "value_and_grad", "jacobian", "jacfwd", "jacrev", "hessian", "GradientFunction", "Traced",
+           "TracedValueError", "supported"]

@@ -11,6 +11,7 @@ from . import (
                control,
                conv,
                debug,
+               eig,
                fills,
                indexing,
                joining,
@@ -30,4 +31,4 @@ __all__ = ["RULES", "Needed", "Rule"]
 RULES: dict[Primitive, Rule] = {**state.RULES, **math.RULES, **reduce.RULES, **linalg.RULES, **array.RULES,
                                 **joining.RULES, **fills.RULES, **indexing.RULES, **nn.RULES, **control.RULES,
                                 **tensor_array.RULES, **segment.RULES, **debug.RULES, **conv.RULES,
-                                **matrix.RULES}
+                                **matrix.RULES, **eig.RULES}

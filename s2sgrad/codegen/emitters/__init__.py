@@ -15,6 +15,7 @@ from . import (
     conv,
     data,
     debug,
+    eig,
     fills,
     indexing,
     joining,
@@ -22,6 +23,7 @@ from . import (
     math,
     matrix,
     nn,
+    numpy_random,
     reduce,
     sampling,
     segment,
@@ -50,7 +52,8 @@ EMITTERS: dict[Primitive, Emitter] = _merged(array.EMITTERS, control.EMITTERS,
                                              linalg.EMITTERS, math.EMITTERS, nn.EMITTERS, reduce.EMITTERS,
                                              state.EMITTERS, tensor_array.EMITTERS, data.EMITTERS,
                                              segment.EMITTERS, debug.EMITTERS, sampling.EMITTERS, conv.EMITTERS,
-                                             matrix.EMITTERS, summary.EMITTERS)
+                                             matrix.EMITTERS, summary.EMITTERS, eig.EMITTERS,
+                                             numpy_random.EMITTERS)
 
 
 def emitter(prim: Primitive) -> Emitter | None:
