@@ -99,6 +99,7 @@ def _with_threads(step: Callable, controllers: tuple, threads: int) -> Callable:
             return step(*feeds)
         finally:
             _set_threads(controllers, before)
+    run.__wrapped__ = step   # type: ignore[attr-defined]  # inspect.unwrap(...) finds the step itself
     return run
 
 
@@ -127,6 +128,7 @@ class _AutoThreads:
 
     def __init__(self, step: Callable, controllers: tuple, replace: Callable[[Callable], None]) -> None:
         self.step, self.controllers, self.replace = step, controllers, replace
+        self.__wrapped__ = step   # inspect.unwrap(...) finds the step itself
         self.first = True
         self.recheck_at = 0.0
         self.interval = RECHECK
