@@ -17,6 +17,7 @@ Setup = Callable[[], Callable[[], object]]
 
 
 from workloads_loop import loop_rnn_numpy, loop_rnn_s2sgrad, loop_rnn_tf1  # noqa: E402
+from workloads_threads import DECORATED, blas_default, one_thread  # noqa: E402
 
 
 def _import_tf1():
@@ -435,6 +436,7 @@ WORKLOADS: dict[str, dict] = {
         "autograd": seed_autograd, **_s2sgrad_variants(_seed_session)}},
     "MLP 784-512-512-10 SGD step": {"unit": "ms", "steps": 30, "impls": {
         "numpy": mlp_numpy, "s2sgrad": mlp_s2sgrad, "tf1": mlp_tf1, "jax": mlp_jax, "torch": mlp_torch,
+        "numpy_1thread": one_thread(mlp_numpy), "s2sgrad_blas_default": blas_default(mlp_s2sgrad),
         **_s2sgrad_variants(_mlp_session)}},
     "MLP SGD step, input by tf.data vs feed_dict": {"unit": "ms", "steps": 30, "impls": {
         "s2sgrad_feed_dict": _with("s2sgrad", _mlp_feed_dict), "s2sgrad_tf_data": _with("s2sgrad", _mlp_tf_data),
@@ -443,11 +445,17 @@ WORKLOADS: dict[str, dict] = {
         "numpy": logreg_numpy, "s2sgrad": logreg_s2sgrad, "tf1": logreg_tf1,
         **_s2sgrad_variants(_logreg_session)}},
     "CNN (2 conv + 2 maxpool + dense) SGD step": {"unit": "ms", "steps": 10, "impls": {
-        "numpy": cnn_numpy, "s2sgrad": cnn_s2sgrad, "tf1": cnn_tf1, **_s2sgrad_variants(cnn_session)}},
+        "numpy": cnn_numpy, "s2sgrad": cnn_s2sgrad, "tf1": cnn_tf1, "numpy_1thread": one_thread(cnn_numpy),
+        "s2sgrad_blas_default": blas_default(cnn_s2sgrad), **_s2sgrad_variants(cnn_session)}},
     "RNN BPTT while_loop (T=50) SGD step": {"unit": "ms", "steps": 20, "impls": {
-        "numpy": loop_rnn_numpy, "s2sgrad": loop_rnn_s2sgrad, "tf1": loop_rnn_tf1}},
+        "numpy": loop_rnn_numpy, "s2sgrad": loop_rnn_s2sgrad, "tf1": loop_rnn_tf1,
+        "numpy_1thread": one_thread(loop_rnn_numpy), "s2sgrad_blas_default": blas_default(loop_rnn_s2sgrad)}},
     "unrolled RNN (20 steps) SGD step": {"unit": "us", "steps": 50, "impls": {
         "numpy": rnn_numpy, "s2sgrad": rnn_s2sgrad, "tf1": rnn_tf1, **_s2sgrad_variants(_rnn_session)}},
     "LSTM dynamic_rnn (T=50, batch 32, hidden 64) SGD step": {"unit": "ms", "steps": 10, "impls": {
         "numpy": lstm_numpy, "s2sgrad": lstm_s2sgrad, "tf1": lstm_tf1, **lstm_variants()}},
+    "decorated function call (value and gradient)": DECORATED,
 }
+# the workloads of the loaded-machine comparison (run.py --loaded)
+THREADED = ("MLP 784-512-512-10 SGD step", "CNN (2 conv + 2 maxpool + dense) SGD step",
+            "RNN BPTT while_loop (T=50) SGD step")

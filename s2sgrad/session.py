@@ -8,6 +8,7 @@ assignments only if nothing raised.
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -24,6 +25,7 @@ from .pipeline.variable_store import VariableStore
 from .platform.session_config import DeviceAttributes, SessionSettings, check_run_arguments
 from .ssa.default_session import SessionBase, get_default_session
 from .ssa.graph import Graph, get_default_graph
+from .threads import tuned_step
 
 __all__ = ["Session", "InteractiveSession", "get_default_session"]
 
@@ -135,9 +137,12 @@ class Session(SessionBase):
             step = runner.steps.get(signature)
             if step is None:
                 structure = runner.plan.structure
-                step = runner.steps[signature] = make_step(
+                step = make_step(
                     exe, len(runner.plan.fed), self._store, lambda: self._store.uninitialized(exe.var_ops),
                     lambda e: translate_error(e, exe), structure.rebuild, structure.flat)
+                if not self._settings.fixed_threads:   # BLAS threads per step: see threads.py
+                    step = tuned_step(step, functools.partial(runner.steps.__setitem__, signature))
+                runner.steps[signature] = step
             return step
 
     def _executable(self, runner: _Runner, values: list) -> Executable:

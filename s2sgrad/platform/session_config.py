@@ -4,7 +4,8 @@
 s2sgrad runs in this process on one CPU device, so the only target is ``''``. Of the config,
 ``intra_op_parallelism_threads`` > 0 limits NumPy's BLAS thread pool while the session is open
 (through threadpoolctl: ``pip install s2sgrad[threads]``; without it a warning says so and the
-BLAS default stays); ``device_count={'CPU': 0}`` is refused as in TF; the rest is recorded only.
+BLAS default stays), otherwise s2sgrad.threads chooses per step; ``device_count={'CPU': 0}`` is
+refused as in TF; the rest is recorded only.
 """
 from __future__ import annotations
 
@@ -61,6 +62,11 @@ class SessionSettings:
                                            "(ConfigProto.device_count={'CPU': 0})")
         self._incarnation = random.getrandbits(63) | 1
         self._thread_limit = _limit_blas_threads(self.config.intra_op_parallelism_threads)
+
+    @property
+    def fixed_threads(self) -> bool:
+        """Whether ``intra_op_parallelism_threads`` fixes the BLAS threads (else s2sgrad.threads chooses)."""
+        return self.config.intra_op_parallelism_threads > 0
 
     def list_devices(self) -> list[DeviceAttributes]:
         """The one device every op runs on: this process's CPU."""

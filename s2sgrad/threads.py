@@ -1,0 +1,184 @@
+"""How many BLAS threads a session's compiled steps use.
+
+One process-wide setting, ``S2SGRAD_BLAS_THREADS`` in the environment or ``set_blas_threads(...)``:
+
+- ``"auto"`` (the default): each compiled step (one per fetches, feeds and feed shapes) times itself.
+  A step shorter than ``SHORT_STEP`` leaves the BLAS alone (its products are too small for threads
+  to matter); a longer one runs a few times with the BLAS's own thread count and a few times with one
+  thread, alternately (once each when one is more than ``CLEAR`` times slower), and then keeps the
+  faster, re-measuring after ``RECHECK`` seconds (then at growing intervals while the choice stands)
+  so that a machine becoming busy (or quiet) is followed.
+  On a loaded machine, or for thin products such as a convolution's (50176x9)@(9x16), one thread
+  wins; for large products on idle cores, all of them.
+- an integer ``n`` >= 1: every step runs with ``n`` BLAS threads.
+- ``"off"``: s2sgrad never changes the BLAS threads.
+
+A session made with ``tf.ConfigProto(intra_op_parallelism_threads=n)``, n > 0, uses ``n`` threads
+instead (held while it is open; see platform/session_config.py). ``inter_op_parallelism_threads`` is
+accepted and recorded: the ops of a step run one after another, so there is no inter-op pool.
+The thread count is restored after every step, so NumPy code outside ``Session.run`` is unaffected.
+
+Changing threads needs threadpoolctl (``pip install s2sgrad[threads]``); without it ``"auto"`` leaves
+the BLAS as it is and an explicit count warns once.
+"""
+from __future__ import annotations
+
+import functools
+import importlib
+import os
+import statistics
+import time
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["MAX_RECHECK", "RECHECK", "SHORT_STEP", "THREADS_EXTRA", "blas_threads_setting", "set_blas_threads",
+           "tuned_step"]
+
+THREADS_EXTRA = "pip install s2sgrad[threads]"
+SHORT_STEP = 2e-4   # seconds: steps faster than this are left to the BLAS's own choice
+RECHECK = 2.0       # seconds to the first re-measurement of a step's best thread count
+MAX_RECHECK = 32.0  # seconds: the longest interval between re-measurements
+PROBES = 3          # timed runs per candidate thread count in one measurement
+CLEAR = 2.0         # a candidate this many times slower than another loses after one run
+
+_setting: list[str | int] = []   # the current setting (empty until first read)
+
+
+def _parse(value: Any, source: str) -> str | int:
+    if isinstance(value, str) and value.strip().lower() in ("auto", "off"):
+        return value.strip().lower()
+    try:
+        threads = int(value)
+    except (TypeError, ValueError):
+        threads = 0
+    if isinstance(value, bool) or threads < 1:
+        raise ValueError(f"{source} must be 'auto', 'off' or a thread count >= 1, got {value!r}")
+    return threads
+
+
+def blas_threads_setting() -> str | int:
+    """The current setting: ``"auto"``, ``"off"`` or a thread count."""
+    if not _setting:
+        _setting.append(_parse(os.environ.get("S2SGRAD_BLAS_THREADS", "auto"), "S2SGRAD_BLAS_THREADS"))
+    return _setting[0]
+
+
+def set_blas_threads(value: str | int) -> None:
+    """Set how steps compiled from now on choose BLAS threads: ``"auto"``, ``"off"`` or a count."""
+    _setting[:] = [_parse(value, "set_blas_threads(value)")]
+
+
+@functools.cache
+def _blas_controllers() -> tuple:
+    """threadpoolctl's controllers of the loaded BLAS libraries (empty without threadpoolctl)."""
+    try:
+        threadpoolctl = importlib.import_module("threadpoolctl")   # optional: the [threads] extra
+        return tuple(threadpoolctl.ThreadpoolController().select(user_api="blas").lib_controllers)
+    except (ImportError, AttributeError):   # not installed, or one without ThreadpoolController (< 3)
+        return ()
+
+
+@functools.cache
+def _warn_missing(threads: int) -> None:
+    warnings.warn(f"S2SGRAD_BLAS_THREADS={threads} needs threadpoolctl to change NumPy's BLAS threads "
+                  f"({THREADS_EXTRA}); running with the BLAS default", stacklevel=3)
+
+
+def _set_threads(controllers: tuple, threads: int) -> None:
+    for controller in controllers:
+        controller.set_num_threads(threads)
+
+
+def _with_threads(step: Callable, controllers: tuple, threads: int) -> Callable:
+    """``step`` run with ``threads`` BLAS threads, the previous count restored after."""
+    def run(*feeds: Any) -> Any:
+        before = controllers[0].num_threads
+        _set_threads(controllers, threads)
+        try:
+            return step(*feeds)
+        finally:
+            _set_threads(controllers, before)
+    run.__wrapped__ = step   # type: ignore[attr-defined]  # inspect.unwrap(...) finds the step itself
+    return run
+
+
+def tuned_step(step: Callable, replace: Callable[[Callable], None]) -> Callable:
+    """``step`` (``step(*feeds)``) run with BLAS threads chosen by the setting. ``replace(f)`` installs
+    ``f`` as the step from the next call on: a short step under ``"auto"`` hands back the bare step."""
+    setting = blas_threads_setting()
+    controllers = _blas_controllers()
+    if setting == "off":
+        return step
+    if not controllers:
+        if isinstance(setting, int):
+            _warn_missing(setting)
+        return step
+    if isinstance(setting, int):
+        return _with_threads(step, controllers, setting)
+    return _AutoThreads(step, controllers, replace)
+
+
+class _AutoThreads:
+    """The ``"auto"`` policy for one step: measure each candidate thread count, keep the fastest.
+
+    A re-measurement times each candidate once; when the choice stands, the next one comes after
+    twice the interval (up to ``MAX_RECHECK``), so a slow candidate costs little; when it falls, a full
+    measurement follows."""
+
+    def __init__(self, step: Callable, controllers: tuple, replace: Callable[[Callable], None]) -> None:
+        self.step, self.controllers, self.replace = step, controllers, replace
+        self.__wrapped__ = step   # inspect.unwrap(...) finds the step itself
+        self.first = True
+        self.recheck_at = 0.0
+        self.interval = RECHECK
+        self.probes = PROBES     # runs per candidate in the current measurement
+        self.times: dict[int, list[float]] = {}
+        self.choice = 0          # the thread count chosen (0: none yet)
+        self.best: Callable = step
+
+    def __call__(self, *feeds: Any) -> Any:
+        if self.first:   # compiles, allocates and fills caches: not representative
+            self.first = False
+            return self.step(*feeds)
+        if not self.times:
+            if time.perf_counter() < self.recheck_at:
+                return self.best(*feeds)
+            default = self.controllers[0].num_threads
+            if default <= 1:
+                self.replace(self.step)
+                return self.step(*feeds)
+            self.times = {default: [], 1: []}
+        return self._measure(feeds)
+
+    def _measure(self, feeds: tuple) -> Any:
+        times = self.times   # this measurement's (another thread's run may end it meanwhile)
+        if not times:
+            return self.best(*feeds)
+        threads = min(times, key=lambda n: len(times[n]))   # alternate the candidates
+        run = _with_threads(self.step, self.controllers, threads)
+        start = time.perf_counter()
+        result = run(*feeds)
+        times[threads].append(time.perf_counter() - start)
+        if times is not self.times:
+            return result
+        fastest = {n: min(t) for n, t in times.items() if t}
+        if len(fastest) == len(times) and max(fastest.values()) > CLEAR * min(fastest.values()):
+            self._decide(fastest)   # one count is far slower: more runs of it would only cost time
+        elif all(len(t) >= self.probes for t in times.values()):
+            self._decide({n: statistics.median(t) for n, t in times.items()})
+        return result
+
+    def _decide(self, medians: dict[int, float]) -> None:
+        best = min(medians, key=medians.__getitem__)
+        if self.probes == 1 and best != self.choice:   # the choice fell: measure properly again
+            self.times, self.probes, self.interval = {n: [] for n in medians}, PROBES, RECHECK
+            return
+        if max(medians.values()) < SHORT_STEP:
+            self.replace(self.step)
+        if self.probes == 1:
+            self.interval = min(2 * self.interval, MAX_RECHECK)
+        self.choice, self.probes, self.times = best, 1, {}
+        default = max(medians)   # the candidates: the BLAS's own count and 1
+        self.best = self.step if best == default else _with_threads(self.step, self.controllers, best)
+        self.recheck_at = time.perf_counter() + self.interval

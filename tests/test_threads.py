@@ -1,0 +1,230 @@
+"""s2sgrad.threads: how many BLAS threads a session's steps use (the "auto" policy, a fixed count,
+"off", ConfigProto's intra_op_parallelism_threads), with fake BLAS controllers whose thread count
+decides how long a step takes, and once with the real threadpoolctl."""
+import threading
+import warnings
+
+import numpy as np
+import pytest
+
+import s2sgrad as tf
+from s2sgrad import threads
+
+
+class FakeBlas:
+    """A BLAS thread pool: ``num_threads`` and ``set_num_threads`` as threadpoolctl's controllers."""
+
+    def __init__(self, num_threads=2):
+        self.num_threads = num_threads
+        self.log = []
+
+    def set_num_threads(self, n):
+        self.log.append(n)
+        self.num_threads = n
+
+
+@pytest.fixture
+def blas(monkeypatch):
+    fake = FakeBlas()
+    monkeypatch.setattr(threads, "_blas_controllers", lambda: (fake,))
+    monkeypatch.setattr(threads, "_setting", [])
+    monkeypatch.delenv("S2SGRAD_BLAS_THREADS", raising=False)
+    return fake
+
+
+class Clock:
+    """A fake ``time`` module for s2sgrad.threads: steps advance it by what they "take"."""
+
+    def __init__(self):
+        self.now = 100.0
+
+    def perf_counter(self):
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    fake = Clock()
+    monkeypatch.setattr(threads, "time", fake)
+    return fake
+
+
+def stepper(fake, seconds_by_threads, clock):
+    """A step that takes ``seconds_by_threads[current thread count]`` on ``clock`` and records that count."""
+    seen = []
+
+    def step(x):
+        seen.append(fake.num_threads)
+        clock.now += seconds_by_threads[fake.num_threads]
+        return x + 1
+    return step, seen
+
+
+def run_auto(fake, seconds_by_threads, clock, calls=12):
+    raw, seen = stepper(fake, seconds_by_threads, clock)
+    installed = [threads.tuned_step(raw, lambda f: installed.append(f))]
+    for _ in range(calls):
+        assert installed[-1](1) == 2
+    return installed, seen, raw
+
+
+def test_auto_picks_one_thread_when_it_is_faster_and_restores_the_count(blas, clock):
+    _, seen, _ = run_auto(blas, {2: 0.0015, 1: 0.001}, clock)
+    assert seen[0] == 2                          # the first (warm-up) run is left alone
+    assert seen[1:7].count(1) == 3 and seen[1:7].count(2) == 3   # measured alternately
+    assert set(seen[7:]) == {1}                  # then the faster count
+    assert blas.num_threads == 2                 # restored after every step
+
+
+def test_auto_keeps_the_blas_default_when_it_is_faster(blas, clock):
+    _, seen, _ = run_auto(blas, {2: 0.001, 1: 0.0015}, clock)
+    assert set(seen[7:]) == {2}
+
+
+def test_auto_decides_after_one_run_each_when_a_count_is_far_slower(blas, clock):
+    _, seen, _ = run_auto(blas, {2: 0.3, 1: 0.1}, clock)
+    assert sorted(seen[1:3]) == [1, 2] and set(seen[3:]) == {1}
+
+
+def test_auto_hands_back_the_bare_step_when_it_is_short(blas, clock):
+    installed, seen, raw = run_auto(blas, {2: 0.0, 1: 0.0}, clock)
+    assert installed[-1] is raw and len(installed) == 2
+    assert blas.num_threads == 2
+
+
+def test_auto_re_measures_once_each_and_backs_off_while_the_choice_stands(blas, clock):
+    durations = {2: 0.5, 1: 0.1}   # 0.1 s per step: 20 steps to the first recheck after 2 s
+    step, seen, _ = run_auto(blas, durations, clock, calls=7)
+    step = step[-1]
+    seen.clear()
+    while len(seen) < 40:
+        step(1)
+    assert seen.count(2) == 1          # one probe of the slow count at 2 s
+    assert step.interval == 2 * threads.RECHECK
+    for _ in range(600):
+        step(1)
+    assert step.interval == threads.MAX_RECHECK
+
+
+def test_auto_follows_a_change_of_load(blas, clock):
+    durations = {2: 0.5, 1: 0.1}
+    installed, seen, _ = run_auto(blas, durations, clock, calls=7)
+    step = installed[-1]
+    durations.update({2: 0.01, 1: 0.1})   # the machine became quiet: the BLAS's own threads win now
+    for _ in range(40):
+        step(1)
+    assert seen[-5:] == [2] * 5 and step.choice == 2
+
+
+def test_auto_with_a_single_threaded_blas_does_nothing(blas, clock):
+    blas.num_threads = 1
+    installed, seen, raw = run_auto(blas, {1: 0.001}, clock, calls=3)
+    assert installed[-1] is raw and blas.log == []
+
+
+@pytest.mark.parametrize("value", ["1", 1, " 3 "])
+def test_a_count_runs_every_step_with_it(blas, clock, monkeypatch, value):
+    monkeypatch.setenv("S2SGRAD_BLAS_THREADS", str(value))
+    raw, seen = stepper(blas, {1: 0, 2: 0, 3: 0}, clock)
+    step = threads.tuned_step(raw, lambda f: None)
+    assert [step(1) for _ in range(3)] == [2, 2, 2]
+    assert seen == [int(value)] * 3 and blas.num_threads == 2
+
+
+def test_off_never_touches_the_blas(blas, clock):
+    threads.set_blas_threads("OFF")
+    raw, _ = stepper(blas, {2: 0.001}, clock)
+    assert threads.tuned_step(raw, lambda f: None) is raw
+
+
+@pytest.mark.parametrize("value", ["many", 0, -2, True, None])
+def test_bad_settings_are_refused_naming_the_setting(blas, monkeypatch, value):
+    with pytest.raises(ValueError, match=r"set_blas_threads\(value\) must be 'auto', 'off' or a thread count"):
+        threads.set_blas_threads(value)
+    monkeypatch.setenv("S2SGRAD_BLAS_THREADS", "lots")
+    with pytest.raises(ValueError, match="S2SGRAD_BLAS_THREADS must be .* got 'lots'"):
+        threads.blas_threads_setting()
+
+
+def test_without_threadpoolctl_auto_is_silent_and_a_count_warns(monkeypatch):
+    monkeypatch.setattr(threads, "_blas_controllers", lambda: ())
+    monkeypatch.setattr(threads, "_setting", ["auto"])
+    step = lambda: None  # noqa: E731
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert threads.tuned_step(step, lambda f: None) is step
+    threads.set_blas_threads(1)
+    threads._warn_missing.cache_clear()
+    with pytest.warns(UserWarning, match=r"pip install s2sgrad\[threads\]"):
+        assert threads.tuned_step(step, lambda f: None) is step
+
+
+def mlp_session(config=None):
+    graph = tf.Graph()
+    with graph.as_default():
+        x = tf.placeholder(tf.float64, [None, 64])
+        w = tf.Variable(np.linspace(-1, 1, 64 * 64).reshape(64, 64))
+        loss = tf.reduce_sum(tf.tanh(tf.matmul(x, w)))
+        train = tf.train.GradientDescentOptimizer(0.01).minimize(loss)
+        sess = tf.Session(graph=graph, config=config)
+        sess.run(tf.global_variables_initializer())
+    return sess, x, w, loss, train
+
+
+def test_sessions_run_steps_through_the_policy(blas):
+    threads.set_blas_threads(1)
+    sess, x, w, loss, train = mlp_session()
+    blas.log.clear()
+    sess.run(train, {x: np.linspace(0, 1, 8 * 64).reshape(8, 64)})
+    assert blas.log == [1, 2]                    # one thread for the step, the default after
+    sess.close()
+
+
+def test_intra_op_parallelism_threads_overrides_the_policy(blas, monkeypatch):
+    monkeypatch.setitem(__import__("sys").modules, "threadpoolctl", None)   # the session's own limit warns
+    threads.set_blas_threads(1)
+    with pytest.warns(UserWarning, match="intra_op_parallelism_threads=3"):
+        sess, x, w, loss, train = mlp_session(tf.ConfigProto(intra_op_parallelism_threads=3))
+    sess.run(train, {x: np.ones((8, 64))})
+    assert blas.log == []
+    sess.close()
+
+
+def test_the_real_blas_gives_the_same_training_and_is_restored(monkeypatch):
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    monkeypatch.setattr(threads, "SHORT_STEP", 0.0)   # tune even this small step
+    data = np.linspace(0, 1, 32 * 64).reshape(32, 64)
+    results = {}
+    for setting in ("off", "auto", 1):
+        monkeypatch.setattr(threads, "_setting", [setting])
+        before = [p["num_threads"] for p in threadpoolctl.threadpool_info()]
+        sess, x, w, loss, train = mlp_session()
+        for _ in range(10):
+            sess.run(train, {x: data})
+        results[setting] = sess.run(w)
+        sess.close()
+        assert [p["num_threads"] for p in threadpoolctl.threadpool_info()] == before
+    np.testing.assert_allclose(results["auto"], results["off"], rtol=1e-12)
+    np.testing.assert_allclose(results[1], results["off"], rtol=1e-12)
+
+
+def test_auto_is_safe_when_threads_run_the_same_step(blas, monkeypatch):
+    monkeypatch.setattr(threads, "SHORT_STEP", 0.0)   # keep measuring: the racy part
+    monkeypatch.setattr(threads, "RECHECK", 0.0)
+    sess, x, w, loss, train = mlp_session()
+    data = np.linspace(0, 1, 8 * 64).reshape(8, 64)
+    errors = []
+
+    def worker():
+        try:
+            for _ in range(30):
+                sess.run(loss, {x: data})
+        except Exception as e:   # any error fails the test below
+            errors.append(e)
+    workers = [threading.Thread(target=worker) for _ in range(4)]
+    for t in workers:
+        t.start()
+    for t in workers:
+        t.join()
+    assert errors == []
+    sess.close()
