@@ -249,7 +249,7 @@ class Traced:
         if self.value is not None:
             return float(self.value)
         raise _value_error("A traced array was converted to a Python float (float(x), math.* functions, or "
-                           "storing it into an element of a NumPy array such as one made by np.zeros)", _NUMBER_HINT)
+                           "storing it into an element of a NumPy array made outside the function)", _NUMBER_HINT)
 
     def __int__(self) -> int:
         if self.value is not None:
@@ -271,10 +271,11 @@ class Traced:
         if self.value is not None:
             return self.value.astype(self.value.dtype if dtype is None else dtype)
         raise _value_error(
-            "A traced array cannot become a concrete NumPy array (np.asarray/np.array/np.float64(...), or "
-            "storing it into an array made by np.zeros/np.empty)",
-            "Pass arrays through unchanged, build arrays from traced parts with np.stack/np.concatenate, and "
-            "create arrays you assign into with np.zeros_like(x) (a traced array).")
+            "A traced array cannot become a concrete NumPy array (np.asarray/np.array/np.float64(...) where "
+            "s2sgrad does not see the call, or storing it into an array made outside the function)",
+            "Pass arrays through unchanged, build arrays from traced parts with np.array([...]), np.stack or "
+            "np.concatenate, and create the arrays you assign into inside the function (np.zeros, np.empty, "
+            "np.zeros_like(x)): those accept traced values.")
 
     def item(self, *args: Any) -> Any:
         if self.value is not None:
