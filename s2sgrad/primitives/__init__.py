@@ -10,6 +10,7 @@ from types import ModuleType
 
 from . import (
     array,
+    complex,
     control,
     conv,
     data,
@@ -33,7 +34,7 @@ from .core import Primitive, define
 __all__ = ["ALL", "BY_NAME", "FAMILIES", "Primitive", "define"]
 
 FAMILIES: tuple[ModuleType, ...] = (state, math, reduce, linalg, array, joining, fills, indexing, nn, control,
-                                     tensor_array, data, segment, debug, sampling, conv, matrix, summary)
+                                     tensor_array, data, segment, debug, sampling, conv, matrix, summary, complex)
 
 
 def _declared(families: tuple[ModuleType, ...]) -> tuple[Primitive, ...]:

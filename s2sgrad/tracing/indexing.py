@@ -297,9 +297,9 @@ def _write_traced(root: Traced, written: np.ndarray, key: tuple | None, value: A
     """``root`` with ``value`` (broadcast to ``written``'s shape) at the flat positions ``written``;
     ``key`` is the root's own index when the write is ``root[key] = value``."""
     update = broadcast_tensor(as_tensor(value, root.dtype), written.shape)
-    position = np.full(root.size, -1, dtype=np.int64)
-    position[written.ravel()] = np.arange(written.size)
-    position = position.reshape(root.shape)
+    flat = np.full(root.size, -1, dtype=np.int64)
+    flat[written.ravel()] = np.arange(written.size)
+    position = flat.reshape(root.shape)
     if key is not None and not any(_advanced(v) for v in key):
         placed = a.scatter_into_zeros(update, root.tensor, key, [])
     else:

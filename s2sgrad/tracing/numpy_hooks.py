@@ -74,8 +74,8 @@ def _asarray(obj: Any, dtype: Any = None, order: str = "K", **kwargs: Any) -> Tr
 
 # -- pre-allocated arrays --------------------------------------------------------------------------------
 
-def _filled(fill: Callable[..., np.ndarray]) -> Callable[..., Traced]:
-    def make(*args: Any, **kwargs: Any) -> Traced:
+def _filled(fill: Callable[..., np.ndarray]) -> Callable[..., Any]:
+    def make(*args: Any, **kwargs: Any) -> Any:
         value = fill(*args, **kwargs)
         if value.dtype.kind not in "biufc":
             return value
@@ -83,11 +83,11 @@ def _filled(fill: Callable[..., np.ndarray]) -> Callable[..., Traced]:
     return make
 
 
-def _full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", **kwargs: Any) -> Traced:
+def _full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", **kwargs: Any) -> Any:
     if not contains_traced(fill_value):
         return _filled(_ORIGINAL["full"])(shape, fill_value, dtype, order, **kwargs)
     value = as_traced(fill_value, None if dtype is None else np.dtype(dtype))
-    return np.broadcast_to(value, shape).copy()  # type: ignore[return-value]  # Traced dispatch
+    return np.broadcast_to(value, shape).copy()
 
 
 def _always(*args: Any, **kwargs: Any) -> bool:
