@@ -17,18 +17,18 @@ from .convert import convert_operands, convert_to_tensor, record1
 __all__ = ["complex", "real", "imag", "conj", "angle"]
 
 
-def complex(real: Any, imag: Any, name: str | None = None) -> Tensor:  # noqa: A001 - TF's name
+def complex(real: Any, imag: Any, name: str | None = None) -> Tensor:
     """The complex tensor ``real + 1j * imag`` (two float32 parts: complex64; float64: complex128)."""
     return record1(P.COMPLEX, convert_operands([real, imag]), name=name or "Complex")
 
 
-def real(input: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's argument name
+def real(input: Any, name: str | None = None) -> Tensor:
     """The real part of a complex tensor (a real tensor itself)."""
     z = convert_to_tensor(input)
     return record1(P.REAL, [z], name=name or "Real") if z.dtype.is_complex else z
 
 
-def imag(input: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's argument name
+def imag(input: Any, name: str | None = None) -> Tensor:
     """The imaginary part of a complex tensor (zeros for a real one)."""
     z = convert_to_tensor(input)
     return record1(P.IMAG, [z], name=name or "Imag") if z.dtype.is_complex else a.zeros_like(z, name=name)
@@ -40,7 +40,7 @@ def conj(x: Any, name: str | None = None) -> Tensor:
     return record1(P.CONJ, [z], name=name or "Conj") if z.dtype.is_complex else z
 
 
-def angle(input: Any, name: str | None = None) -> Tensor:  # noqa: A002 - TF's argument name
+def angle(input: Any, name: str | None = None) -> Tensor:
     """The argument of each complex element, in (-pi, pi]; for real ones pi where negative, else 0."""
     z = convert_to_tensor(input)
     if z.dtype.is_complex:

@@ -108,8 +108,3 @@ def _linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retst
         values = np.concatenate([values[:-1], np.reshape(stop, (1,))])
     values = values if dtype is None else values.astype(dtype)
     return (values, step) if retstep else values
-
-
-@implements(np.real)
-def _real(val: Any) -> Traced:
-    return as_traced(val).real

@@ -23,6 +23,7 @@ from .registry import FUNCTIONS, unsupported, user_line
 
 __all__ = ["Trace", "Traced", "TracedValueError", "current_trace", "on_activate"]
 
+_REAL, _IMAG = np.real, np.imag  # NumPy's own (``numpy_hooks`` routes the module's names while tracing)
 _ACTIVATION: list[Callable[[], contextlib.AbstractContextManager]] = []
 
 
@@ -205,9 +206,11 @@ class Traced:
 
     @property
     def real(self) -> Traced:
-        if self.dtype.kind == "c":
-            raise unsupported("ndarray.real of a complex array")
-        return self
+        return FUNCTIONS[_REAL](self)
+
+    @property
+    def imag(self) -> Traced:
+        return FUNCTIONS[_IMAG](self)
 
     def __len__(self) -> int:
         if not self.shape:
@@ -304,7 +307,7 @@ class Traced:
         return self._call(np.reshape, -1, order=order).copy()
 
     def conj(self) -> Traced:
-        return self.real
+        return np.conjugate(self)  # type: ignore[return-value]  # __array_ufunc__ gives a Traced
 
     conjugate = conj
 
