@@ -48,6 +48,15 @@ def _pow_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     return only_needed(needed, lambda: unbroadcast(g * c.conj(y * m.pow(x, y - a.ones_like(y))), x), grad_y)
 
 
+def _abs_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
+    """``|z|``'s gradient ``g z / |z|`` (0 at 0, as TF's ComplexAbs) written without ``sign``, whose
+    rule is 0: so second derivatives are right."""
+    z = op.inputs[0]
+    if not z.dtype.is_complex:
+        return math.RULES[M.ABS](op, needed, g)
+    return [m.divide_no_nan(m.cast(g, z.dtype) * z, m.cast(op.outputs[0], z.dtype))]
+
+
 def _complex_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     x, y = op.inputs
     return only_needed(needed, lambda: unbroadcast(c.real(g), x), lambda: unbroadcast(c.imag(g), y))
@@ -63,13 +72,14 @@ def _angle_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
 _HOLOMORPHIC: Sequence[tuple[dict[Primitive, Rule], Primitive]] = [
     *[(math.RULES, p) for p in (M.SQUARE, M.SQRT, M.RSQRT, M.EXP, M.EXPM1, M.LOG, M.LOG1P, M.SIN, M.COS, M.TAN,
                                 M.ASIN, M.ACOS, M.ATAN, M.SINH, M.COSH, M.ASINH, M.TANH, M.SIGMOID,
-                                M.RECIPROCAL, M.MUL, M.REAL_DIV)],
+                                M.RECIPROCAL, M.MUL, M.REAL_DIV, M.DIV_NO_NAN)],
     (linalg.RULES, L.MAT_MUL), (linalg.RULES, L.EINSUM), (reduce.RULES, R.PROD), (reduce.RULES, R.CUMPROD),
 ]
 
 RULES: dict[Primitive, Rule] = {
     **{p: holomorphic(table[p]) for table, p in _HOLOMORPHIC},
     M.POW: _pow_grad,
+    M.ABS: _abs_grad,
     P.COMPLEX: _complex_grad,
     P.REAL: lambda op, needed, g: [m.cast(g, op.inputs[0].dtype)],
     P.IMAG: lambda op, needed, g: [c.complex(a.zeros_like(g), g)],
