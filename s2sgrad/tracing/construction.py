@@ -37,9 +37,10 @@ def _like(fill: Callable) -> Callable:
 
 def _constant_like(value: int, op: Callable) -> Callable:
     def fill(x: Traced, dtype: np.dtype, shape: tuple) -> Traced:
+        known = np.full(shape, value, dtype)  # its values are known: Python may read them, as NumPy's
         if dtype == x.dtype and shape == x.shape:
-            return Traced(op(x.tensor))
-        return Traced(constant(value, graph_dtype(dtype), shape=list(shape)))
+            return Traced(op(x.tensor), value=known)
+        return Traced(constant(value, graph_dtype(dtype), shape=list(shape)), value=known)
     return fill
 
 

@@ -282,6 +282,8 @@ def setitem(x: Traced, key: Any, value: Any) -> None:
     root = _root(x)
     written = _positions(x)[static_key]
     views = _affected(root, written, x)
+    if isinstance(value, Traced) and value.value is not None:
+        value = value.value                    # known values (an element read from such an array)
     if root.value is not None and not contains_traced(value):
         flat = root.value.reshape(-1)          # a view: root values are contiguous
         flat[written] = np.asarray(value)      # NumPy's casting and broadcasting errors

@@ -90,6 +90,10 @@ def _full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", **kw
     return np.broadcast_to(value, shape).copy()
 
 
+def _concrete_prototype(prototype: Any = None, *args: Any, **kwargs: Any) -> bool:
+    return not any(contains_traced(v) for v in (prototype, args, kwargs.get("fill_value")))
+
+
 def _always(*args: Any, **kwargs: Any) -> bool:
     return True
 
@@ -152,6 +156,8 @@ def _install() -> None:
     }
     for name in ("zeros", "ones", "empty", "eye", "identity"):
         table[name] = (_filled(getattr(np, name)), _always)
+    for name in ("zeros_like", "ones_like", "empty_like", "full_like"):  # of a NumPy array (a traced one dispatches)
+        table[name] = (_filled(getattr(np, name)), _concrete_prototype)
     table["full"] = (_full, _always)
     for name in _LIST_TAKING:
         if getattr(np, name, None) in FUNCTIONS:
