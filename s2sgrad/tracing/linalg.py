@@ -117,7 +117,7 @@ def _inner(a_: Any, b: Any) -> Traced:
 
 @implements(np.vdot)
 def _vdot(a_: Any, b: Any) -> Traced:
-    return _dot(np.ravel(as_traced(a_)), np.ravel(as_traced(b)))
+    return _dot(np.conj(np.ravel(as_traced(a_))), np.ravel(as_traced(b)))  # NumPy conjugates a
 
 
 @implements(np.cross)
@@ -324,6 +324,8 @@ def _norm(x_: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) ->
     x = as_traced(x_)
     if x.dtype.kind not in "fc":
         x = x.astype(np.float64)
+    if x.dtype.kind == "c":
+        x = np.abs(x)  # norms of complex arrays are the norms of their moduli
     if axis is None:
         if ord is None:
             result = np.sqrt(np.sum(np.square(x)))
