@@ -177,6 +177,32 @@ def test_constructors_outside_a_trace_are_numpys():
     assert np.zeros.__module__ == "numpy" and np.sum([1, 2]) == 3 and np.r_[1, 2].tolist() == [1, 2]
 
 
+def fill_in_traced_branches(x):
+    """An `if` on a traced value (converted to the graph's If) whose branches write into `out`."""
+    out = np.zeros((2, 3))
+    if np.sum(x) > 0:
+        out[0] = x * 2
+        out[1, :2] = out[0, 1:] ** 2
+    else:
+        out[1] = np.exp(x)
+    return np.sum(out * np.arange(6.0).reshape(2, 3))
+
+
+def fill_in_traced_loop(x):
+    """A `while` on a traced value (the graph's While) updating elements in place."""
+    out = np.zeros(3)
+    while np.sum(out) < 4.0:
+        out[0] = out[0] + x[0] ** 2
+        out[1:] += x[1:] * 0.5
+    return np.sum(out ** 2)
+
+
+@pytest.mark.parametrize("x", [X, -X], ids=["then", "else"])
+def test_filling_inside_traced_control_flow(x):
+    check(fill_in_traced_branches, x)
+    check(fill_in_traced_loop, np.abs(x) + 0.4)
+
+
 # -- views and in-place changes: NumPy's aliasing -----------------------------------------------------------
 
 def view_sees_later_writes(x):

@@ -22,13 +22,18 @@ from . import linalg, math, reduce
 from .common import Grads, Needed, Rule, only_needed, unbroadcast
 
 
+def _conj(t: Tensor) -> Tensor:
+    """``conj(t)``; ``conj(conj(x))`` is ``x``."""
+    return t.op.inputs[0] if t.op.prim is P.CONJ else c.conj(t)
+
+
 def holomorphic(rule: Rule) -> Rule:
     """``rule`` for complex inputs too: ``conj(rule(conj(g)))``."""
     def complex_rule(op: Operation, needed: Needed, *grads: Tensor) -> Grads:
         if not any(t.dtype.is_complex for t in op.inputs):
             return rule(op, needed, *grads)
-        result = rule(op, needed, *[c.conj(g) for g in grads])
-        return [None if g is None else c.conj(g) for g in result]
+        result = rule(op, needed, *[_conj(g) for g in grads])
+        return [None if g is None else _conj(g) for g in result]
     complex_rule.__doc__ = rule.__doc__
     return complex_rule
 
@@ -83,6 +88,6 @@ RULES: dict[Primitive, Rule] = {
     P.COMPLEX: _complex_grad,
     P.REAL: lambda op, needed, g: [m.cast(g, op.inputs[0].dtype)],
     P.IMAG: lambda op, needed, g: [c.complex(a.zeros_like(g), g)],
-    P.CONJ: lambda op, needed, g: [c.conj(g)],
+    P.CONJ: lambda op, needed, g: [_conj(g)],
     P.ANGLE: _angle_grad,
 }
