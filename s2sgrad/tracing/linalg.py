@@ -325,7 +325,7 @@ def _norm(x_: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) ->
     if x.dtype.kind not in "fc":
         x = x.astype(np.float64)
     if x.dtype.kind == "c":
-        x = np.abs(x)  # norms of complex arrays are the norms of their moduli
+        x = np.abs(x)  # type: ignore[assignment]  # a Traced (NumPy's stubs say ndarray): the moduli's norms
     if axis is None:
         if ord is None:
             result = np.sqrt(np.sum(np.square(x)))

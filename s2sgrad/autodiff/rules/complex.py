@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from ...ops import array_ops as a
 from ...ops import complex_ops as c
 from ...ops import math_ops as m
+from ...ops.indexed_slices import IndexedSlices
 from ...primitives import complex as P
 from ...primitives import linalg as L
 from ...primitives import math as M
@@ -22,8 +23,10 @@ from . import linalg, math, reduce
 from .common import Grads, Needed, Rule, only_needed, unbroadcast
 
 
-def _conj(t: Tensor) -> Tensor:
+def _conj(t: Tensor | IndexedSlices) -> Tensor | IndexedSlices:
     """``conj(t)``; ``conj(conj(x))`` is ``x``."""
+    if isinstance(t, IndexedSlices):
+        return IndexedSlices(c.conj(t.values), t.indices, t.dense_shape)
     return t.op.inputs[0] if t.op.prim is P.CONJ else c.conj(t)
 
 
@@ -88,6 +91,6 @@ RULES: dict[Primitive, Rule] = {
     P.COMPLEX: _complex_grad,
     P.REAL: lambda op, needed, g: [m.cast(g, op.inputs[0].dtype)],
     P.IMAG: lambda op, needed, g: [c.complex(a.zeros_like(g), g)],
-    P.CONJ: lambda op, needed, g: [_conj(g)],
+    P.CONJ: lambda op, needed, g: [_conj(g)],  # g may be IndexedSlices (a gather of the conjugate)
     P.ANGLE: _angle_grad,
 }
