@@ -11,6 +11,7 @@ from ...primitives import ALL
 from ...primitives.core import Primitive
 from . import (
     array,
+    complex,
     control,
     conv,
     data,
@@ -50,7 +51,7 @@ EMITTERS: dict[Primitive, Emitter] = _merged(array.EMITTERS, control.EMITTERS,
                                              linalg.EMITTERS, math.EMITTERS, nn.EMITTERS, reduce.EMITTERS,
                                              state.EMITTERS, tensor_array.EMITTERS, data.EMITTERS,
                                              segment.EMITTERS, debug.EMITTERS, sampling.EMITTERS, conv.EMITTERS,
-                                             matrix.EMITTERS, summary.EMITTERS)
+                                             matrix.EMITTERS, summary.EMITTERS, complex.EMITTERS)
 
 
 def emitter(prim: Primitive) -> Emitter | None:
