@@ -1,5 +1,7 @@
 """tf.cond, tf.case, tf.while_loop, tf.TensorArray, map_fn/scan/foldl/foldr: values against NumPy,
 gradients against finite differences (float64), TF's errors, and the generated blocks."""
+import re
+
 import numpy as np
 import pytest
 
@@ -94,6 +96,20 @@ def test_case_picks_the_first_true_predicate_else_default(graph):
     y = tf.case([(x < 0, lambda: tf.constant(-1)), (x < 10, lambda: tf.constant(1))], default=lambda: tf.constant(99))
     sess = tf.Session()
     assert [sess.run(y, {x: v}) for v in (-5, 5, 50)] == [-1, 1, 99]
+
+
+def test_exclusive_case_fails_a_run_with_two_true_predicates(graph):
+    x = tf.placeholder(tf.float32, [], name="x")
+    y = tf.case([(x < 1.0, lambda: x * 10.0), (x < 2.0, lambda: x * 20.0)], default=lambda: x, exclusive=True)
+    (g,) = tf.gradients(y, x)
+    sess = tf.Session()
+    assert sess.run([y, g], {x: 1.5}) == [30.0, 20.0]
+    assert sess.run([y, g], {x: 5.0}) == [5.0, 1.0]
+    # TensorFlow's message: the predicates' names, then which of them were true
+    with pytest.raises(tf.errors.InvalidArgumentError, match=re.escape(
+            "assertion failed: [Input error: exclusive=True: more than 1 conditions (Less:0, Less_1:0) evaluated "
+            "as True:] [1 1]")):
+        sess.run(y, {x: 0.5})
 
 
 def test_cond_errors_are_tensorflows(graph):

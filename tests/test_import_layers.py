@@ -30,7 +30,8 @@ LAYERS: dict[str, list[str]] = {
     "library": ["session", "train", "losses", "metrics", "nn", "math", "linalg", "random", "initializers", "manip",
                 "debugging", "graph_keys", "legacy", "compat", "contrib", "io", "checkpoint", "data", "python_io",
                 "image", "regularizers", "layers", "rnn", "summary"],
-    "front doors": ["inspection", "export", "standalone", "explain", "cli", "dot", "tracing", "testing"],
+    "front doors": ["inspection", "export", "standalone", "explain", "cli", "dot", "tracing", "testing",
+                    "distributed"],
     "package": ["__init__", "__main__"],
 }
 

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .. import errors
-from ..primitives.state import ASSIGN, CONST, NO_OP, PLACEHOLDER, PLACEHOLDER_WITH_DEFAULT
+from ..primitives.state import ASSIGN, CONST, IDENTITY, NO_OP, PLACEHOLDER, PLACEHOLDER_WITH_DEFAULT
 from ..shapes import TensorShape, dims_text
 from ..ssa.graph import Operation, Tensor
 from .lower_control import lower_control
@@ -71,11 +71,19 @@ def lower(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feeds: dict
         rng_params[op] = v
         prog.params.append(v)
 
+    ordering = _AssignOrder(ops) if any(op.prim.assigns for op in ops) else None
     for op in ops:
         outputs = op.outputs
         if outputs and outputs[0] in values and (len(outputs) == 1 or all(t in values for t in outputs)):
             continue  # fed (or a variable read)
-        _lower_op(op, values, prog, rng_params)
+        reads = ordering.reads_after_assigns(op, values) if ordering is not None and op.control_inputs else {}
+        if reads:  # op reads those variables' assigned values: it alone sees them in place of the stored ones
+            stored = {t: values[t] for t in reads}
+            values.update(reads)
+            _lower_op(op, values, prog, rng_params)
+            values.update(stored)
+        else:
+            _lower_op(op, values, prog, rng_params)
     prog.outputs = [values[t] for t in fetch_tensors]
     last = dict(prog.commits)  # later assignments win, in graph order
     prog.commits = list(last.items())
@@ -131,6 +139,60 @@ def _lower_op(op: Operation, values: dict, prog: Any, rng_params: dict) -> None:
     prog.instrs.append(Instr(prim, args, op.attrs, outs, op))
     if prim.assigns:
         _commit(op, outs[0], prog)
+
+
+class _AssignOrder:
+    """Which assignments a control dependency orders before an op. An op created under
+    ``tf.control_dependencies([...])`` that reads a variable (``v.read_value()``, ``tf.identity(v)``,
+    ``v + 1``...) reads it after the assignments those dependencies lead to, as TensorFlow does;
+    every other read of a variable in a run sees the value the run started with."""
+
+    def __init__(self, ops: Sequence[Operation]) -> None:
+        self.in_slice = set(ops)
+        self.latest: dict[Operation, dict[Operation, Operation]] = {}  # dependency -> variable -> its last assign
+
+    def reads_after_assigns(self, op: Operation, values: dict) -> dict[Tensor, Value]:
+        """``op``'s inputs that read a variable assigned before it, each with the assigned value."""
+        read = {t: var for t in op.inputs if (var := _variable_read(t, values)) is not None}
+        if not read:
+            return {}
+        last: dict[Operation, Operation] = {}
+        for dep in op.control_inputs:
+            for var, assign in self._assigns_before(dep).items():
+                if var not in last or assign.id > last[var].id:
+                    last[var] = assign
+        return {t: values[last[var].outputs[0]] for t, var in read.items() if var in last}
+
+    def _assigns_before(self, start: Operation) -> dict[Operation, Operation]:
+        """The last assignment of each variable among ``start`` and the ops it depends on."""
+        found = self.latest.get(start)
+        if found is None:
+            found = {}
+            stack, seen = [start], set()
+            while stack:
+                op = stack.pop()
+                if op in seen or op not in self.in_slice:
+                    continue
+                seen.add(op)
+                if op.prim.assigns:
+                    var = op.inputs[0].op
+                    if var not in found or op.id > found[var].id:
+                        found[var] = op
+                stack.extend(t.op for t in op.inputs)
+                stack.extend(op.control_inputs)
+            self.latest[start] = found
+        return found
+
+
+def _variable_read(t: Tensor, values: dict) -> Operation | None:
+    """The variable whose stored value ``t`` is (the variable itself or an identity of it), or None."""
+    while True:
+        v = values.get(t)
+        if v is not None and v.kind is Kind.VAR:
+            return v.source if isinstance(v.source, Operation) else None
+        if t.op.prim is not IDENTITY:
+            return None
+        t = t.op.inputs[0]
 
 
 def _same_or_new(static: TensorShape, dims: Any) -> TensorShape:

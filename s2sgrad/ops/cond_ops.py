@@ -12,7 +12,11 @@ from .. import dtypes as _dt
 from ..primitives.control import IF
 from ..ssa.graph import get_default_graph
 from ..ssa.regions import Region
+from . import array_ops as a
+from . import math_ops as m
 from . import nest
+from . import reduce_ops as r
+from .assert_ops import Assert
 from .blocks import as_result, control_op, trace
 from .convert import convert_to_tensor
 
@@ -60,7 +64,7 @@ def cond(pred: Any, true_fn: Callable | None = None, false_fn: Callable | None =
 def case(pred_fn_pairs: Any, default: Callable | None = None, exclusive: bool = False, strict: bool = False,
          name: str = "case") -> Any:
     """The function of the first true predicate in ``pred_fn_pairs`` (else ``default``), as nested
-    conds."""
+    conds; with ``exclusive``, a run in which more than one predicate is true fails."""
     if not isinstance(pred_fn_pairs, (list, tuple, dict)):
         raise TypeError(f"pred_fn_pairs must be a list or tuple of (pred, fn) pairs, got {pred_fn_pairs!r}")
     if default is not None and not callable(default):
@@ -81,7 +85,20 @@ def case(pred_fn_pairs: Any, default: Callable | None = None, exclusive: bool = 
         for p in preds:
             if p.dtype is not _dt.bool:
                 raise TypeError(f"pred must be a bool tensor, got {p.dtype.name} ({p.name})")
-        return _chain(list(zip(preds, [fn for _, fn in pairs], strict=True)), default, strict)
+        chained = list(zip(preds, [fn for _, fn in pairs], strict=True))
+        if not exclusive or len(preds) < 2:
+            return _chain(chained, default, strict)
+        with graph.control_dependencies([_at_most_one_true(preds)]):
+            return _chain(chained, default, strict)
+
+
+def _at_most_one_true(preds: list) -> Any:
+    """The Assert that fails a run in which more than one of ``preds`` is true (TF's message)."""
+    stacked = a.stack(preds, name="preds_c")
+    count = r.reduce_sum(m.cast(stacked, _dt.int32), name="num_true_conds")
+    names = ", ".join(p.name for p in preds)
+    return Assert(m.less_equal(count, 1), [f"Input error: exclusive=True: more than 1 conditions ({names}) "
+                                           "evaluated as True:", stacked], summarize=len(preds))
 
 
 def _chain(pairs: list, default: Callable, strict: bool) -> Any:

@@ -196,15 +196,24 @@ class GradientFunction:
             raise TypeError(f"{self.label}: inspect with concrete example arguments, not traced values")
         return self._program(arguments)
 
+    def compiled_call(self, *args: Any, **kwargs: Any) -> tuple[pipeline.Executable, list, Callable[[Sequence], Any]]:
+        """For these arguments: the compiled executable, the arguments its ``run`` takes, and the
+        function turning what ``run`` returns into this call's result (``export`` and
+        ``s2sgrad.distributed`` run the module elsewhere, then finish the call here)."""
+        arguments = self._bind(args, kwargs)
+        program = self._inspect(args, kwargs)
+
+        def finish(outs: Sequence) -> Any:
+            value, results = program.unpack(outs)
+            return self._package(value, results, program.recording)
+        return program.executable, program.module_inputs(arguments), finish
+
     def call_observed(self, *args: Any, **kwargs: Any) -> tuple[Any, pipeline.Executable, list, list]:
         """``self(*args, **kwargs)``, also returning the executable that ran, the arguments its ``run``
         was given and the values it returned (what ``export`` writes down)."""
-        arguments = self._bind(args, kwargs)
-        program = self._inspect(args, kwargs)
-        inputs = program.module_inputs(arguments)
-        outs = list(program.executable.call(inputs))
-        value, results = program.unpack(outs)
-        return self._package(value, results, program.recording), program.executable, inputs, outs
+        exe, inputs, finish = self.compiled_call(*args, **kwargs)
+        outs = list(exe.call(inputs))
+        return finish(outs), exe, inputs, outs
 
     # -- inspection -----------------------------------------------------------------------------
     def executable(self, *args: Any, **kwargs: Any) -> pipeline.Executable:

@@ -2,9 +2,9 @@
 towards the variables' values, ``shadow -= (shadow - value) * (1 - decay)``.
 
 In one run a variable reads as its value from the start of the run, so ``apply()`` averages that
-value - except for variables that the ops ``apply()`` is made to depend on assign (TF's
-``with tf.control_dependencies([train_op]): ema.apply(...)``): as in TF, their new values are
-averaged (and a ``num_updates`` variable such as the global step counts the new step).
+value - except under ``with tf.control_dependencies([train_op]): ema.apply(...)``, where its ops
+read the values ``train_op`` assigns, as every op under control dependencies does (so, as in TF,
+the new values are averaged and a ``num_updates`` global step counts the new step).
 """
 from __future__ import annotations
 
@@ -49,24 +49,6 @@ def assign_moving_average(variable: v.Variable, value: Any, decay: Any, zero_deb
         return v.assign(variable, biased_t / bias_factor, name=scope)
 
 
-def _value_after(var: Any, ops: Any) -> Any:
-    """``var``'s value once ``ops`` have run: the new value of an assignment to it among them (or among
-    the ops they wait for), else ``var`` itself (its value at the start of the run)."""
-    if not isinstance(var, v.Variable):
-        return var
-    seen: set[Operation] = set()
-    stack = list(ops)
-    while stack:
-        op = stack.pop()
-        if op in seen:
-            continue
-        seen.add(op)
-        if op.prim.assigns and op.inputs[0].op is var.op:
-            return op.outputs[0]
-        stack.extend(op.control_inputs)
-    return var
-
-
 class ExponentialMovingAverage:
     """Moving averages of variables (or tensors); ``decay`` is lowered to ``(1 + n) / (10 + n)`` early
     on when ``num_updates`` (e.g. the global step) is given.
@@ -106,11 +88,10 @@ class ExponentialMovingAverage:
                 self._averages[var] = self._shadow(var)
         with graph.name_scope(self._name) as scope:
             decay = a.identity(convert_to_tensor(self._decay, dtype=_dt.float32), name="decay")
-            waits_for = decay.op.control_inputs   # the control_dependencies apply() is called under
             if self._num_updates is not None:
-                n = m.cast(_value_after(self._num_updates, waits_for), _dt.float32, name="num_updates")
+                n = m.cast(self._num_updates, _dt.float32, name="num_updates")
                 decay = m.minimum(decay, (1.0 + n) / (10.0 + n))
-            updates = [assign_moving_average(self._averages[var], _value_after(var, waits_for), decay,
+            updates = [assign_moving_average(self._averages[var], var, decay,
                                              zero_debias=self._averages[var] in self._debiased)
                        for var in var_list]
             return cf.group(*updates, name=scope)
