@@ -116,6 +116,7 @@ def fill_like_and_full(x):
     c = np.full((2,), 4.0)
     c[0] = x[2]
     d = np.zeros_like(x)
+    d.fill(x[2])
     d[2] = x[0] * x[1]
     return np.sum(a * b) + np.sum(c ** 2) + np.sum(d * x) + np.sum(np.eye(3) @ x)
 

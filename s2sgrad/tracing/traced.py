@@ -306,6 +306,10 @@ class Traced:
     def flatten(self, order: str = "C") -> Traced:
         return self._call(np.reshape, -1, order=order).copy()
 
+    def fill(self, value: Any) -> None:
+        """Like ``ndarray.fill``: every element becomes ``value`` (in place)."""
+        self[...] = value
+
     def conj(self) -> Traced:
         return np.conjugate(self)  # type: ignore[return-value]  # __array_ufunc__ gives a Traced
 
