@@ -99,10 +99,11 @@ from .ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, SparseTe
                               parse_single_example)
 
 # s2sgrad's own: see the generated code, differentiate plain NumPy functions, ship the result
-from .inspection import ir, source
+from .inspection import dot, ir, source
 from .tracing import grad, hessian, jacobian, value_and_grad
 from .explain import explain
 from .export import export
+from .view_page import view
 from ._version import __version__ as __version__  # re-exported (`as` itself: not one of the API names)
 
 
@@ -114,6 +115,7 @@ newaxis = None
 __all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "SparseTensor", "VarLenFeature", "data",
            "parse_example", "parse_single_example", "python_io"]  # tf.data (issue 15)
 __all__ += ["HistogramProto", "SessionLog", "Summary", "summary"]  # tf.summary (issue 15)
+__all__ += ["dot", "view"]  # pictures and the page of a program (issue 17)
 __all__ += ["angle", "complex", "conj", "imag", "real"]  # complex numbers (issue 16)
 __all__ += ["AUTO_REUSE", "AggregationMethod", "ConfigProto", "DType", "DeviceSpec", "Dimension", "GPUOptions", "Graph",
            "GraphKeys", "GraphOptions", "IndexedSlices", "IndexedSlicesValue", "InteractiveSession", "NoGradient",

@@ -1,124 +1,100 @@
-"""The ``s2sgrad`` command: ``s2sgrad dump SCRIPT.py [args...]`` shows the code a program compiles.
+"""The ``s2sgrad`` command: ``dump`` shows the code a program compiles, ``view`` writes a page of it.
 
-``dump`` runs the script as ``__main__`` with a hook in ``compiler.compile_hooks``;
-when the script ends (normally, by ``sys.exit`` or by an exception) it prints every distinct
-module that was compiled, in compile order, and optionally writes DOT and standalone files.
-The script's own standard output goes to standard error, so standard output is the dump.
+``s2sgrad dump SCRIPT.py [args...]`` runs the script as ``__main__`` with a hook in
+``compiler.compile_hooks``; when the script ends (normally, by ``sys.exit`` or by an exception)
+it prints every distinct module that was compiled, in compile order, and optionally writes DOT,
+SVG, an HTML page and standalone files. ``s2sgrad view SCRIPT.py -o page.html`` runs it the
+same way and writes the page (``s2sgrad.view``). The script's own standard output goes to
+standard error, so standard output is the dump (or the page).
 """
 from __future__ import annotations
 
 import argparse
-import contextlib
-import hashlib
-import importlib.util
 import os
-import runpy
+import shutil
 import sys
-import threading
-import traceback
-from collections.abc import Sequence
-from typing import Any
-
-import numpy as np
+from collections.abc import Callable, Sequence
 
 from ._version import __version__
+from .cli_paths import path_problem
 from .codegen import compiler
 from .codegen.names import identifier
-from .dot import to_dot
-from .export import CallRecorder, executable_spec
-from .pipeline import Executable
+from .drawing import GRAPHVIZ_MISSING, to_dot, to_svg
+from .explain import Explanation
+from .explain import explain as explain_gradients
+from .export import executable_spec
+from .script_run import STDIN, Collector, CompiledModule, run_script
+from .ssa.graph import Tensor, get_default_graph
 from .ssa.printer import format_ops
 from .standalone import write_standalone
+from .view_page import compiled_of_executable, page
 
 __all__ = ["main", "build_parser"]
 
 _HEADER_COLOR, _RESET = "\033[1;36m", "\033[0m"
-
-
-class _Compiled:
-    """One distinct compiled module and what dump knows about it."""
-
-    def __init__(self, label: str, source: str, constants: dict, origin: Any) -> None:
-        self.label = label
-        self.source = source
-        self.constants = constants
-        self.exe = origin if isinstance(origin, Executable) else None
-        self.recorder = CallRecorder()
-        self.times = 1
-
-    def header(self, index: int) -> str:
-        digest = hashlib.sha1(self.source.encode("utf-8")).hexdigest()[:10]
-        times = f", compiled {self.times} times" if self.times > 1 else ""
-        return f"#### s2sgrad module {index}: {self.label} (sha1 {digest}{times})"
-
-
-class _Collector:
-    """The compile hook: distinct modules (same source and constants) in first-compile order;
-    with ``record``, each one's ``run`` is wrapped to record its first call (for ``-o``)."""
-
-    def __init__(self, record: bool) -> None:
-        self.modules: dict[str, _Compiled] = {}
-        self._record = record
-        self._lock = threading.Lock()
-
-    def __call__(self, run: compiler.GeneratedRun, label: str, constants: dict[str, Any],
-                 origin: Any) -> compiler.GeneratedRun:
-        key = _module_key(run.source, constants)
-        with self._lock:
-            seen = self.modules.get(key)
-            if seen is not None:
-                seen.times += 1
-                return run
-            new = self.modules[key] = _Compiled(label, run.source, constants, origin)
-        return new.recorder.wrap(run) if self._record else run
-
-
-def _module_key(source: str, constants: dict) -> str:
-    h = hashlib.sha1(source.encode("utf-8"))
-    for name in sorted(constants):
-        value = np.asarray(constants[name])
-        h.update(f"{name}:{value.dtype.str}:{value.shape}".encode())
-        h.update(repr(value.tolist()).encode() if value.dtype == object else np.ascontiguousarray(value).tobytes())
-    return h.hexdigest()
-
-
-_DUMP_USAGE = ("s2sgrad dump [-h] [--ir] [--dot FILE] [-o DIR] [--color {auto,always,never}]\n"
-               "                    (SCRIPT | -m MODULE | -) [ARGS ...]")
-_VALUE_OPTIONS = ("--dot", "--output", "--color")   # dump's options that take a value (besides -o)
-_STDIN = "-"
+_SCRIPT_USAGE = "(SCRIPT | -m MODULE | -) [ARGS ...]"
+_DUMP_USAGE = ("s2sgrad dump [-h] [--ir] [--dot FILE] [--svg FILE] [--html FILE] [-o DIR]\n"
+               "                    [--color {auto,always,never}] " + _SCRIPT_USAGE)
+_VIEW_USAGE = "s2sgrad view [-h] [-o FILE] [--explain Y=X,...] (SCRIPT | -m MODULE | -) [-- ARGS ...]"
+_VALUE_OPTIONS = ("--dot", "--svg", "--html", "--output", "--color")   # dump's options with a value (and -o)
+_ERRORS = ("Usage errors, including unusable paths, exit 2 before the script runs; a closed standard "
+           "output (| head) exits 141 quietly.")
+_DUMP_EPILOG = ("Options go before SCRIPT; everything after SCRIPT (or -m MODULE) is passed to the script. "
+                "'-m MODULE' runs a module and '-' reads the script from standard input, as with python. " + _ERRORS)
+_VIEW_EPILOG = ("Options may come before or after SCRIPT (s2sgrad view train.py -o page.html); the script's own "
+                "arguments come after '--'. '-m MODULE' runs a module and '-' reads the script from standard "
+                "input, as with python. " + _ERRORS)
+_BROKEN_PIPE = 141   # 128 + SIGPIPE: the shell's status for a tool killed by a broken pipe
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``s2sgrad`` command and its ``dump`` subcommand."""
+    """The argument parser of the ``s2sgrad`` command and its ``dump`` and ``view`` subcommands."""
     parser = argparse.ArgumentParser(
         prog="s2sgrad", description="s2sgrad: a source-to-source gradient compiler. "
                                     "Run a subcommand with --help for its options.")
     parser.add_argument("--version", action="version", version=f"s2sgrad {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     dump = commands.add_parser(
-        "dump", usage=_DUMP_USAGE, help="run a script and print the code s2sgrad compiled for it",
+        "dump", usage=_DUMP_USAGE, help="run a script and print the code s2sgrad compiled for it", epilog=_DUMP_EPILOG,
         description="Run SCRIPT as __main__ (sys.argv = [SCRIPT, *ARGS]) and print, for every distinct module "
                     "it made s2sgrad compile, a header and the generated source (or the IR). The script's "
-                    "own standard output goes to standard error. Exit status: the script's (1 if it raised).",
-        epilog="Options go before SCRIPT; everything after SCRIPT (or -m MODULE) is passed to the script. "
-               "'-m MODULE' runs a module and '-' reads the script from standard input, as with python. "
-               "Usage errors, including unusable paths, exit 2 before the script runs; a closed standard "
-               "output (| head) exits 141 quietly.")
+                    "own standard output goes to standard error. Exit status: the script's (1 if it raised).")
     dump.add_argument("--ir", action="store_true", help="print the IR of each module's graph slice instead "
                                                         "of the generated source")
     dump.add_argument("--dot", metavar="FILE", help="also write the graph slices as Graphviz DOT to FILE")
+    dump.add_argument("--svg", metavar="FILE", help="also write the graph slices drawn by Graphviz to FILE (SVG)")
+    dump.add_argument("--html", metavar="FILE", help="also write the page 's2sgrad view' writes to FILE")
     dump.add_argument("-o", "--output", metavar="DIR", help="also write each module to DIR as a standalone "
                                                             ".py file (NumPy only) with its data in a .npz")
     dump.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                       help="colour the headers: auto (default) when standard output is a terminal and "
                            "NO_COLOR is unset")
-    dump.add_argument("-m", dest="module", metavar="MODULE",
-                      help="run library module MODULE as a script, like python -m (ends dump's options)")
-    dump.add_argument("script", metavar="SCRIPT", nargs="?",
-                      help="the Python script to run; '-' reads it from standard input")
+    _script_arguments(dump, "ends the options")
     dump.add_argument("args", metavar="ARGS", nargs=argparse.REMAINDER, help="arguments for the script")
-    dump.set_defaults(parser=dump)
+    dump.set_defaults(parser=dump, run=dump_command,
+                      outputs=[("dot", "--dot", False), ("svg", "--svg", False), ("html", "--html", False),
+                               ("output", "-o", True)])
+    view = commands.add_parser(
+        "view", usage=_VIEW_USAGE, epilog=_VIEW_EPILOG,
+        help="run a script and write a page showing its program beside the IR and the generated code",
+        description="Run SCRIPT as 'dump' does and write one self-contained HTML page: the program, the IR and "
+                    "the generated module of every module it compiled, side by side and linked line to line "
+                    "(click a line), with the graph drawn when Graphviz is installed.")
+    view.add_argument("-o", "--output", metavar="FILE", help="write the page to FILE (default: standard output)")
+    view.add_argument("--explain", metavar="Y=X,...", action="append", default=[], type=_explain_spec,
+                      help="also show why the gradients of tensor Y with respect to the tensors X are None or zero "
+                           "(names as in the script's graph: --explain loss=w,b); may be repeated")
+    _script_arguments(view, "options may follow")
+    view.set_defaults(parser=view, run=view_command, outputs=[("output", "-o", False)], args=[])
     return parser
+
+
+def _script_arguments(command: argparse.ArgumentParser, after_module: str) -> None:
+    """What to run, as ``python`` takes it: SCRIPT, ``-m MODULE`` or ``-``."""
+    command.add_argument("-m", dest="module", metavar="MODULE",
+                         help=f"run library module MODULE as a script, like python -m ({after_module})")
+    command.add_argument("script", metavar="SCRIPT", nargs="?",
+                         help="the Python script to run; '-' reads it from standard input")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -126,24 +102,38 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Usage errors (bad options, unusable paths) exit with status 2 and the subcommand's own
     usage before the script runs; a closed standard output (``s2sgrad dump x.py | head``)
-    ends the dump quietly with status 141, as a Unix tool killed by SIGPIPE does."""
+    ends the command quietly with status 141, as a Unix tool killed by SIGPIPE does."""
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     argv, module_args = _split_module_args(argv)
+    script_args = None
+    if argv[:1] == ["view"] and "--" in argv:   # view's script arguments follow "--"
+        end = argv.index("--")
+        argv, script_args = argv[:end], argv[end + 1:]
     ns, extras = parser.parse_known_args(argv)
     if extras:   # the usage of the command the unknown option was given to
         before_command = argv.index(extras[0]) < argv.index(ns.command)
-        (parser if before_command else ns.parser).error(f"unrecognized arguments: {' '.join(extras)}")
-    if ns.module is not None:
+        hint = " (the script's arguments go after '--')" if ns.command == "view" and not before_command else ""
+        (parser if before_command else ns.parser).error(f"unrecognized arguments: {' '.join(extras)}{hint}")
+    if script_args is not None:
+        ns.args = script_args
+    if ns.module is not None and ns.command == "dump":
         if module_args is None or ns.script is not None:   # -m given twice, or after SCRIPT
             ns.parser.error("-m MODULE must be the last of dump's options")
         ns.args = module_args
+    elif ns.module is not None:
+        if ns.script is not None:
+            ns.parser.error(f"give SCRIPT or -m MODULE, not both (the script's arguments go after '--': "
+                            f"-- {ns.script})")
     elif ns.script is None:
         ns.parser.error("the following arguments are required: SCRIPT (or -m MODULE, or - for standard input)")
-    problem = _path_problem(ns)
+    problem = path_problem(ns, ns.outputs)
     if problem:
         ns.parser.error(problem)
-    return dump(ns)
+    if getattr(ns, "svg", None) is not None and shutil.which("dot") is None:
+        ns.parser.error(f"--svg: {GRAPHVIZ_MISSING}")
+    status: int = ns.run(ns)
+    return status
 
 
 def _split_module_args(argv: list[str]) -> tuple[list[str], list[str] | None]:
@@ -159,7 +149,7 @@ def _split_module_args(argv: list[str]) -> tuple[list[str], list[str] | None]:
             return argv[:i + 2], argv[i + 2:]
         if arg.startswith("-m") and not arg.startswith("--"):
             return argv[:i + 1], argv[i + 1:]
-        if arg == "--" or arg == _STDIN or not arg.startswith("-"):
+        if arg == "--" or arg == STDIN or not arg.startswith("-"):
             break                   # SCRIPT: the rest is the script's
         takes_value = arg == "-o" or ("=" not in arg and len(arg) > 2
                                       and any(o.startswith(arg) for o in _VALUE_OPTIONS))
@@ -167,100 +157,110 @@ def _split_module_args(argv: list[str]) -> tuple[list[str], list[str] | None]:
     return argv, None
 
 
-def _path_problem(ns: argparse.Namespace) -> str | None:
-    """Why a path argument of ``dump`` cannot be used, or None: checked before the script runs."""
-    script = ns.script
-    if ns.module is not None:
-        problem = _module_problem(ns.module)
-        if problem:
-            return problem
-    elif script != _STDIN:
-        if os.path.isdir(script):
-            return f"can't open file {script!r}: is a directory"
-        if not os.path.exists(script):
-            return f"can't open file {script!r}: no such file"
-        if not os.access(script, os.R_OK):
-            return f"can't open file {script!r}: permission denied"
-    if ns.dot is not None:
-        problem = _output_problem(ns.dot, is_dir=False)
-        if problem:
-            return f"--dot {ns.dot!r}: {problem}"
-    if ns.output is not None:
-        problem = _output_problem(ns.output, is_dir=True)
-        if problem:
-            return f"-o {ns.output!r}: {problem}"
-    return None
-
-
-def _module_problem(name: str) -> str | None:
-    """Why ``-m name`` cannot run, found as ``python -m`` finds it (the current directory first)."""
-    saved_path = list(sys.path)
-    sys.path.insert(0, os.getcwd())
-    try:
-        spec = importlib.util.find_spec(name)
-        if spec is not None and spec.submodule_search_locations is not None:   # a package: its __main__
-            spec = importlib.util.find_spec(name + ".__main__")
-            if spec is None:
-                return f"-m {name!r}: a package with no __main__ module"
-    except (ImportError, ValueError) as e:
-        return f"-m {name!r}: {e}"
-    finally:
-        sys.path[:] = saved_path
-    return None if spec is not None else f"-m {name!r}: no module named {name!r}"
-
-
-def _output_problem(path: str, is_dir: bool) -> str | None:
-    """Why ``path`` cannot be written (a file, or with ``is_dir`` a directory made with its parents)."""
-    if not path:
-        return "empty path"
-    if os.path.exists(path):
-        if os.path.isdir(path) != is_dir:
-            return "exists and is not a directory" if is_dir else "is a directory"
-        if not os.access(path, os.W_OK):
-            return "permission denied"
-        return None
-    parent = os.path.dirname(os.path.abspath(path))
-    if not is_dir and not os.path.isdir(parent):
-        return f"no such directory {os.path.dirname(path)!r}"
-    while not os.path.exists(parent):   # -o makes missing parents: the nearest existing one must do
-        parent = os.path.dirname(parent)
-    if not os.path.isdir(parent):
-        return f"{parent!r} is not a directory"
-    if not os.access(parent, os.W_OK):
-        return f"permission denied in {parent!r}"
-    return None
-
-
-def dump(ns: argparse.Namespace) -> int:
-    """Run the script, then print and write what it compiled; returns the script's exit status."""
-    collector = _Collector(record=ns.output is not None)
+def _run(ns: argparse.Namespace, collector: Collector) -> tuple[int, list[CompiledModule]]:
+    """Run the script with ``collector`` hooked in; returns its exit status and the modules it
+    compiled (saying on standard error when it failed or compiled nothing)."""
     compiler.compile_hooks.append(collector)
     try:
-        status = _run_script(ns.script, ns.args, ns.module)
+        status = run_script(ns.script, ns.args, ns.module)
     finally:
         compiler.compile_hooks.remove(collector)
     modules = list(collector.modules.values())
     if status != 0:
-        print(f"s2sgrad dump: {_target(ns)} exited with status {status}; showing the {len(modules)} module(s) "
-              f"compiled before that", file=sys.stderr)
+        print(f"s2sgrad {ns.command}: {_target(ns)} exited with status {status}; showing the {len(modules)} "
+              f"module(s) compiled before that", file=sys.stderr)
     elif not modules:
-        print(f"s2sgrad dump: {_target(ns)} made s2sgrad compile nothing", file=sys.stderr)
+        print(f"s2sgrad {ns.command}: {_target(ns)} made s2sgrad compile nothing", file=sys.stderr)
+    return status, modules
+
+
+def dump_command(ns: argparse.Namespace) -> int:
+    """Run the script, then write and print what it compiled; returns the script's exit status."""
+    status, modules = _run(ns, Collector(record=ns.output is not None))
     color = ns.color == "always" or (ns.color == "auto" and sys.stdout.isatty() and "NO_COLOR" not in os.environ)
     paths = _write_modules(modules, ns.output, _target(ns)) if ns.output else {}
+    sections = [(f"module {i}: {m.label}", m.exe.ops) for i, m in enumerate(modules, start=1) if m.exe]
     if ns.dot:   # files first: they are written even if standard output is closed early
-        sections = [(f"module {i}: {m.label}", m.exe.ops) for i, m in enumerate(modules, start=1) if m.exe]
-        with open(ns.dot, "w", encoding="utf-8") as f:
-            f.write(to_dot(sections))
-    try:
+        _write(ns.dot, to_dot(sections))
+    if ns.svg:
+        _write(ns.svg, to_svg(to_dot(sections)))
+    if ns.html:
+        _write(ns.html, _page(modules))
+
+    def printout() -> None:
         for index, m in enumerate(modules, start=1):
             header = m.header(index) + (f" -> {paths[index]}" if index in paths else "")
             print(f"{_HEADER_COLOR}{header}{_RESET}" if color else header)
             print(_ir_text(m) if ns.ir else m.source, end="" if ns.ir else "\n")
+    return _to_stdout(printout, status)
+
+
+def view_command(ns: argparse.Namespace) -> int:
+    """Run the script, then write the page of what it compiled; returns the script's exit status."""
+    status, modules = _run(ns, Collector(record=False))
+    try:
+        explanations = [e for ys, xs in ns.explain for e in explain_gradients(*_tensors(modules, ys, xs))]
+    except (KeyError, ValueError, TypeError) as e:
+        print(f"s2sgrad view: error: --explain: {e.args[0] if e.args else e}", file=sys.stderr)
+        return 2
+    text = _page(modules, explanations)
+    if ns.output is None:
+        return _to_stdout(lambda: _write_chunks(text), status)
+    _write(ns.output, text)
+    print(f"s2sgrad view: wrote {ns.output} ({len(modules)} module(s))", file=sys.stderr)
+    return status
+
+
+def _page(modules: list[CompiledModule], explanations: Sequence[Explanation] = ()) -> str:
+    return page([compiled_of_executable(m.exe, f"module {i}: {m.label}")
+                 for i, m in enumerate(modules, start=1) if m.exe], explanations, title="s2sgrad view")
+
+
+def _explain_spec(text: str) -> tuple[str, list[str]]:
+    """``Y=X1,X2`` as (Y, [X1, X2])."""
+    y, equals, xs = text.partition("=")
+    names = [x.strip() for x in xs.split(",")]
+    if not equals or not y.strip() or not all(names):
+        raise argparse.ArgumentTypeError(f"expected Y=X[,X...] (tensor names, such as loss=w,b), got {text!r}")
+    return y.strip(), names
+
+
+def _tensors(modules: list[CompiledModule], y: str, xs: list[str]) -> tuple[Tensor, list[Tensor]]:
+    """The tensors named ``y`` and ``xs`` (``:0`` when no output is named) in the graph of the
+    script's modules that holds ``y``."""
+    graphs = list(dict.fromkeys(op.graph for m in modules if m.exe for op in m.exe.ops[:1]))
+    for graph in graphs or [get_default_graph()]:
+        try:
+            target = graph.get_tensor_by_name(_output_name(y))
+        except (KeyError, ValueError):
+            continue
+        return target, [graph.get_tensor_by_name(_output_name(x)) for x in xs]
+    raise KeyError(f"no tensor named {y!r} in the graph of any module the script compiled")
+
+
+def _output_name(name: str) -> str:
+    return name if ":" in name else name + ":0"
+
+
+def _write(path: str, text: str) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def _write_chunks(text: str, size: int = 1 << 16) -> None:
+    """``text`` to standard output in pieces: one huge write into a pipe closed early can end
+    without the BrokenPipeError that ``_to_stdout`` turns into a quiet exit."""
+    for start in range(0, len(text), size):
+        sys.stdout.write(text[start:start + size])
+
+
+def _to_stdout(printout: Callable[[], object], status: int) -> int:
+    """Run ``printout`` and flush; ``status``, or 141 quietly when the reader went away (``| head``)."""
+    try:
+        printout()
         sys.stdout.flush()
     except BrokenPipeError:
-        # The reader went away (``| head``): say nothing, and point stdout at devnull so the
-        # interpreter's final flush does not fail again. 141 = 128 + SIGPIPE, the shell's status
-        # for a tool killed by a broken pipe.
+        # Say nothing, and point stdout at devnull so the interpreter's final flush does not fail again.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
@@ -268,23 +268,20 @@ def dump(ns: argparse.Namespace) -> int:
     return status
 
 
-_BROKEN_PIPE = 141
-
-
 def _target(ns: argparse.Namespace) -> str:
-    """What dump ran, for messages: ``train.py``, ``-m pkg.train`` or ``<stdin>``."""
+    """What the command ran, for messages: ``train.py``, ``-m pkg.train`` or ``<stdin>``."""
     if ns.module is not None:
         return f"-m {ns.module}"
-    return "<stdin>" if ns.script == _STDIN else os.path.basename(ns.script)
+    return "<stdin>" if ns.script == STDIN else os.path.basename(ns.script)
 
 
-def _ir_text(m: _Compiled) -> str:
+def _ir_text(m: CompiledModule) -> str:
     if m.exe is None:
         return "# (no graph slice: this module was compiled outside an Executable)\n"
     return format_ops(m.exe.ops) + "\n"
 
 
-def _write_modules(modules: list[_Compiled], directory: str, script: str) -> dict[int, str]:
+def _write_modules(modules: list[CompiledModule], directory: str, script: str) -> dict[int, str]:
     os.makedirs(directory, exist_ok=True)
     paths = {}
     for index, m in enumerate(modules, start=1):
@@ -298,55 +295,3 @@ def _write_modules(modules: list[_Compiled], directory: str, script: str) -> dic
         write_standalone(spec, path)
         paths[index] = path
     return paths
-
-
-def _run_script(path: str | None, args: Sequence[str], module: str | None = None) -> int:
-    """Run ``path`` as ``__main__`` like ``python path args...`` (``-``: the source read from
-    standard input, like ``python -``; ``module``: like ``python -m module args...``); returns
-    its exit status."""
-    saved_argv, saved_path = sys.argv, list(sys.path)
-    sys.argv = [path or "-m", *args]
-    if module is not None:
-        sys.path.insert(0, os.getcwd())
-    else:
-        sys.path.insert(0, "" if path == _STDIN else os.path.dirname(os.path.abspath(path or "")))
-    try:
-        source = sys.stdin.read() if path == _STDIN and module is None else None
-        with contextlib.redirect_stdout(sys.stderr):
-            if module is not None:
-                runpy.run_module(module, run_name="__main__", alter_sys=True)
-            elif source is not None:
-                exec(compile(source, "<stdin>", "exec"), {"__name__": "__main__", "__builtins__": __builtins__})
-            else:
-                runpy.run_path(str(path), run_name="__main__")
-    except SystemExit as e:
-        return _exit_status(e.code)
-    except BaseException as e:  # the script's error is reported like Python reports it
-        _print_script_traceback(e)
-        return 130 if isinstance(e, KeyboardInterrupt) else 1
-    finally:
-        sys.argv, sys.path[:] = saved_argv, saved_path
-    return 0
-
-
-def _exit_status(code: Any) -> int:
-    """What ``sys.exit(code)`` makes the process exit with."""
-    if code is None:
-        return 0
-    if isinstance(code, int):
-        return code
-    print(code, file=sys.stderr)
-    return 1
-
-
-_LAUNCHERS = (os.path.abspath(__file__), os.path.abspath(runpy.__file__), "<frozen runpy>")
-
-
-def _print_script_traceback(e: BaseException) -> None:
-    """The traceback from the script's first frame on (dump's own frames and runpy's are left
-    out; a syntax error in the script has no such frame and is printed as Python prints it)."""
-    tb = e.__traceback__
-    while tb is not None and (tb.tb_frame.f_code.co_filename in _LAUNCHERS
-                              or os.path.abspath(tb.tb_frame.f_code.co_filename) in _LAUNCHERS):
-        tb = tb.tb_next
-    traceback.print_exception(type(e), e, tb, file=sys.stderr)

@@ -13,7 +13,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .codegen.compiler import quiet_numpy_warnings
-from .pipeline import Executable, Plan, generate, plan, static_variable_spec, translate_error
+from .drawing import render, slice_dot
+from .pipeline import Executable, FeedSpecs, Plan, generate, plan, static_variable_spec, translate_error
 from .pipeline.fastpath import make_dispatcher, make_step
 from .pipeline.feeds import convert_feed, feed_target
 from .pipeline.fetches import fetch_key
@@ -138,12 +139,28 @@ class Session(SessionBase):
         """The exact module text that ``run(fetches, feed_dict)`` executes."""
         feeds = feed_dict or {}
         runner = self._runner_for(fetches, feeds)
+        if isinstance(runner, HostRunner):
+            return generate(runner.plan, self._slice_specs(runner, feeds), self._store.spec).source
         values = [convert_feed(v, t) for v, t in zip(feeds.values(), runner.plan.fed, strict=False)]
-        if isinstance(runner, HostRunner):  # the pipeline's elements, as their static shapes say
-            specs = runner.plan.feed_specs()
-            specs.update((t, (t.dtype, getattr(v, "shape", ()))) for t, v in zip(runner.plan.fed, values, strict=False))
-            return generate(runner.plan, specs, self._store.spec).source
         return self._executable(runner, values).source
+
+    def dot(self, fetches: Any, feed_dict: Any = None, optimized: bool = True, format: str = "dot") -> str:
+        """Graphviz DOT of what ``run(fetches, feed_dict)`` computes: the optimized program its
+        generated module executes, or with ``optimized=False`` the graph slice op by op; forward
+        and gradient ops filled differently. ``format='svg'`` renders it with Graphviz."""
+        feeds = feed_dict or {}
+        runner = self._runner_for(fetches, feeds)
+        return render(slice_dot(runner.plan, self._slice_specs(runner, feeds), self._store.spec, optimized), format)
+
+    def _slice_specs(self, runner: _Runner | HostRunner, feeds: dict) -> FeedSpecs:
+        """The feed specs ``run`` compiles the runner's slice for (with a tf.data pipeline: its
+        elements' static shapes)."""
+        values = [convert_feed(v, t) for v, t in zip(feeds.values(), runner.plan.fed, strict=False)]
+        if not isinstance(runner, HostRunner):
+            return runner.plan.feed_specs(values)
+        specs = runner.plan.feed_specs()
+        specs.update((t, (t.dtype, getattr(v, "shape", ()))) for t, v in zip(runner.plan.fed, values, strict=False))
+        return specs
 
     def make_callable(self, fetches: Any, feed_list: Sequence[Any] | None = None,
                       accept_options: bool = False) -> Callable:

@@ -258,6 +258,7 @@ OVERRIDES: dict[str, dict[str, Any]] = {
     "math.reduce_std": {}, "math.reduce_variance": {},
     "train.get_global_step": {}, "train.get_or_create_global_step": {},
     "tf.source": {"fetches": lambda c: c.loss}, "tf.ir": {"fetches": lambda c: c.loss},
+    "tf.dot": {"fetches": lambda c: c.loss}, "tf.view": {"target": lambda c: c.loss},
     "tf.grad": {}, "tf.value_and_grad": {}, "tf.jacobian": {"f": lambda c: (lambda x: x ** 2)}, "tf.hessian": {},
     "tf.random_normal": {"shape": [2, 3]}, "tf.random_uniform": {"shape": [2, 3]},
     "tf.truncated_normal": {"shape": [2, 3]}, "nn.dropout": {"x": lambda c: c.m23},

@@ -186,6 +186,7 @@ SCRIPT_ENDINGS = [
     ("sys.exit(3)", 3, None),
     ("sys.exit('bye')", 1, "bye"),
     ("sys.exit()", 0, None),
+    ("raise KeyboardInterrupt", 130, "KeyboardInterrupt"),
 ]
 
 

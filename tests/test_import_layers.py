@@ -29,9 +29,9 @@ LAYERS: dict[str, list[str]] = {
     "pipeline": ["pipeline"],
     "library": ["session", "train", "losses", "metrics", "nn", "math", "linalg", "random", "initializers", "manip",
                 "debugging", "graph_keys", "legacy", "compat", "contrib", "io", "checkpoint", "data", "python_io",
-                "image", "regularizers", "layers", "rnn", "summary"],
-    "front doors": ["inspection", "export", "standalone", "explain", "cli", "dot", "tracing", "testing",
-                    "distributed"],
+                "image", "regularizers", "layers", "rnn", "summary", "drawing"],
+    "front doors": ["inspection", "export", "standalone", "explain", "cli", "tracing", "testing",
+                    "distributed", "script_run", "cli_paths", "view_assets", "view_page"],
     "package": ["__init__", "__main__"],
 }
 

@@ -37,6 +37,19 @@ def test_an_update_under_control_dependencies_builds_on_the_earlier_one():
         assert sess.run(v) == 12.0
 
 
+def test_a_chain_of_ordered_updates_adds_up():
+    v = tf.Variable(0.0, name="v")
+    update = tf.assign_add(v, 1.0)
+    for _ in range(49):
+        with tf.control_dependencies([update]):
+            update = tf.assign_add(v, 1.0)
+    with tf.control_dependencies([update]):
+        last = v.read_value()
+    with initialized(tf.Session()) as sess:
+        assert sess.run([update, last]) == [50.0, 50.0]
+        assert sess.run(v) == 50.0
+
+
 def test_dependencies_through_a_group_and_on_vectors():
     v = tf.Variable(1.0, name="v")
     with tf.control_dependencies([tf.group(tf.assign(v, 7.0))]):

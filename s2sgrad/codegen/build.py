@@ -10,21 +10,30 @@ from ..shapes import dims_text
 from ..ssa.graph import Operation, Tensor
 from ..ssa.regions import region_ops
 from .emit import Module, emit_module
+from .program import Program
 from .stages import lower_and_optimize
 
-__all__ = ["build_module"]
+__all__ = ["build_module", "optimized_program"]
 
 
 def build_module(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feed_specs: dict,
                  variable_spec: Callable[[Operation], tuple], label: str = "run") -> tuple[Module, list, list]:
     """Lower, optimize and emit the slice ``ops``; returns (module, variable ops, random ops)."""
+    with gc_paused():
+        prog, var_ops, rng_ops = optimized_program(ops, fetch_tensors, feed_specs, variable_spec)
+        module = emit_module(prog, _title(fetch_tensors, feed_specs, prog, label))
+    return module, var_ops, rng_ops
+
+
+def optimized_program(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feed_specs: dict,
+                      variable_spec: Callable[[Operation], tuple]) -> tuple[Program, list, list]:
+    """The slice ``ops`` lowered and optimized (what ``build_module`` emits, and what
+    ``Session.dot`` draws); returns (program, variable ops, random ops)."""
     var_ops = [op for op in ops if op.prim is VARIABLE_V2 and op.outputs[0] not in feed_specs]
     nested = region_ops(r for op in ops for r in op.attrs.get("_regions") or ())
     rng_ops = [op for op in [*ops, *nested] if not op.prim.pure]  # random ops in loop bodies draw each trip
-    with gc_paused():
-        prog = lower_and_optimize(ops, fetch_tensors, feed_specs, {v: variable_spec(v) for v in var_ops}, rng_ops)
-        module = emit_module(prog, _title(fetch_tensors, feed_specs, prog, label))
-    return module, var_ops, rng_ops
+    prog = lower_and_optimize(ops, fetch_tensors, feed_specs, {v: variable_spec(v) for v in var_ops}, rng_ops)
+    return prog, var_ops, rng_ops
 
 
 def _title(fetch_tensors: Sequence[Tensor], feed_specs: dict, prog: Any, label: str) -> str:

@@ -111,12 +111,13 @@ def _lower_op(op: Operation, values: dict, prog: Any, rng_params: dict) -> None:
         return
     args = []
     as_recorded = True  # every input has its static shape and dtype
+    refs, shape_only = prim.ref_inputs, prim.shape_only
     for i, t in enumerate(op.inputs):
-        if i in prim.ref_inputs:
+        if refs and i in refs:
             continue
         v = values[t]
         as_recorded = as_recorded and v.shape is t._shape and v.dtype is t.dtype
-        if i in prim.shape_only and v.shape.is_fully_defined():
+        if shape_only and i in shape_only and v.shape.is_fully_defined():
             v = Value(v.dtype, v.shape, kind=Kind.SHAPE)  # only its shape is read: no runtime use
         args.append(v)
     if prim is ASSIGN:  # the new value is the assigned value
@@ -174,12 +175,14 @@ class _AssignOrder:
                 if op in seen or op not in self.in_slice:
                     continue
                 seen.add(op)
-                if op.prim.assigns:
-                    var = op.inputs[0].op
-                    if var not in found or op.id > found[var].id:
-                        found[var] = op
-                stack.extend(t.op for t in op.inputs)
-                stack.extend(op.control_inputs)
+                known = self.latest.get(op) if op is not start else None
+                for var, assign in (known.items() if known is not None else
+                                    [(op.inputs[0].op, op)] if op.prim.assigns else []):
+                    if var not in found or assign.id > found[var].id:
+                        found[var] = assign
+                if known is None:  # an op searched before stands for everything it depends on
+                    stack.extend(t.op for t in op.inputs)
+                    stack.extend(op.control_inputs)
             self.latest[start] = found
         return found
 

@@ -25,6 +25,8 @@ _RESERVED = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozense
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _INVALID = re.compile(r"[^a-z0-9_]+")
 _GRADIENT_SCOPE = re.compile(r"^gradients(_\d+)?/")
+_RUNS = re.compile(r"__+")
+_SAFE = re.compile(r"(?!\d)[a-z0-9]+(?:_[a-z0-9]+)*")  # what ``identifier`` returns unchanged (up to _MAX_LEN)
 _MAX_LEN = 40
 
 
@@ -33,7 +35,7 @@ def identifier(text: str) -> str:
     """``'layer1/MatMul_1'`` -> ``'layer1_mat_mul_1'``; always a safe identifier (maybe reserved)."""
     text = _CAMEL.sub("_", str(text)).lower()
     text = _INVALID.sub("_", text.replace("/", "_")).strip("_")
-    text = re.sub(r"__+", "_", text)[:_MAX_LEN].rstrip("_")
+    text = _RUNS.sub("_", text)[:_MAX_LEN].rstrip("_")
     if not text:
         return "t"
     if text[0].isdigit():
@@ -54,7 +56,8 @@ class Namer:
         self._next: dict[str, int] = {}   # per base: the next suffix to try (keeps this O(1))
 
     def fresh(self, base: str) -> str:
-        base = identifier(base)
+        if len(base) > _MAX_LEN or not _SAFE.fullmatch(base):  # most bases already are identifiers
+            base = identifier(base)
         if base in _RESERVED:
             base += "_"
         name, i = base, self._next.get(base, 1)

@@ -79,8 +79,10 @@ def _rewrite(instrs: list[Instr], resolve: Any, alias: dict[int, Value], seen: d
 def _replacement(ins: Instr, seen: dict[Hashable, Instr]) -> list[Value] | None:
     """What an instruction's outputs can be replaced with: a folded constant, a simpler value or
     the outputs of an earlier identical instruction (None: keep it)."""
-    if not all(o.shape.is_fully_defined() for o in ins.outs):
-        _refine_shapes(ins)
+    for o in ins.outs:
+        if not o.shape.is_fully_defined():
+            _refine_shapes(ins)
+            break
     replacement = _fold(ins) if ins.prim.pure and not ins.prim.lists and not ins.prim.effect else None
     if replacement is None and ins.prim.fill is not None and ins.outs[0].shape.is_fully_defined():
         replacement = [uniform(ins.outs[0], ins.prim.fill)]
@@ -156,7 +158,7 @@ def _cse_key(ins: Instr) -> Hashable | None:
     if ins.prim.assigns:
         return None
     try:
-        attrs = _freeze(ins.attrs)
+        attrs = _freeze(ins.attrs) if ins.attrs else ()  # most instructions have no attributes
     except TypeError:
         return None
     return (ins.prim.name, tuple(id(a) for a in ins.args), attrs)
@@ -212,9 +214,9 @@ def _live_instrs(instrs: list[Instr], live: set[int]) -> list[Instr]:
         if ins.blocks:
             if _prune_control(ins, live):
                 kept.append(ins)
-        elif ins.prim.effect or any(id(o) in live for o in ins.outs):
+        elif ins.prim.effect or not live.isdisjoint(map(id, ins.outs)):
             kept.append(ins)
-            live.update(id(a) for a in ins.args)
+            live.update(map(id, ins.args))
     kept.reverse()
     return kept
 

@@ -41,7 +41,7 @@ __all__ = ["sum_to", "add_n", "erf", "truncated_normal", "cumsum", "cumprod", "s
            "segment_reduce", "sorted_segment",
            "gather_nd", "scatter_nd", "mirror_pad_grad", "softmax", "log_softmax", "softmax_xent",
            "sparse_softmax_xent", "window_sum", "top_k", "in_top_k", "assert_that", "print_tensors", "print_v2",
-           "check_numerics", "sample_candidates", "parse_example",
+           "check_numerics", "sample_candidates", "parse_example", "real_eig",
            # runtime_conv.py's
            "conv", "conv_backprop_input", "conv_backprop_filter", "depthwise_conv", "depthwise_backprop_input",
            "depthwise_backprop_filter", "max_pool", "max_pool_grad", "max_pool_grad_grad", "max_pool_argmax",
@@ -246,6 +246,17 @@ def window_sum(x, radius):
     padded = np.concatenate([zero, running], axis=-1)   # padded[..., i] = sum of x[..., :i]
     positions = np.arange(n)
     return padded[..., np.minimum(positions + radius + 1, n)] - padded[..., np.maximum(positions - radius, 0)]
+
+
+def real_eig(x):
+    """``np.linalg.eig(x)`` of matrices whose eigenvalues are all real, as real arrays."""
+    w, v = np.linalg.eig(x)
+    if np.iscomplexobj(w):
+        if np.any(w.imag != 0):
+            raise np.linalg.LinAlgError("np.linalg.eig: the matrix has complex eigenvalues; s2sgrad differentiates "
+                                        "eig of matrices with real eigenvalues only")
+        w, v = w.real, v.real
+    return w, v
 
 
 def top_k(x, k, index_dtype):

@@ -71,10 +71,19 @@ def scan(expr: ast.AST) -> tuple[list[Ref], int, set[str]]:
             size += 1
         elif kind is ast.Attribute and type(node.value) is ast.Name and node.value.id == "rt":
             helpers.add(node.attr)
-        for name in node._fields:
+        fields = _CHILD_FIELDS.get(kind)
+        if fields is None:
+            fields = _CHILD_FIELDS[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
+        for name in fields:
             child = getattr(node, name, None)
             if isinstance(child, ast.AST):
                 stack.append((child, node, name, None))
             elif isinstance(child, list):
                 stack.extend((item, node, name, i) for i, item in enumerate(child) if isinstance(item, ast.AST))
     return refs, size, helpers
+
+
+# Fields that never hold a name, an operation or an attribute (contexts, operators, constants'
+# values): ``scan`` does not descend into them.
+_LEAF_FIELDS = frozenset({"ctx", "op", "ops", "kind"})
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {ast.Constant: ()}

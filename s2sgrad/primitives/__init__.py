@@ -15,6 +15,7 @@ from . import (
     conv,
     data,
     debug,
+    eig,
     fills,
     indexing,
     joining,
@@ -34,7 +35,8 @@ from .core import Primitive, define
 __all__ = ["ALL", "BY_NAME", "FAMILIES", "Primitive", "define"]
 
 FAMILIES: tuple[ModuleType, ...] = (state, math, reduce, linalg, array, joining, fills, indexing, nn, control,
-                                     tensor_array, data, segment, debug, sampling, conv, matrix, summary, complex)
+                                     tensor_array, data, segment, debug, sampling, conv, matrix, summary,
+                                     eig, complex)
 
 
 def _declared(families: tuple[ModuleType, ...]) -> tuple[Primitive, ...]:

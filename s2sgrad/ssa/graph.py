@@ -41,6 +41,23 @@ class _ThreadState(threading.local):
         self.foreign_reads = False             # gradients of blocks may read their forward blocks
 
 
+class _Recording:
+    """``with``: one field of a thread's recording state set for the block (a class, not a
+    generator: ``tf.gradients`` enters thousands of these)."""
+
+    __slots__ = ("local", "field", "value", "old")
+
+    def __init__(self, local: _ThreadState, field: str, value: object) -> None:
+        self.local, self.field, self.value = local, field, value
+
+    def __enter__(self) -> None:
+        self.old = getattr(self.local, self.field)
+        setattr(self.local, self.field, self.value)
+
+    def __exit__(self, *exc: object) -> None:
+        setattr(self.local, self.field, self.old)
+
+
 class Graph(GraphElement):
     """A TF-v1 graph: the SSA IR that programs are recorded into.
 
@@ -68,13 +85,15 @@ class Graph(GraphElement):
         op_type = prim.name
         attrs = {} if attrs is None else attrs
         inputs = tuple(inputs)
+        local = self._local
         for t in inputs:
             if not isinstance(t, Tensor):
                 raise TypeError(f"{op_type}: input {t!r} is not a Tensor")
-            if t.op.graph is not self:
+            producer = t.op
+            if producer.graph is not self:
                 raise ValueError(f"Tensor {t.name} must be from the same graph as the {op_type} op being created.")
-            if t.op.region is not None and not encloses(t.op.region, self._local.region) \
-                    and not self._local.foreign_reads:
+            if producer.region is not None and not encloses(producer.region, local.region) \
+                    and not local.foreign_reads:
                 raise _outside_its_block(t, op_type)
         if self._finalized:
             raise RuntimeError("Graph is finalized and cannot be modified.")
@@ -97,13 +116,12 @@ class Graph(GraphElement):
             override = self._gradient_override_map.get(op_type)
             if override is not None:
                 attrs = {**attrs, "_gradient_op_type": override}
-            control: Sequence[Operation] = self._local.control
+            control: Sequence[Operation] = local.control
             if control:
                 control = tuple(op for op in control if all(op is not t.op for t in inputs))
-            region = self._local.region
-            op = Operation(self, full_name, prim, inputs, attrs, specs, control,
-                           self._local.location or user_location(),
-                           self._local.grad_of, region)
+            region = local.region
+            op = Operation(self, full_name, prim, inputs, attrs, specs, control, local.location or user_location(),
+                           local.grad_of, region)
             if region is not None:
                 region.ops.append(op)
             placement = self._local.placement
@@ -136,25 +154,9 @@ class Graph(GraphElement):
         return name
 
     # -- scopes -----------------------------------------------------------------------------------
-    @contextlib.contextmanager
-    def name_scope(self, name: str | None) -> Iterator[str]:
+    def name_scope(self, name: str | None) -> contextlib.AbstractContextManager[str]:
         """Push a name scope; ``'a/'`` re-enters an existing scope, None/'' resets to the root."""
-        old = self._local.scope
-        pattern = _VALID_SCOPE if old else _VALID_NAME  # as TF: a top-level scope is spelled like an op
-        if name is not None and (type(name) is not str or name and not pattern.match(name)):
-            raise _invalid_name(name, "scope", first_char=not old)
-        if not name:
-            new = ""
-        elif name.endswith("/"):
-            new = name[:-1]
-        else:
-            with self._lock:  # two threads opening scope "a" get "a" and "a_1"
-                new = self.unique_name(name)
-        self._local.scope = new
-        try:
-            yield new + "/" if new else ""
-        finally:
-            self._local.scope = old
+        return _NameScope(self, name)
 
     def get_name_scope(self) -> str:
         return self._local.scope
@@ -236,16 +238,9 @@ class Graph(GraphElement):
         makes thousands of ops for one user line: no need to find it on the stack each time)."""
         return self._recording("location", location)
 
-    @contextlib.contextmanager
-    def _recording(self, field: str, value: object) -> Iterator[None]:
+    def _recording(self, field: str, value: object) -> contextlib.AbstractContextManager[None]:
         """This thread's ``field`` of what new ops record is ``value`` inside the block."""
-        local = self._local
-        old = getattr(local, field)
-        setattr(local, field, value)
-        try:
-            yield
-        finally:
-            setattr(local, field, old)
+        return _Recording(self._local, field, value)
 
     @contextlib.contextmanager
     def as_default(self) -> Iterator[Graph]:
@@ -330,6 +325,35 @@ class Graph(GraphElement):
 
     def __str__(self) -> str:
         return format_ops(op for op in self._ops if op.region is None)
+
+
+class _NameScope:
+    """``with graph.name_scope(name) as scope:`` (a class, not a generator: ``tf.gradients`` opens
+    one per op it differentiates)."""
+
+    __slots__ = ("graph", "name", "old")
+
+    def __init__(self, graph: Graph, name: str | None) -> None:
+        self.graph, self.name = graph, name
+
+    def __enter__(self) -> str:
+        graph, name = self.graph, self.name
+        old = self.old = graph._local.scope
+        pattern = _VALID_SCOPE if old else _VALID_NAME  # as TF: a top-level scope is spelled like an op
+        if name is not None and (type(name) is not str or name and not pattern.match(name)):
+            raise _invalid_name(name, "scope", first_char=not old)
+        if not name:
+            new = ""
+        elif name.endswith("/"):
+            new = name[:-1]
+        else:
+            with graph._lock:  # two threads opening scope "a" get "a" and "a_1"
+                new = graph.unique_name(name)
+        graph._local.scope = new
+        return new + "/" if new else ""
+
+    def __exit__(self, *exc: object) -> None:
+        self.graph._local.scope = self.old
 
 
 @functools.lru_cache(maxsize=4096)

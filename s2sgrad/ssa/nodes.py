@@ -125,6 +125,8 @@ class Tensor(GraphElement, TensorOperators):
 
     def set_shape(self, shape: Any) -> None:
         """Refine the static shape; ValueError when ``shape`` contradicts it."""
+        if type(shape) is TensorShape and shape.sizes == self._shape.sizes:
+            return  # nothing to refine (``tf.gradients`` sets every gradient's shape to its input's)
         try:
             self._shape = self._shape.merge_with(as_shape(shape))
         except ValueError:

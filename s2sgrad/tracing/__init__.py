@@ -10,7 +10,21 @@ does, once per argument signature.
 >>> df(np.zeros(2))
 array([0., 0.])
 """
-from . import complex, construction, decompositions, indexing, linalg, methods, numpy_hooks, reductions, shaping, ufuncs  # noqa: F401
+from . import (  # noqa: F401
+           complex,
+           construction,
+           decompositions,
+           indexing,
+           layout,
+           linalg,
+           methods,
+           numeric,
+           numpy_hooks,
+           reductions,
+           shaping,
+           sorting,
+           ufuncs,
+)
 from .api import GradientFunction, grad, hessian, jacobian, value_and_grad
 from .registry import supported
 from .traced import Traced, TracedValueError

@@ -1,6 +1,6 @@
 """``np.linalg`` matrix functions on traced values: inv, det, slogdet, solve, cholesky, eigh,
-eigvalsh, svd, qr, pinv and matrix_power, recorded as the graph's matrix primitives (so their
-gradients are TensorFlow's formulas)."""
+eigvalsh, eig/eigvals (real spectra), svd, qr, pinv and matrix_power, recorded as the graph's
+matrix primitives (so their gradients are TensorFlow's formulas)."""
 from __future__ import annotations
 
 from typing import Any
@@ -9,6 +9,7 @@ import numpy as np
 
 from ..ops import array_ops as a
 from ..ops import creation as c
+from ..ops import eig_ops
 from ..ops import math_ops as m
 from ..ops import matrix_ops as mx
 from .convert import as_tensor, dtype_of
@@ -62,6 +63,18 @@ def _eigh(x: Any, UPLO: str = "L") -> tuple[Traced, Traced]:
         raise unsupported("numpy.linalg.eigh(..., UPLO='U')")
     e, v = mx.self_adjoint_eig(_float(x))
     return Traced(e), Traced(v)
+
+
+@implements(np.linalg.eig)
+def _eig(x: Any) -> tuple[Traced, Traced]:
+    """Matrices with real eigenvalues (the generated code raises LinAlgError for complex ones)."""
+    w, v = eig_ops.real_eig(_float(x))
+    return Traced(w), Traced(v)
+
+
+@implements(np.linalg.eigvals)
+def _eigvals(x: Any) -> Traced:
+    return _eig(x)[0]
 
 
 @implements(np.linalg.eigvalsh)

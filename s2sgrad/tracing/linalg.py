@@ -19,7 +19,7 @@ from ..ops import reduce_ops as r
 from ..ops.convert import constant
 from .convert import as_tensor, as_traced, dtype_of
 from .reductions import normalize_axes
-from .registry import implements, ufunc_rule, unsupported
+from .registry import FUNCTIONS, implements, ufunc_rule, unsupported
 from .shaping import broadcast_tensor, view
 from .traced import Traced
 
@@ -122,15 +122,22 @@ def _vdot(a_: Any, b: Any) -> Traced:
 
 @implements(np.cross)
 def _cross(a_: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis: Any = None) -> Traced:
-    """3-vectors along the last axes: the components by the textbook formula."""
+    """2- and 3-vectors along any axes, by the textbook formula (a 2-vector has z = 0; two
+    2-vectors give the scalar z component, as NumPy does)."""
     x, y = as_traced(a_), as_traced(b)
-    if axis is not None or (axisa, axisb, axisc) != (-1, -1, -1) or x.shape[-1:] != (3,) or y.shape[-1:] != (3,):
-        raise unsupported("numpy.cross except for 3-vectors along the last axis")
-    u = [x[..., i] for i in range(3)]
-    v = [y[..., i] for i in range(3)]
-    # np.stack of Traced values dispatches to __array_function__ (NumPy's stubs say ndarray)
-    return np.stack([u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]],  # type: ignore[return-value]
-                    axis=-1)
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    moveaxis = FUNCTIONS[np.moveaxis]
+    x, y = moveaxis(x, axisa, -1), moveaxis(y, axisb, -1)
+    if x.shape[-1] not in (2, 3) or y.shape[-1] not in (2, 3):
+        raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
+    u: list[Any] = [x[..., i] for i in range(x.shape[-1])] + [0.0] * (3 - x.shape[-1])  # a 2-vector's z is 0
+    v: list[Any] = [y[..., i] for i in range(y.shape[-1])] + [0.0] * (3 - y.shape[-1])
+    z = u[0] * v[1] - u[1] * v[0]
+    if x.shape[-1] == y.shape[-1] == 2:
+        return z
+    parts = FUNCTIONS[np.broadcast_arrays](u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], z)
+    return moveaxis(FUNCTIONS[np.stack](parts, axis=-1), -1, axisc)
 
 
 @implements(np.outer)
@@ -198,11 +205,26 @@ def _contract(x: Any, lx: str, y: Any, ly: str, keep: set) -> tuple[Any, str]:
     return out, "".join(batch + free_x + free_y)
 
 
+def _letters(sublist: Sequence[Any]) -> str:
+    return "".join("..." if s is Ellipsis else string.ascii_letters[int(s)] for s in sublist)
+
+
+def _from_sublists(args: tuple) -> tuple[str, tuple]:
+    """``einsum(x, [0, 1], y, [1, 2], [0, 2])`` as ``einsum('ab,bc->ac', x, y)``."""
+    operands, sublists = list(args[0::2]), args[1::2]
+    output = ""
+    if len(operands) > len(sublists):  # an odd count: the last item is the output's sublist
+        output = "->" + _letters(operands.pop())
+    return ",".join(_letters(s) for s in sublists) + output, tuple(operands)
+
+
 @implements(np.einsum)
 def _einsum(subscripts: Any, *operands: Any, out: Any = None, dtype: Any = None, order: str = "K",
             casting: str = "safe", optimize: Any = False) -> Traced:
-    if not isinstance(subscripts, str) or out is not None:
-        raise unsupported("numpy.einsum in the sublist form or with out=")
+    if out is not None:
+        raise unsupported("numpy.einsum(..., out=...)")
+    if not isinstance(subscripts, str):
+        subscripts, operands = _from_sublists((subscripts,) + operands)
     tensors = _tensors(*operands, dtype=dtype)
     terms, output = _parse_einsum(subscripts, [t.shape.rank for t in tensors])
     size: dict[str, int] = {}
@@ -312,8 +334,12 @@ def _matrix_norm(x: Traced, ord: Any, axes: tuple, keepdims: bool) -> Traced:
         sums = np.sum(np.abs(x), axis=summed)
         other -= other > summed
         result = np.max(sums, axis=other) if ord > 0 else np.min(sums, axis=other)
+    elif ord in (2, -2, "nuc"):
+        singular = FUNCTIONS[np.linalg.svd](FUNCTIONS[np.moveaxis](x, axes, (-2, -1)), compute_uv=False)
+        pick: dict[Any, Any] = {2: np.max, -2: np.min, "nuc": np.sum}
+        result = FUNCTIONS[pick[ord]](singular, axis=-1)
     else:
-        raise unsupported(f"numpy.linalg.norm with ord={ord!r}", "Matrix 2-norms and nuclear norms need an SVD.")
+        raise ValueError("Invalid norm order for matrices.")
     if keepdims:
         result = np.reshape(result, [1 if i in axes else d for i, d in enumerate(x.shape)])
     return result

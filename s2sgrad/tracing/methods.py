@@ -13,7 +13,7 @@ import numpy as np
 from .convert import cast_traced
 from .indexing import getitem, setitem
 from .traced import Traced
-from .ufuncs import apply
+from .ufunc_methods import apply
 
 __all__ = ["install"]
 

@@ -55,10 +55,15 @@ def _result_dtype(func: Callable, input_dtype: np.dtype, **kwargs: Any) -> np.dt
         return np.asarray(func(np.zeros(1, input_dtype), **kwargs)).dtype
 
 
+def _flag(keepdims: Any) -> bool:
+    """``keepdims`` as a bool (NumPy's own default for some functions is ``np._NoValue``: False)."""
+    return keepdims is not np._NoValue and bool(keepdims)
+
+
 def _plain(name: str, out: Any = None, where: Any = True, initial: Any = np._NoValue) -> None:
     if out is not None:
         raise unsupported(f"numpy.{name}(..., out=...)", "Assign the result instead.")
-    if where is not True:
+    if where is not True and where is not np._NoValue:  # np.sum's own default is _NoValue
         raise unsupported(f"numpy.{name}(..., where=...)", "Use np.where on the input instead.")
     if initial is not np._NoValue:
         raise unsupported(f"numpy.{name}(..., initial=...)", "Combine the result with the initial value instead.")
@@ -71,7 +76,7 @@ def _accumulation(name: str, func: Callable, op: Callable, combine: np.ufunc) ->
         x = as_traced(a_)
         _plain(name, out, where)
         t = cast(x.tensor, _result_dtype(func, x.dtype, dtype=dtype))
-        total = Traced(op(t, normalize_axes(axis, x.ndim), keepdims=bool(keepdims)))
+        total = Traced(op(t, normalize_axes(axis, x.ndim), keepdims=_flag(keepdims)))
         return total if initial is np._NoValue else combine(total, initial)
     return accumulate
 
@@ -86,7 +91,7 @@ def _mean(a_: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdim
     x = as_traced(a_)
     _plain("mean", out, where)
     result_dtype = _result_dtype(np.mean, x.dtype, dtype=dtype)
-    return Traced(r.reduce_mean(cast(x.tensor, result_dtype), normalize_axes(axis, x.ndim), keepdims=bool(keepdims)))
+    return Traced(r.reduce_mean(cast(x.tensor, result_dtype), normalize_axes(axis, x.ndim), keepdims=_flag(keepdims)))
 
 
 def _extreme(name: str, op: Callable, bool_op: Callable) -> Callable:
@@ -97,7 +102,7 @@ def _extreme(name: str, op: Callable, bool_op: Callable) -> Callable:
         if x.size == 0:
             raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
         reducer = bool_op if x.dtype == np.bool_ else op
-        result = Traced(reducer(x.tensor, normalize_axes(axis, x.ndim), keepdims=bool(keepdims)))
+        result = Traced(reducer(x.tensor, normalize_axes(axis, x.ndim), keepdims=_flag(keepdims)))
         if initial is np._NoValue:
             return result
         return np.maximum(result, initial) if name == "max" else np.minimum(result, initial)
@@ -127,21 +132,24 @@ def _var(a_: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: fl
     t = cast(x.tensor, result_dtype)
     axes = normalize_axes(axis, x.ndim)
     deviation = t - r.reduce_mean(t, axes, keepdims=True)
-    squares = r.reduce_sum(m.square(deviation), axes, keepdims=bool(keepdims))
+    squares = r.reduce_sum(m.square(deviation), axes, keepdims=_flag(keepdims))
     return Traced(m.realdiv(squares, constant(_count(x.shape, axes) - ddof, graph_dtype(result_dtype))))
 
 
 @implements(np.std)
 def _std(a_: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float = 0, keepdims: bool = False,
          *, where: Any = True, mean: Any = np._NoValue, correction: Any = np._NoValue) -> Traced:
-    return np.sqrt(_var(a_, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction))
+    """``sqrt(var)``; where the variance is 0 (one element, equal elements) the gradient is 0, not NaN."""
+    variance = _var(a_, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction)
+    positive = variance > 0
+    return np.where(positive, np.sqrt(np.where(positive, variance, 1)), 0)  # type: ignore[return-value]
 
 
 def _logical(name: str, op: Callable) -> Callable:
     def logical(a_: Any, axis: Any = None, out: Any = None, keepdims: bool = False, *, where: Any = True) -> Traced:
         x = as_traced(a_)
         _plain(name, out, where)
-        return Traced(op(cast(x.tensor, np.bool_), normalize_axes(axis, x.ndim), keepdims=bool(keepdims)))
+        return Traced(op(cast(x.tensor, np.bool_), normalize_axes(axis, x.ndim), keepdims=_flag(keepdims)))
     return logical
 
 
@@ -153,7 +161,7 @@ implements(np.all)(_logical("all", r.reduce_all))
 def _count_nonzero(a_: Any, axis: Any = None, *, keepdims: bool = False) -> Traced:
     x = as_traced(a_)
     nonzero = cast(x.tensor, np.bool_)
-    return Traced(r.reduce_sum(cast(nonzero, np.int64), normalize_axes(axis, x.ndim), keepdims=bool(keepdims)))
+    return Traced(r.reduce_sum(cast(nonzero, np.int64), normalize_axes(axis, x.ndim), keepdims=_flag(keepdims)))
 
 
 def _flat_axis(x: Traced, axis: Any) -> tuple[Any, int]:
@@ -190,7 +198,19 @@ def _scan(name: str, func: Callable, op: Callable) -> Callable:
 
 
 implements(np.cumsum)(_scan("cumsum", np.cumsum, r.cumsum))
-implements(np.cumprod)(_scan("cumprod", np.cumprod, r.cumprod))
+
+
+def _products_up_to(t: Any, axis: int) -> Any:
+    """``cumprod`` as the products of the masked square ``x[i] if i <= j else 1``: its gradient is exact
+    through zeros (the scan's gradient divides by ``x``). It costs ``n`` times the memory of ``t``."""
+    n = t.shape.sizes[axis]
+    moved = a.expand_dims(t, axis + 1)  # [..., i, 1, ...]
+    mask = np.tril(np.ones((n, n), dtype=bool)).T.reshape((n, n) + (1,) * (t.shape.rank - axis - 1))
+    square = a.where_v2(constant(mask), moved, constant(1, t.dtype))  # [..., i, j, ...]
+    return r.reduce_prod(square, [axis])
+
+
+implements(np.cumprod)(_scan("cumprod", np.cumprod, _products_up_to))
 
 
 @implements(np.average)

@@ -169,8 +169,11 @@ def _stack(arrays: Sequence[Any], axis: int = 0, out: Any = None, *, dtype: Any 
         raise ValueError("need at least one array to stack")
     if len({np.shape(v) for v in arrays}) != 1:
         raise ValueError("all input arrays must have the same shape")
-    normalize_axes(axis, np.ndim(arrays[0]) + 1)
-    return Traced(a.stack(_promoted(arrays, dtype), axis=int(axis)))
+    (ax,) = normalize_axes(axis, np.ndim(arrays[0]) + 1)
+    tensors = _promoted(arrays, dtype)
+    if len(tensors) == 1:  # one array: a new axis (the one-element Pack's gradient keeps the axis)
+        return Traced(a.expand_dims(tensors[0], ax))
+    return Traced(a.stack(tensors, axis=int(axis)))
 
 
 @implements(np.concatenate)

@@ -16,29 +16,13 @@ from ..ops import array_ops as a
 from ..ops import math_ops as m
 from ..ops.convert import constant
 from ..primitives import ALL
+from ..static import constant_value
 from .convert import as_tensor, cast, is_weak, promotion_key
 from .indexing import assign_all
-from .registry import FUNCTIONS, UFUNCS, ufunc_rule, unsupported, user_line
+from .registry import UFUNCS, ufunc_rule, unsupported, user_line
 from .traced import Traced
 
-__all__ = ["apply", "call"]
-
-
-def apply(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> Any:
-    """``Traced.__array_ufunc__``: calls, reductions (``np.add.reduce``), scans and ``outer``."""
-    if method == "__call__":
-        return call(ufunc, inputs, kwargs)
-    if method == "reduce" and ufunc in _REDUCTIONS and len(inputs) == 1:
-        kwargs.setdefault("axis", 0)
-        return FUNCTIONS[_REDUCTIONS[ufunc]](inputs[0], **kwargs)
-    if method == "accumulate" and ufunc in _SCANS and len(inputs) == 1:
-        kwargs.setdefault("axis", 0)
-        return FUNCTIONS[_SCANS[ufunc]](inputs[0], **kwargs)
-    if method == "outer" and len(inputs) == 2:
-        x, y = inputs
-        x = FUNCTIONS[np.reshape](x, np.shape(x) + (1,) * np.ndim(y))
-        return call(ufunc, (x, y), kwargs)
-    raise unsupported(f"numpy.{ufunc.__name__}.{method}")
+__all__ = ["call"]
 
 
 def call(ufunc: np.ufunc, inputs: tuple, kwargs: dict, operator: bool = False) -> Traced:
@@ -101,6 +85,16 @@ def _identity(x: Any) -> Any:
 @ufunc_rule(np.logical_not)
 def _logical_not(x: Any) -> Any:
     return m.logical_not(_bool(x))
+
+
+def _on_truth(rule: Callable) -> Callable:
+    """logical_and/or/xor of numbers: of their truth values, as NumPy computes them."""
+    return lambda x, y: rule(_bool(x), _bool(y))
+
+
+UFUNCS[np.logical_and] = _on_truth(m.logical_and)
+UFUNCS[np.logical_or] = _on_truth(m.logical_or)
+UFUNCS[np.logical_xor] = _on_truth(m.logical_xor)
 
 
 def _integers_unchanged(rule: Callable) -> Callable:
@@ -189,9 +183,26 @@ UFUNCS[np.logaddexp] = _logaddexp(m.exp, m.log)
 UFUNCS[np.logaddexp2] = _logaddexp(_exp2, _log_base(2.0))
 
 
-_REDUCTIONS: dict[np.ufunc, Callable[..., Any]] = {np.add: np.sum, np.multiply: np.prod, np.maximum: np.max,
-                                                  np.minimum: np.min, np.logical_and: np.all, np.logical_or: np.any}
-_SCANS: dict[np.ufunc, Callable[..., Any]] = {np.add: np.cumsum, np.multiply: np.cumprod}
+@ufunc_rule(np.power, np.float_power)
+def _power(x: Any, y: Any) -> Any:
+    """``x ** y``; at ``x == 0, y == 0`` (value 1) the base is taken as 1 so both gradients are 0,
+    not ``0 * inf`` (autograd's values there). A constant exponent without zeros is plain ``x ** y``."""
+    known = constant_value(y)
+    if known is not None and np.all(np.asarray(known) != 0) or x.dtype.is_integer:
+        return m.pow(x, y)
+    zero_zero = m.logical_and(m.equal(x, _const_like(x, 0)), m.equal(y, _const_like(y, 0)))
+    return m.pow(a.where_v2(zero_zero, _const_like(x, 1), x), y)
+
+
+def _nan_ignoring(prefer: Any) -> Any:
+    """fmax/fmin: ``x`` where it wins (ties: ``x``, as np.maximum's gradient) or ``y`` is NaN, else ``y``."""
+    def rule(x: Any, y: Any) -> Any:
+        return a.where_v2(m.logical_or(prefer(x, y), m.is_nan(y)) if _is_float(y) else prefer(x, y), x, y)
+    return rule
+
+
+UFUNCS[np.fmax] = _nan_ignoring(m.greater_equal)
+UFUNCS[np.fmin] = _nan_ignoring(m.less_equal)
 
 
 # -- Python operators ------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from . import (
                control,
                conv,
                debug,
+               eig,
                fills,
                indexing,
                joining,
@@ -31,4 +32,4 @@ __all__ = ["RULES", "Needed", "Rule"]
 RULES: dict[Primitive, Rule] = {**state.RULES, **math.RULES, **reduce.RULES, **linalg.RULES, **array.RULES,
                                 **joining.RULES, **fills.RULES, **indexing.RULES, **nn.RULES, **control.RULES,
                                 **tensor_array.RULES, **segment.RULES, **debug.RULES, **conv.RULES,
-                                **matrix.RULES, **complex.RULES}  # complex last: it extends others' rules
+                                **matrix.RULES, **eig.RULES, **complex.RULES}  # complex last: it extends others' rules

@@ -16,6 +16,7 @@ from . import (
     conv,
     data,
     debug,
+    eig,
     fills,
     indexing,
     joining,
@@ -51,7 +52,7 @@ EMITTERS: dict[Primitive, Emitter] = _merged(array.EMITTERS, control.EMITTERS,
                                              linalg.EMITTERS, math.EMITTERS, nn.EMITTERS, reduce.EMITTERS,
                                              state.EMITTERS, tensor_array.EMITTERS, data.EMITTERS,
                                              segment.EMITTERS, debug.EMITTERS, sampling.EMITTERS, conv.EMITTERS,
-                                             matrix.EMITTERS, summary.EMITTERS, complex.EMITTERS)
+                                             matrix.EMITTERS, summary.EMITTERS, eig.EMITTERS, complex.EMITTERS)
 
 
 def emitter(prim: Primitive) -> Emitter | None:
