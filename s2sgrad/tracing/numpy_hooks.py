@@ -31,6 +31,7 @@ __all__ = ["routed"]
 _LOCK = threading.Lock()
 _ACTIVE = [0]                     # traces active in any thread; the wrappers are installed while > 0
 _ORIGINAL: dict[str, Any] = {}    # name in numpy -> NumPy's own object
+_ALIASES: list[Any] = []        # the wrappers entered in FUNCTIONS while installed
 _FOREIGN = ("numpy", "s2sgrad")   # callers from these packages get NumPy's functions
 
 
@@ -163,8 +164,12 @@ def _install() -> None:
         if getattr(np, name, None) in FUNCTIONS:
             table[name] = (_listed(getattr(np, name)), _first_holds_traced)
     for name, (traced, wanted) in table.items():
-        _ORIGINAL[name] = getattr(np, name)
-        setattr(np, name, _wrap(name, traced, wanted))
+        _ORIGINAL[name] = original = getattr(np, name)
+        wrapper = _wrap(name, traced, wanted)
+        if original in FUNCTIONS:  # code reading FUNCTIONS[np.sum] while the wrapper is np.sum finds it
+            FUNCTIONS[wrapper] = FUNCTIONS[original]
+            _ALIASES.append(wrapper)
+        setattr(np, name, wrapper)
     for name, column in (("r_", False), ("c_", True)):
         _ORIGINAL[name] = getattr(np, name)
         setattr(np, name, _Concatenator(_ORIGINAL[name], column))
@@ -174,6 +179,9 @@ def _uninstall() -> None:
     for name, original in _ORIGINAL.items():
         setattr(np, name, original)
     _ORIGINAL.clear()
+    for wrapper in _ALIASES:
+        del FUNCTIONS[wrapper]
+    _ALIASES.clear()
 
 
 @contextlib.contextmanager
