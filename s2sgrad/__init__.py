@@ -100,7 +100,8 @@ from .ops.parsing_ops import (FixedLenFeature, FixedLenSequenceFeature, SparseTe
 
 # s2sgrad's own: see the generated code, differentiate plain NumPy functions, ship the result
 from .inspection import dot, ir, source
-from .tracing import grad, hessian, jacobian, value_and_grad
+from .tracing import TracedValueError, grad, hessian, jacfwd, jacobian, jacrev, value_and_grad
+from .tf1_api import UnsupportedTensorFlowName
 from .explain import explain
 from .export import export
 from .view_page import view
@@ -140,7 +141,8 @@ __all__ += ["AUTO_REUSE", "AggregationMethod", "ConfigProto", "DType", "DeviceSp
            "gradients", "greater", "greater_equal", "group", "half", "hessian", "hessians", "identity", "identity_n",
            "image",
            "initialize_all_variables", "initialize_local_variables", "initialize_variables", "initializers", "int16",
-           "int32", "int64", "int8", "io", "ir", "is_finite", "is_inf", "is_nan", "is_tensor", "jacobian", "less",
+           "int32", "int64", "int8", "io", "ir", "is_finite", "is_inf", "is_nan", "is_tensor", "jacfwd",
+           "jacobian", "jacrev", "less",
            "less_equal", "lin_space", "linalg", "linspace", "local_variables", "local_variables_initializer", "log",
            "log1p", "logging", "logical_and", "logical_not", "logical_or", "logical_xor", "losses", "manip", "math",
            "metrics",
@@ -172,6 +174,10 @@ __all__ += ["Assert", "Print", "add_check_numerics_ops", "assert_equal", "assert
             "is_non_decreasing", "is_numeric_tensor", "is_strictly_increasing", "print",
             "segment_max", "segment_mean", "segment_min", "segment_prod", "segment_sum", "unsorted_segment_max",
             "unsorted_segment_mean", "unsorted_segment_min", "unsorted_segment_prod", "unsorted_segment_sqrt_n"]
+
+# s2sgrad's own error classes (TF's are in tf.errors): a NumPy function's value needed while tracing,
+# a TF-1.x name s2sgrad lacks
+__all__ += ["TracedValueError", "UnsupportedTensorFlowName"]
 
 __getattr__ = _missing_names("", __name__)
 

@@ -23,6 +23,7 @@ from .ops.indexed_slices import IndexedSlicesValue
 from .pipeline import generate, graph_of_fetches, plan, static_variable_spec
 from .pipeline.feeds import convert_feed
 from .pipeline.variable_store import VariableStore
+from .progress import status
 from .session import Session, get_default_session
 from .standalone import ExportSpec, Input, run_parameters, write_standalone
 
@@ -47,6 +48,11 @@ def export(fetches: Any, path: str | os.PathLike, feed_dict: dict | None = None,
         raise TypeError(f"export: feed_dict must be a dict, got {type(feed_dict).__name__}")
     if session is not None and not isinstance(session, Session):
         raise TypeError(f"export: session must be a tf.Session, got {type(session).__name__}")
+    with status(f"exporting {os.fspath(path)}"):   # said on a terminal when it takes over a second
+        return _export(fetches, os.fspath(path), feed_dict, session, args)
+
+
+def _export(fetches: Any, path: str, feed_dict: dict | None, session: Session | None, args: Sequence[Any]) -> list[str]:
     if hasattr(fetches, "executable"):
         if feed_dict is not None or session is not None:
             raise TypeError("export of a decorated function takes its example arguments as args=, "
@@ -56,7 +62,7 @@ def export(fetches: Any, path: str | os.PathLike, feed_dict: dict | None = None,
         if args:
             raise TypeError("args= is for decorated functions; for graph fetches pass feed_dict")
         spec = _session_spec(fetches, feed_dict or {}, session if session is not None else get_default_session())
-    return write_standalone(spec, os.fspath(path))
+    return write_standalone(spec, path)
 
 
 # -- graph mode ----------------------------------------------------------------------------------

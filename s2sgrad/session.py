@@ -96,6 +96,8 @@ class Session(SessionBase):
             runner = self._runners[(kind, tuple(fetches) if kind is list or kind is tuple else fetches,
                                     tuple(feed_dict))]
         except (KeyError, TypeError):
+            runner = None
+        if runner is None:  # outside the except: an error in the fetches or feeds is not chained to the KeyError
             runner = self._runner_for(fetches, feed_dict)
         return runner.dispatch(feed_dict.values())
 

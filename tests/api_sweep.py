@@ -41,7 +41,7 @@ NOT_SWEPT = {"tf.Graph", "tf.Operation", "tf.Tensor", "tf.Session", "tf.Interact
              "tf.disable_tensor_equality", "tf.enable_tensor_equality",  # errors, and switches taking no data
              "tf.GraphKeys", "tf.get_collection", "tf.add_to_collection", "tf.add_to_collections", "tf.is_tensor",
              "train.global_step",  # collections take any key and value, is_tensor any object, as in TF
-             "train.NanLossDuringTrainingError",  # an exception class
+             "train.NanLossDuringTrainingError", "tf.TracedValueError", "tf.UnsupportedTensorFlowName",  # exceptions
              "tf.get_collection_ref", "tf.no_regularizer", "tf.VariableScope"}  # the same; scopes make VariableScopes
 # Parameters that are accepted for TF compatibility and ignored, or that only choose names.
 IGNORED = {"name", "use_locking", "colocate_gradients_with_ops", "gate_gradients", "caching_device", "config",

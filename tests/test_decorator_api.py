@@ -174,8 +174,12 @@ def test_function_must_return_one_float_scalar():
 
 def test_stop_gradients_holds_arguments_constant(data):
     w, b, x = data
-    gw, gb = s2sgrad.grad(loss, ("w", "b"), stop_gradients=("b",))(*data)
+    # issue 16: a held argument gets zeros by default (JAX, autograd); None as tf.gradients gives on request
+    gw, gb = s2sgrad.grad(loss, ("w", "b"), stop_gradients=("b",), unconnected_gradients="none")(*data)
     assert gb is None
+    np.testing.assert_allclose(gw, _reference(*data)[0])
+    gw, gb = s2sgrad.grad(loss, ("w", "b"), stop_gradients=("b",))(*data)
+    np.testing.assert_array_equal(gb, np.zeros(2))
     np.testing.assert_allclose(gw, _reference(*data)[0])
     gw, gb = s2sgrad.grad(loss, ("w", "b"), stop_gradients=(1,), unconnected_gradients="zero")(*data)
     np.testing.assert_array_equal(gb, np.zeros(2))
@@ -183,10 +187,14 @@ def test_stop_gradients_holds_arguments_constant(data):
 
 def test_unconnected_gradients(data):
     f = lambda x, unused: np.sum(x ** 2)  # noqa: E731
-    assert s2sgrad.grad(f, (0, 1))(np.ones(2), np.ones(3))[1] is None
+    # issue 16: zeros are the default now (JAX, autograd); TF's None stays available with 'none'
+    assert s2sgrad.grad(f, (0, 1), unconnected_gradients="none")(np.ones(2), np.ones(3))[1] is None
     zero = s2sgrad.grad(f, (0, 1), unconnected_gradients="zero")(np.ones(2), np.ones(3, np.float32))[1]
     assert zero.dtype == np.float32 and zero.shape == (3,) and not zero.any()
-    assert s2sgrad.grad(lambda x: 3.0)(2.0) is None
+    default = s2sgrad.grad(f, (0, 1))(np.ones(2), np.ones(3, np.float32))[1]
+    assert default.dtype == np.float32 and default.shape == (3,) and not default.any()
+    assert s2sgrad.grad(lambda x: 3.0, unconnected_gradients="none")(2.0) is None
+    assert s2sgrad.grad(lambda x: 3.0)(2.0) == 0.0
     assert s2sgrad.grad(lambda x: 3.0, unconnected_gradients=s2sgrad.UnconnectedGradients.ZERO)(2.0) == 0.0
     with pytest.raises(ValueError, match="unconnected_gradients"):
         s2sgrad.grad(f, unconnected_gradients="zeros")
@@ -214,8 +222,10 @@ def test_hessian_of_quadratic_and_blocks(rng):
     blocks = s2sgrad.hessian(lambda x, y: np.sum(x ** 2 * y), wrt=(0, 1))(x, 2.0)
     np.testing.assert_allclose(blocks[0][0], 4 * np.eye(3))
     np.testing.assert_allclose(blocks[0][1], 2 * x)
-    assert blocks[1][1] is None  # d/dy of sum(x**2) is unconnected, as in tf.gradients
+    assert blocks[1][1] == 0.0  # d/dy of sum(x**2) is unconnected: zeros by default (issue 16)
     np.testing.assert_allclose(blocks[1][0], 2 * x)
+    none = s2sgrad.hessian(lambda x, y: np.sum(x ** 2 * y), wrt=(0, 1), unconnected_gradients="none")(x, 2.0)
+    assert none[1][1] is None  # as in tf.gradients
 
 
 def test_hessian_matches_finite_differences_of_the_gradient(rng):

@@ -177,6 +177,9 @@ def test_bad_arguments_name_what_is_wrong(client):
         sd.DataParallel(client, noisy, sgd, feeds=[x]).run({x: np.ones((4, 2))})
     with pytest.raises(ValueError, match="with respect to data argument"):
         sd.data_parallel(tf.grad(lambda w, x: np.sum(x * w), wrt=(0, 1)), client, data_args=1)
+    noisy_fn = sd.data_parallel(tf.grad(lambda w, x: np.mean(x @ w * np.random.uniform(size=len(x)))), client)
+    with pytest.raises(ValueError, match="draws random numbers"):
+        noisy_fn(np.ones(2), np.ones((4, 2)))
     with pytest.raises(TypeError, match="decorated gradient"):
         sd.data_parallel(np.sum, client)
 

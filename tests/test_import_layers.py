@@ -20,7 +20,7 @@ PACKAGE = pathlib.Path(s2sgrad.__file__).parent
 LAYERS: dict[str, list[str]] = {
     "types and shapes": ["tf1_api", "dimension", "dtypes", "shapes", "errors", "text", "index_spec",
                          "static", "einsum_equation", "gcpause", "execution_mode", "_version", "platform", "wire",
-                         "crc32c"],
+                         "crc32c", "tracebacks", "progress"],
     "IR": ["ssa"],
     "primitive declarations": ["primitives"],
     "user-facing ops": ["ops"],

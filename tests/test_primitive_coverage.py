@@ -12,7 +12,9 @@ INFRASTRUCTURE = {"Const", "Placeholder", "PlaceholderWithDefault", "VariableV2"
                   "AssignSub", "NoOp", "RandomStandardNormal", "RandomUniform", "TruncatedNormal",
                   "RandomUniformInt",
                   # tf.data's ops (string inputs, host ops): exercised by tests/test_data_*.py
-                  "IteratorGetNext", "MakeIterator", "IteratorToStringHandle", "ParseExample"}
+                  "IteratorGetNext", "MakeIterator", "IteratorToStringHandle", "ParseExample",
+                  # the decorator's draws from NumPy's streams: exercised by tests/test_decorator_random.py
+                  "NumpyRandom", "NumpyGenerator", "NumpySeed"}
 
 
 def _op_types(cases, with_gradients):

@@ -18,6 +18,7 @@ from ..ops import math_ops as m
 from ..ops.convert import convert_to_tensor, graph_of
 from ..ops.indexed_slices import IndexedSlices
 from ..primitives import BY_NAME
+from ..progress import reported
 from ..ssa.graph import Operation, Tensor, user_location
 from .control import CONTROL_RULES
 from .rules import RULES, Needed, Rule
@@ -153,6 +154,7 @@ def as_unconnected_gradients(value: Any) -> UnconnectedGradients:
         raise ValueError(f"Unknown value for unconnected_gradients: '{value}'") from None
 
 
+@reported("computing gradients")   # said on a terminal when it takes over a second
 def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients",
               colocate_gradients_with_ops: bool = False, gate_gradients: bool = False,
               aggregation_method: Any = None, stop_gradients: Any = None,

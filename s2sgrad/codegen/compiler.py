@@ -1,14 +1,11 @@
-"""Source text -> callable: register in ``linecache``, compile, exec in an explicit namespace.
+"""Source text -> callable: register the text (``source_files``), compile, exec in an explicit namespace.
 
 The namespace holds only NumPy (``np``), the runtime helpers (``rt``) and the module's
-large constants (``_constants``). The text registered in ``linecache`` is exactly the
-text compiled, so tracebacks, ``inspect`` and ``pdb`` show the generated lines.
+large constants (``_constants``). The text registered is exactly the text compiled, so
+tracebacks, ``inspect``, pdb and profilers show the generated lines.
 """
 from __future__ import annotations
 
-import hashlib
-import itertools
-import linecache
 import re
 import warnings
 import weakref
@@ -17,14 +14,14 @@ from typing import Any, Protocol, cast
 
 import numpy as np
 
+from ..tracebacks import GENERATED_PREFIX, show_generated_lines
 from . import runtime
+from .source_files import forget_source, register_source
 
 __all__ = ["load_source", "GENERATED_PREFIX", "GENERATED_MODULE", "compile_listeners", "compile_hooks",
            "quiet_numpy_warnings", "show_numpy_warnings"]
 
-GENERATED_PREFIX = "<s2sgrad:"
 GENERATED_MODULE = "s2sgrad.generated"
-_counter = itertools.count()
 
 
 
@@ -86,11 +83,8 @@ def show_numpy_warnings(enabled: bool = True) -> None:
 def load_source(source: str, constants: dict[str, Any], label: str = "run", origin: Any = None) -> GeneratedRun:
     """Compile ``source`` and return its ``run`` function (with ``.source`` and ``.filename``);
     ``origin`` (the Executable that owns the module, if any) is passed on to ``compile_hooks``."""
-    digest = hashlib.sha1(source.encode("utf-8")).hexdigest()[:10]
-    printable = "".join(c if c.isprintable() else "?" for c in label)  # compile() refuses NUL in file names
-    filename = f"{GENERATED_PREFIX}{printable}-{digest}-{next(_counter)}>"
-    lines = source.splitlines(keepends=True)
-    linecache.cache[filename] = (len(source), None, lines, filename)
+    filename = register_source(source, label)
+    show_generated_lines()
     code = compile(source, filename, "exec")
     for listener in list(compile_listeners):
         listener(label, source, constants)
@@ -103,5 +97,5 @@ def load_source(source: str, constants: dict[str, Any], label: str = "run", orig
     fn.filename = filename
     for hook in list(compile_hooks):
         fn = hook(fn, label, constants, origin)
-    weakref.finalize(fn, linecache.cache.pop, filename, None)
+    weakref.finalize(fn, forget_source, filename)
     return fn

@@ -7,11 +7,14 @@ from typing import Any
 
 import numpy as np
 
+from ..primitives.numpy_random import NUMPY_GENERATOR, NUMPY_RANDOM, NUMPY_SEED
 from . import worker
 from .cluster import Cluster
 from .payload import REDUCTIONS, payload, split_batch, weighted_sum
 
 __all__ = ["data_parallel", "ShardedFunction"]
+
+_DRAWS = (NUMPY_RANDOM, NUMPY_GENERATOR, NUMPY_SEED)  # NumPy random streams read in the function
 
 
 class ShardedFunction:
@@ -72,6 +75,10 @@ class ShardedFunction:
     def _payload(self, exe: Any) -> dict:
         found = self._payloads.get(id(exe))
         if found is None:
+            draws = [op for op in exe.ops if op.prim in _DRAWS]
+            if draws:
+                raise ValueError(f"data_parallel: {self.fn.label} draws random numbers (at {draws[0].where}); "
+                                 f"a shard's draws cannot match the whole batch's")
             params = [("feed", i) for i in range(len(exe.module.params))]
             found = self._payloads[id(exe)] = payload(exe.module, params, exe.n_fetches)
         return found

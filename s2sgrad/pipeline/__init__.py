@@ -15,18 +15,19 @@ from typing import Any
 
 import numpy as np
 
-from .. import errors
 from ..codegen.build import build_module
-from ..codegen.compiler import GENERATED_PREFIX, load_source
+from ..codegen.compiler import load_source
 from ..codegen.emit import Module
 from ..codegen.lower import needed_ops
 from ..codegen.program import Kind
 from ..dtypes import DType
 from ..ops.convert import graph_of, is_tensor_like
+from ..progress import status
 from ..ssa.graph import Graph, Operation, Tensor, get_default_graph
 from .fastpath import make_call
 from .feeds import check_feed_shape, feed_target
 from .fetches import FetchStructure
+from .run_errors import translate_error
 
 __all__ = ["Plan", "plan", "compile", "generate", "graph_of_fetches", "Executable", "static_variable_spec",
            "translate_error", "MAX_SHAPES_PER_PLAN"]
@@ -114,8 +115,9 @@ def compile(plan: Plan, feed_specs: FeedSpecs, variable_spec: VariableSpec,  # t
             label: str = "run") -> Executable:
     """``plan`` compiled for these specs; ``label`` names the module (its filename and the
     ``s2sgrad dump`` header)."""
-    module, var_ops, rng_ops = build_module(plan.ops, plan.structure.tensors, feed_specs, variable_spec, label)
-    return Executable(module, plan.ops, list(feed_specs), var_ops, rng_ops, len(plan.structure.tensors), label)
+    with status(f"compiling {label} ({len(plan.ops)} ops)"):  # said on a terminal when it takes over a second
+        module, var_ops, rng_ops = build_module(plan.ops, plan.structure.tensors, feed_specs, variable_spec, label)
+        return Executable(module, plan.ops, list(feed_specs), var_ops, rng_ops, len(plan.structure.tensors), label)
 
 
 def static_variable_spec(var_op: Operation) -> tuple[DType, Any]:
@@ -152,24 +154,3 @@ class Executable:
         if self._call is None:
             self._call = make_call(self, functools.partial(translate_error, exe=self))
         return self._call(args)
-
-
-_ERROR_CLASSES = {MemoryError: errors.ResourceExhaustedError, NotImplementedError: errors.UnimplementedError}
-
-
-def translate_error(e: Exception, exe: Executable) -> errors.OpError:
-    """An exception from generated code as a TF error naming the op and the user's line:
-    ResourceExhaustedError for MemoryError, UnimplementedError for NotImplementedError,
-    InvalidArgumentError for the rest (bad index or label values, NumPy errors, failed ``tf.Assert``
-    and ``check_numerics`` checks, whose AssertionError already carries TF's message)."""
-    op = None
-    tb = e.__traceback__
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename.startswith(GENERATED_PREFIX):
-            op = exe.module.line_ops.get(tb.tb_lineno, op)
-        tb = tb.tb_next
-    where = f" (op '{op.name}' of type {op.type}, created at {op.where})" if op is not None else ""
-    kind = next((tf_error for cls, tf_error in _ERROR_CLASSES.items() if isinstance(e, cls)),
-                errors.InvalidArgumentError)
-    text = str(e) if isinstance(e, AssertionError) else f"{type(e).__name__}: {e}"  # rt's checks: TF's own text
-    return kind(None, op, f"{text}{where}")

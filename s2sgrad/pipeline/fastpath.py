@@ -15,6 +15,7 @@ touches is bound in its namespace, so no user string ever reaches it.
 from __future__ import annotations
 
 import operator
+from bdb import BdbQuit
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -97,10 +98,10 @@ def _call_lines(exe: Any, args: str, returned: list[str], translate: Callable, n
     """The lines that call the generated module with ``args`` into the names ``returned``, then
     post-process them: errors become TF errors, aliased outputs are copied, 0-d arrays become
     NumPy scalars (as TF returns them)."""
-    ns.update({"fn": exe.fn, "translate": translate, "OpError": errors.OpError, "ndarray": np.ndarray,
-               "array": np.array})
-    body = ["try:", f"    {', '.join(returned) + ',' if returned else '_'} = fn({args})",
-            "except OpError:", "    raise", "except Exception as e:", "    raise translate(e) from e"]
+    ns.update({"fn": exe.fn, "translate": translate, "OpError": errors.OpError, "BdbQuit": BdbQuit,
+               "ndarray": np.ndarray, "array": np.array})
+    body = ["try:", f"    {', '.join(returned) + ',' if returned else '_'} = fn({args})",   # pdb's quit passes through
+            "except (OpError, BdbQuit):", "    raise", "except Exception as e:", "    raise translate(e) from e"]
     for i in exe.copy_outputs:
         body.append(f"{returned[i]} = array({returned[i]})")
     for i in exe.scalar_outputs:

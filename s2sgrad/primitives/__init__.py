@@ -23,6 +23,7 @@ from . import (
     math,
     matrix,
     nn,
+    numpy_random,
     reduce,
     sampling,
     segment,
@@ -36,7 +37,7 @@ __all__ = ["ALL", "BY_NAME", "FAMILIES", "Primitive", "define"]
 
 FAMILIES: tuple[ModuleType, ...] = (state, math, reduce, linalg, array, joining, fills, indexing, nn, control,
                                      tensor_array, data, segment, debug, sampling, conv, matrix, summary,
-                                     eig, complex)
+                                     eig, numpy_random, complex)
 
 
 def _declared(families: tuple[ModuleType, ...]) -> tuple[Primitive, ...]:

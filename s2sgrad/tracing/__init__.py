@@ -25,11 +25,11 @@ from . import (  # noqa: F401
            sorting,
            ufuncs,
 )
-from .api import GradientFunction, grad, hessian, jacobian, value_and_grad
+from .api import GradientFunction, grad, hessian, jacfwd, jacobian, jacrev, value_and_grad
 from .registry import supported
 from .traced import Traced, TracedValueError
 
 methods.install()
 
-__all__ = ["grad", "value_and_grad", "jacobian", "hessian", "GradientFunction", "Traced", "TracedValueError",
-           "supported"]
+__all__ = ["grad", "value_and_grad", "jacobian", "jacfwd", "jacrev", "hessian", "GradientFunction", "Traced",
+           "TracedValueError", "supported"]

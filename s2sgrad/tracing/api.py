@@ -9,137 +9,28 @@ trace instead of compiling.
 from __future__ import annotations
 
 import functools
-import inspect
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
-
 from .. import pipeline
 from ..autodiff import derivatives
 from ..autodiff.backprop import UnconnectedGradients, as_unconnected_gradients
-from ..codegen.compiler import quiet_numpy_warnings
 from ..explain import analyze
 from ..ops import array_ops as a
-from ..ops.creation import placeholder
-from ..ssa.graph import Tensor, user_location
+from ..ssa.graph import Tensor
 from ..ssa.printer import format_ops
+from ..tracebacks import hide_internal_frames
 from .arguments import Argument, Binder, rebuild, signature_key
-from .control_flow import call_traced
-from .convert import as_tensor, graph_dtype
-from .traced import Trace, Traced, current_trace
+from .convert import as_tensor
+from .fastcall import MISS, make_fast_call
+from .random_streams import TracedStream
+from .recording import Program, Recording, inline_aux, map_results
+from .traced import Traced, current_trace
 
-__all__ = ["GradientFunction", "grad", "value_and_grad", "jacobian", "hessian", "MAX_PROGRAMS"]
+__all__ = ["GradientFunction", "grad", "value_and_grad", "jacobian", "jacfwd", "jacrev", "hessian", "MAX_PROGRAMS"]
 
 MAX_PROGRAMS = 64   # compiled signatures kept per decorated function; older ones are traced again
-
-
-class _Recording:
-    """One trace of the function: its inputs, its result and the derivative tensors."""
-
-    def __init__(self, fn: GradientFunction, arguments: list[Argument], inline: bool) -> None:
-        self.arguments = arguments
-        self.wrt = fn._resolve(arguments, fn.wrt, "wrt")
-        stopped = fn._resolve(arguments, fn.stop_gradients, "stop_gradients")
-        self.inputs: list[Tensor | None] = []
-        self.stop_ops: dict = {}
-        definition = _definition(fn.f)  # arguments are "created" where the function is defined
-        values = []
-        for i, arg in enumerate(arguments):
-            leaves = []
-            for leaf in arg.leaves:
-                if leaf.kind == "static":
-                    self.inputs.append(None)
-                    leaves.append(leaf.value)
-                    continue
-                if not inline:
-                    t = placeholder(graph_dtype(leaf.dtype), leaf.shape, name=leaf.name)
-                else:
-                    t = a.identity(as_tensor(leaf.value), name=leaf.name)
-                t.op.location = definition
-                self.inputs.append(t)
-                if i in stopped:
-                    t = a.stop_gradient(t, name=leaf.name + "_stopped")
-                    self.stop_ops[t.op] = f"argument {arg.name!r} is listed in stop_gradients="
-                leaves.append(Traced(t, weak=leaf.kind == "weak" or (leaf.kind == "traced" and leaf.value.weak)))
-            values.append(rebuild(arg.tree, iter(leaves)))
-        self.y = fn._result_tensor(call_traced(fn.f, arguments, values))
-        self.results = fn._derivatives(self)
-
-    def leaf_inputs(self, index: int) -> list[Tensor]:
-        """The placeholders of a differentiated argument's leaves (such an argument has no static leaf)."""
-        start = sum(len(arg.leaves) for arg in self.arguments[:index])
-        inputs = self.inputs[start:start + len(self.arguments[index].leaves)]
-        tensors = [t for t in inputs if t is not None]
-        if len(tensors) != len(inputs):
-            raise AssertionError(f"argument {self.arguments[index].name!r} has a static leaf")
-        return tensors
-
-
-def _definition(f: Callable) -> tuple[str, int]:
-    code = getattr(inspect.unwrap(f), "__code__", None)
-    if code is None:
-        return user_location()
-    return code.co_filename, code.co_firstlineno
-
-
-class _Program:
-    """The compiled code for one argument signature."""
-
-    def __init__(self, fn: GradientFunction, arguments: list[Argument]) -> None:
-        self.trace = Trace()
-        with self.trace.active():
-            self.recording = _Recording(fn, arguments, inline=False)
-        self.has_value = fn._wants_value()
-        fetches: list[Tensor] = [self.recording.y] if self.has_value else []
-
-        def fetch_position(t: Tensor) -> int:
-            fetches.append(t)
-            return len(fetches) - 1
-
-        positions = _map_results(self.recording.results, fetch_position)
-        placeholders = [t for t in self.recording.inputs if t is not None]
-        graph_slice = pipeline.plan(self.trace.graph, fetches, placeholders)
-        flat = graph_slice.structure.flat  # a flat list of fetches: (kind, index among the computed values)
-        if flat is None:
-            raise AssertionError("a flat list of fetches has a flat structure")
-        _, index = flat
-        self.value_index = index[0] if self.has_value else None
-        self.slots = _map_results(positions, lambda i: index[i])
-        self.ops = graph_slice.ops
-        specs = {t: (t.dtype, t.shape.known_sizes()) for t in placeholders}
-        self.executable = pipeline.compile(graph_slice, specs, _no_variables, label=fn.label)
-        self.dtypes = [t.dtype.np for t in placeholders]
-
-    def run(self, arguments: list[Argument]) -> tuple[Any, Any]:
-        return self.unpack(self.executable.call(self.module_inputs(arguments)))
-
-    def module_inputs(self, arguments: list[Argument]) -> list:
-        """The arguments of the compiled ``run`` for these call arguments."""
-        quiet_numpy_warnings()
-        values = [leaf.value for arg in arguments for leaf in arg.leaves if leaf.kind != "static"]
-        feeds = []
-        for v, dtype in zip(values, self.dtypes, strict=True):
-            arr = np.asarray(v, dtype=dtype)
-            feeds.append(arr[()] if arr.ndim == 0 else arr)
-        return [feeds[i] for i in self.executable.feed_positions]
-
-    def unpack(self, outs: Sequence[Any]) -> tuple[Any, Any]:
-        """The function's value (or None) and its derivatives, from what the compiled ``run`` returned."""
-        value = None if self.value_index is None else outs[self.value_index]
-        return value, _map_results(self.slots, lambda i: outs[i])
-
-
-def _no_variables(op: Any) -> tuple:
-    raise AssertionError(f"a traced function cannot read the variable {op.name}")
-
-
-def _map_results(results: Any, fn: Callable) -> Any:
-    """Apply ``fn`` to every tensor in a nested list of results (None stays None)."""
-    if isinstance(results, list):
-        return [_map_results(r, fn) for r in results]
-    return None if results is None else fn(results)
 
 
 class GradientFunction:
@@ -147,7 +38,7 @@ class GradientFunction:
     ``executable`` and ``explain`` (each takes example arguments)."""
 
     def __init__(self, f: Callable, mode: str, wrt: Any = 0, stop_gradients: Any = (),
-                 unconnected_gradients: Any = "none", preserve_result: bool = False) -> None:
+                 unconnected_gradients: Any = "zero", preserve_result: bool = False, has_aux: bool = False) -> None:
         if not callable(f):
             raise TypeError(f"s2sgrad.{mode} expects a function (or to be used as a decorator), got {f!r}")
         self.f = f
@@ -157,45 +48,84 @@ class GradientFunction:
         self.stop_gradients = _check_selection(stop_gradients, "stop_gradients", allow_empty=True)
         self.unconnected_gradients = as_unconnected_gradients(unconnected_gradients)
         self.preserve_result = bool(preserve_result)
+        self.has_aux = bool(has_aux)
+        if self.has_aux and mode == "hessian":
+            raise TypeError("s2sgrad.hessian does not take has_aux=")
         self.label = f"{mode}({getattr(f, '__qualname__', type(f).__name__)})"
-        self._bind = Binder(inspect.signature(f))
-        self._programs: dict[tuple, _Program] = {}
+        self._bind = Binder(f)
+        self._programs: dict[tuple, Program] = {}
         self._lock = threading.Lock()
+        self._fast: Callable | None = None  # the last signature's fast path (``fastcall``)
         functools.update_wrapper(self, f, updated=())  # not __dict__: f may be a GradientFunction
 
     def __repr__(self) -> str:
         return f"<s2sgrad {self.label} wrt={self.wrt!r}>"
 
     # -- calling --------------------------------------------------------------------------------
+    @hide_internal_frames
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        fast = self._fast
+        if fast is not None and not kwargs:
+            out = fast(args)
+            if out is not MISS:
+                return out
         arguments = self._bind(args, kwargs)
-        if any(leaf.kind == "traced" for arg in arguments for leaf in arg.leaves):
+        if _is_traced(arguments):
             with current_trace().active():
-                recording = _Recording(self, arguments, inline=True)
-            return self._package(Traced(recording.y), _map_results(recording.results, Traced), recording)
+                recording = Recording(self, arguments, inline=True)
+            results = map_results(recording.results, Traced)
+            return self._package(Traced(recording.y), results, inline_aux(recording), recording)
         program = self._program(arguments)
-        value, results = program.run(arguments)
-        return self._package(value, results, program.recording)
+        self._fast = program.fast
+        value, results, aux = program.run(arguments)
+        return self._package(value, results, aux, program.recording)
 
-    def _program(self, arguments: list[Argument]) -> _Program:
+    def _program(self, arguments: list[Argument]) -> Program:
         key = signature_key(arguments)
         program = self._programs.get(key)
-        if program is None:
+        if program is None or not program.captures.unchanged():
             with self._lock:
                 program = self._programs.get(key)
-                if program is None:
-                    program = _Program(self, arguments)
+                if program is None or not program.captures.unchanged():  # new, or a captured value changed
+                    self._programs.pop(key, None)
+                    program = Program(self, arguments)
+                    program.fast = self._fast_call(program, arguments)
                     if len(self._programs) >= MAX_PROGRAMS:  # forget the oldest signature
                         del self._programs[next(iter(self._programs))]
                     self._programs[key] = program
         return program
 
-    def _inspect(self, args: tuple, kwargs: dict) -> _Program:
+    def _fast_call(self, program: Program, arguments: list[Argument]) -> Callable | None:
+        recording, exe = program.recording, program.executable
+        return make_fast_call(arguments, [t is not None for t in recording.inputs], program.dtypes,
+                              exe.feed_positions, exe.call, program.captures.entries, program.stream_reads,
+                              self._finisher(program))
+
+    def _finisher(self, program: Program) -> Callable:
+        """The compiled run's results -> the user's result; indexing only, for the common shapes."""
+        slots, value_index = program.slots, program.value_index
+        flat = self.mode in ("grad", "value_and_grad") and not self.has_aux and not self.preserve_result and \
+            all(len(r) == 1 and program.recording.arguments[i].tree is None
+                for i, r in zip(program.recording.wrt, slots, strict=True))
+        if not flat or any(r[0] is None for r in slots):
+            return lambda outs: self._package(*program.unpack(outs), program.recording)
+        positions = [r[0] for r in slots]
+        if self._single:
+            only = positions[0]
+            if value_index is None:
+                return lambda outs: outs[only]
+            return lambda outs: (outs[value_index], outs[only])
+        if value_index is None:
+            return lambda outs: tuple([outs[i] for i in positions])
+        return lambda outs: (outs[value_index], tuple([outs[i] for i in positions]))
+
+    def _inspect(self, args: tuple, kwargs: dict) -> Program:
         arguments = self._bind(args, kwargs)
-        if any(leaf.kind == "traced" for arg in arguments for leaf in arg.leaves):
+        if _is_traced(arguments):
             raise TypeError(f"{self.label}: inspect with concrete example arguments, not traced values")
         return self._program(arguments)
 
+    @hide_internal_frames
     def compiled_call(self, *args: Any, **kwargs: Any) -> tuple[pipeline.Executable, list, Callable[[Sequence], Any]]:
         """For these arguments: the compiled executable, the arguments its ``run`` takes, and the
         function turning what ``run`` returns into this call's result (``export`` and
@@ -204,10 +134,10 @@ class GradientFunction:
         program = self._inspect(args, kwargs)
 
         def finish(outs: Sequence) -> Any:
-            value, results = program.unpack(outs)
-            return self._package(value, results, program.recording)
+            return self._package(*program.unpack(outs), program.recording)
         return program.executable, program.module_inputs(arguments), finish
 
+    @hide_internal_frames
     def call_observed(self, *args: Any, **kwargs: Any) -> tuple[Any, pipeline.Executable, list, list]:
         """``self(*args, **kwargs)``, also returning the executable that ran, the arguments its ``run``
         was given and the values it returned (what ``export`` writes down)."""
@@ -216,18 +146,22 @@ class GradientFunction:
         return finish(outs), exe, inputs, outs
 
     # -- inspection -----------------------------------------------------------------------------
+    @hide_internal_frames
     def executable(self, *args: Any, **kwargs: Any) -> pipeline.Executable:
         """The compiled ``Executable`` for these example arguments' signature."""
         return self._inspect(args, kwargs).executable
 
+    @hide_internal_frames
     def source(self, *args: Any, **kwargs: Any) -> str:
         """The exact Python module text that runs for arguments like these."""
         return self._inspect(args, kwargs).executable.source
 
+    @hide_internal_frames
     def ir(self, *args: Any, **kwargs: Any) -> str:
         """The IR of the traced function and its derivative, one SSA equation per line."""
         return format_ops(self._inspect(args, kwargs).ops)
 
+    @hide_internal_frames
     def explain(self, *args: Any, **kwargs: Any) -> Any:
         """Why each differentiated argument's gradient is None or zero (or that it flows)."""
         program = self._inspect(args, kwargs)
@@ -276,7 +210,7 @@ class GradientFunction:
                             f"with .sum())")
         return y
 
-    def _derivatives(self, recording: _Recording) -> list:
+    def _derivatives(self, recording: Recording) -> list:
         xs_per_arg = [recording.leaf_inputs(i) for i in recording.wrt]
         flat = [x for xs in xs_per_arg for x in xs]
         y = recording.y
@@ -301,8 +235,8 @@ class GradientFunction:
         dims = [d for t in parts for d in t.shape.as_list()]
         return a.zeros(dims, parts[-1].dtype, name="unconnected_zeros")
 
-    def _package(self, value: Any, results: list, recording: _Recording) -> Any:
-        """The user-facing result: one derivative or a tuple, plus the value when asked for."""
+    def _package(self, value: Any, results: list, aux: Any, recording: Recording) -> Any:
+        """The user-facing result: one derivative or a tuple, plus the value (and aux) when asked for."""
         if self.mode == "hessian":
             per_arg: list = [tuple(row) for row in results]
             if self._single:
@@ -312,8 +246,16 @@ class GradientFunction:
                        for i, r in zip(recording.wrt, results, strict=True)]
         derivative = per_arg[0] if self._single else tuple(per_arg)
         if self.mode == "value_and_grad":
-            return value, derivative
+            return ((value, aux) if self.has_aux else value), derivative
+        if self.has_aux:
+            derivative = (derivative, aux)
         return (derivative, value) if self.preserve_result else derivative
+
+
+def _is_traced(arguments: list[Argument]) -> bool:
+    """Called from inside another trace (``grad(grad(f))``): record into it instead of compiling."""
+    return any(leaf.kind == "traced" or (leaf.kind == "stream" and isinstance(leaf.value, TracedStream))
+               for arg in arguments for leaf in arg.leaves)
 
 
 def _check_selection(selection: Any, what: str, allow_empty: bool) -> tuple:
@@ -342,65 +284,90 @@ def _check_differentiable(arg: Argument, label: str) -> None:
                             f".astype(np.float64))")
 
 
-def _front(mode: str, f: Callable | None, wrt: Any, options: dict) -> Any:
-    """``grad(f, ...)`` makes the GradientFunction, ``grad(wrt=...)`` a decorator that will."""
+_UNSET: Any = object()   # ``argnums`` not given
+
+
+def _front(mode: str, f: Callable | None, wrt: Any, argnums: Any, options: dict) -> Any:
+    """``grad(f, ...)`` makes the GradientFunction, ``grad(wrt=...)`` a decorator that will.
+    ``argnums`` is JAX's name for ``wrt`` (positions only; a list or tuple gives a tuple)."""
+    if argnums is not _UNSET:
+        if wrt != 0:
+            raise TypeError(f"s2sgrad.{mode}: pass wrt= or argnums=, not both")
+        if isinstance(argnums, list):
+            argnums = tuple(argnums)
+        for item in argnums if isinstance(argnums, tuple) else (argnums,):
+            if not isinstance(item, int) or isinstance(item, bool):
+                raise TypeError(f"s2sgrad.{mode}: argnums takes argument positions (ints), got {item!r}")
+        wrt = argnums
     if f is None:
         return lambda g: GradientFunction(g, mode, wrt, **options)
     return GradientFunction(f, mode, wrt, **options)
 
 
-def grad(f: Callable | None = None, wrt: Any = 0, *, stop_gradients: Any = (),
-         unconnected_gradients: Any = "none", preserve_result: bool = False) -> Any:
+def grad(f: Callable | None = None, wrt: Any = 0, *, argnums: Any = _UNSET, has_aux: bool = False,
+         stop_gradients: Any = (), unconnected_gradients: Any = "zero", preserve_result: bool = False) -> Any:
     """The gradient of a plain NumPy function that returns a scalar.
 
-    ``wrt`` selects arguments by position or name: an int/str gives one gradient (shaped like
-    that argument), a tuple gives a tuple. ``stop_gradients`` lists arguments held constant;
-    ``unconnected_gradients='zero'`` gives zeros instead of None for arguments the result does
-    not depend on; ``preserve_result=True`` returns ``(gradient, value)``. Works as
-    ``grad(f)``, ``@grad`` and ``@grad(wrt=('w', 'b'))``.
+    ``wrt`` (or JAX's ``argnums``) selects arguments by position or name: an int/str gives one
+    gradient (shaped like that argument), a tuple gives a tuple. An argument may be a tuple,
+    list or dict of arrays (nested too): its gradient has the same structure.
+    ``has_aux=True``: ``f`` returns ``(output, aux)`` and the result is ``(gradient, aux)``.
+    ``stop_gradients`` lists arguments held constant; an argument the result does not depend on
+    gets zeros (``unconnected_gradients='none'``: None, as ``tf.gradients`` gives);
+    ``preserve_result=True`` returns ``(gradient, value)``. Works as ``grad(f)``, ``@grad`` and
+    ``@grad(wrt=('w', 'b'))``.
 
     ``f`` runs once per argument signature (shapes and dtypes of the arrays and Python
     floats, values of the other arguments) to record it; later calls run the compiled code.
-    Arrays that ``f`` reads from globals or closures, and random numbers it draws, are
-    captured as constants at that first call.
+    Random draws (``np.random.*``, a ``Generator``'s methods) are drawn anew on every call; the
+    globals and closure cells ``f`` reads are checked on every call, and a change traces ``f``
+    again (docs/decorator.md, "What is live").
 
     >>> import numpy as np, s2sgrad
     >>> s2sgrad.grad(lambda x: np.sum(x ** 2))(np.array([1.0, 2.0]))
     array([2., 4.])
     """
-    return _front("grad", f, wrt, {"stop_gradients": stop_gradients, "unconnected_gradients": unconnected_gradients,
-                                   "preserve_result": preserve_result})
+    return _front("grad", f, wrt, argnums, {"stop_gradients": stop_gradients, "has_aux": has_aux,
+                                            "unconnected_gradients": unconnected_gradients,
+                                            "preserve_result": preserve_result})
 
 
-def value_and_grad(f: Callable | None = None, wrt: Any = 0, *, stop_gradients: Any = (),
-                   unconnected_gradients: Any = "none", preserve_result: bool = False) -> Any:
-    """Like ``grad``, but returns ``(value, gradient)`` from one compiled run.
+def value_and_grad(f: Callable | None = None, wrt: Any = 0, *, argnums: Any = _UNSET, has_aux: bool = False,
+                   stop_gradients: Any = (), unconnected_gradients: Any = "zero",
+                   preserve_result: bool = False) -> Any:
+    """Like ``grad``, but returns ``(value, gradient)`` from one compiled run
+    (``((value, aux), gradient)`` with ``has_aux=True``, as JAX does).
 
     >>> import numpy as np, s2sgrad
     >>> s2sgrad.value_and_grad(lambda x: np.sum(x ** 2))(np.array([1.0, 2.0]))
     (np.float64(5.0), array([2., 4.]))
     """
-    return _front("value_and_grad", f, wrt, {"stop_gradients": stop_gradients,
-                                             "unconnected_gradients": unconnected_gradients,
-                                             "preserve_result": preserve_result})
+    return _front("value_and_grad", f, wrt, argnums, {"stop_gradients": stop_gradients, "has_aux": has_aux,
+                                                      "unconnected_gradients": unconnected_gradients,
+                                                      "preserve_result": preserve_result})
 
 
-def jacobian(f: Callable | None = None, wrt: Any = 0, *, stop_gradients: Any = (),
-             unconnected_gradients: Any = "none", preserve_result: bool = False) -> Any:
+def jacobian(f: Callable | None = None, wrt: Any = 0, *, argnums: Any = _UNSET, has_aux: bool = False,
+             stop_gradients: Any = (), unconnected_gradients: Any = "zero", preserve_result: bool = False) -> Any:
     """The Jacobian of a function returning an array: shape ``result.shape + argument.shape``.
+    ``jacfwd`` and ``jacrev`` are the same function under JAX's names (s2sgrad computes both in
+    reverse mode, one gradient per result element, vectorized).
 
     >>> import numpy as np, s2sgrad
     >>> s2sgrad.jacobian(lambda x: x ** 2)(np.array([1.0, 2.0]))
     array([[2., 0.],
            [0., 4.]])
     """
-    return _front("jacobian", f, wrt, {"stop_gradients": stop_gradients,
-                                       "unconnected_gradients": unconnected_gradients,
-                                       "preserve_result": preserve_result})
+    return _front("jacobian", f, wrt, argnums, {"stop_gradients": stop_gradients, "has_aux": has_aux,
+                                                "unconnected_gradients": unconnected_gradients,
+                                                "preserve_result": preserve_result})
 
 
-def hessian(f: Callable | None = None, wrt: Any = 0, *, stop_gradients: Any = (),
-            unconnected_gradients: Any = "none", preserve_result: bool = False) -> Any:
+jacfwd = jacrev = jacobian
+
+
+def hessian(f: Callable | None = None, wrt: Any = 0, *, argnums: Any = _UNSET, stop_gradients: Any = (),
+            unconnected_gradients: Any = "zero", preserve_result: bool = False) -> Any:
     """The matrix of second derivatives of a scalar function: shape ``argument.shape * 2``
     (for a tuple ``wrt``, a tuple of tuples of blocks).
 
@@ -409,6 +376,6 @@ def hessian(f: Callable | None = None, wrt: Any = 0, *, stop_gradients: Any = ()
     array([[ 6.,  0.],
            [ 0., 12.]])
     """
-    return _front("hessian", f, wrt, {"stop_gradients": stop_gradients,
-                                      "unconnected_gradients": unconnected_gradients,
-                                      "preserve_result": preserve_result})
+    return _front("hessian", f, wrt, argnums, {"stop_gradients": stop_gradients,
+                                               "unconnected_gradients": unconnected_gradients,
+                                               "preserve_result": preserve_result})

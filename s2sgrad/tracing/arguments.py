@@ -5,6 +5,8 @@ Each argument is flattened through tuples, lists and dicts into leaves:
 - ``array``: a NumPy array or scalar, traced as a placeholder of its dtype and shape;
 - ``weak``: a Python float or complex, traced as a weak float64/complex128 scalar;
 - ``traced``: a value already traced by an enclosing trace (nested ``grad``);
+- ``stream``: a ``numpy.random.Generator`` or ``RandomState`` (or one being traced), handed to
+  the compiled code on every call (``random_streams``);
 - ``static``: anything else (Python ints, bools, None, strings...), a constant of the trace.
 
 The signature key (structure, dtypes, shapes, static values) selects the compiled code.
@@ -20,9 +22,10 @@ from typing import Any
 
 import numpy as np
 
+from .random_streams import STREAM_TYPES, TracedStream
 from .traced import Traced
 
-__all__ = ["Leaf", "Argument", "Binder", "signature_key", "rebuild", "call_with"]
+__all__ = ["Leaf", "Argument", "Binder", "signature_key", "flatten", "rebuild", "call_with"]
 
 
 @dataclasses.dataclass
@@ -30,7 +33,7 @@ class Leaf:
     """One array, Python number, traced value or static value inside an argument."""
 
     name: str            # the placeholder name: the argument's name, plus the path inside containers
-    kind: str            # 'array' | 'weak' | 'traced' | 'static'
+    kind: str            # 'array' | 'weak' | 'traced' | 'stream' | 'static'
     value: Any
     dtype: np.dtype | None = None
     shape: tuple = ()
@@ -44,6 +47,8 @@ class Leaf:
                 raise TypeError(f"argument {self.name!r} is a {type(self.value).__name__}, which is neither an "
                                 f"array nor hashable: s2sgrad keys compiled code on non-array arguments") from None
             return ("static", type(self.value), self.value)
+        if self.kind == "stream":
+            return ("stream", type(self.value))
         return (self.kind, None if self.dtype is None else self.dtype.str, self.shape)
 
 
@@ -85,7 +90,15 @@ def _leaf(value: Any, name: str) -> Leaf:
         return Leaf(name, "array", value, value.dtype, np.shape(value))
     if isinstance(value, (float, complex)):
         return Leaf(name, "weak", value, np.asarray(value).dtype, ())
+    if isinstance(value, (STREAM_TYPES, TracedStream)):
+        return Leaf(name, "stream", value)
     return Leaf(name, "static", value)
+
+
+def flatten(value: Any, name: str) -> tuple[Any, list[Leaf]]:
+    """``value``'s structure (through tuples, lists and dicts) and its leaves."""
+    leaves: list[Leaf] = []
+    return _flatten(value, name, leaves), leaves
 
 
 def rebuild(tree: Any, leaves: Any) -> Any:
@@ -103,17 +116,28 @@ def rebuild(tree: Any, leaves: Any) -> Any:
 
 class Binder:
     """Binds a call's arguments to ``f``'s signature: in signature order, defaults applied.
-    A call that passes exactly the positional parameters skips ``inspect``'s general binding."""
+    A call that passes exactly the positional parameters skips ``inspect``'s general binding;
+    the others read the signature again when ``f.__defaults__`` or ``__kwdefaults__`` was replaced."""
 
-    def __init__(self, signature: inspect.Signature) -> None:
-        self.signature = signature
+    def __init__(self, f: Callable) -> None:
+        self.f = inspect.unwrap(f)
+        self._read_signature(f)
+
+    def _read_signature(self, f: Callable) -> None:
+        self.signature = signature = inspect.signature(f)
+        self.defaults = getattr(self.f, "__defaults__", None), getattr(self.f, "__kwdefaults__", None)
         params = list(signature.parameters.values())
         simple = all(p.kind is p.POSITIONAL_OR_KEYWORD or p.kind is p.POSITIONAL_ONLY for p in params)
         self.names = [p.name for p in params] if simple else None
+        self.target = f
 
     def __call__(self, args: Sequence[Any], kwargs: dict) -> list[Argument]:
         if self.names is not None and not kwargs and len(args) == len(self.names):
             return [_argument(name, value, i) for i, (name, value) in enumerate(zip(self.names, args, strict=True))]
+        defaults = self.defaults
+        if getattr(self.f, "__defaults__", None) is not defaults[0] or \
+                getattr(self.f, "__kwdefaults__", None) is not defaults[1]:
+            self._read_signature(self.target)
         bound = self.signature.bind(*args, **kwargs)
         passed = set(bound.arguments)
         bound.apply_defaults()

@@ -24,6 +24,7 @@ from . import (
     math,
     matrix,
     nn,
+    numpy_random,
     reduce,
     sampling,
     segment,
@@ -52,7 +53,8 @@ EMITTERS: dict[Primitive, Emitter] = _merged(array.EMITTERS, control.EMITTERS,
                                              linalg.EMITTERS, math.EMITTERS, nn.EMITTERS, reduce.EMITTERS,
                                              state.EMITTERS, tensor_array.EMITTERS, data.EMITTERS,
                                              segment.EMITTERS, debug.EMITTERS, sampling.EMITTERS, conv.EMITTERS,
-                                             matrix.EMITTERS, summary.EMITTERS, eig.EMITTERS, complex.EMITTERS)
+                                             matrix.EMITTERS, summary.EMITTERS, eig.EMITTERS,
+                                             numpy_random.EMITTERS, complex.EMITTERS)
 
 
 def emitter(prim: Primitive) -> Emitter | None:

@@ -1,0 +1,205 @@
+"""The decorator's call cost: ``s2sgrad.value_and_grad(f)(...)`` after the first call, against the
+hand-written NumPy gradient, autograd, and JAX's ``value_and_grad`` without and with ``jit``.
+
+    python benchmarks/decorator.py            # seed step and MLP, every implementation installed
+    python benchmarks/decorator.py --quick    # fewer repeats
+
+NumPy and s2sgrad are timed in one fresh process, in alternating rounds; each peer gets its own
+process (imports and thread pools do not interfere). Times are medians of per-call means; ratios
+are against ``numpy``. Peers that are not installed are skipped.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+# -- the seed linear-regression step's gradient: one float32 sample ----------------------------------
+
+
+def _seed_inputs():
+    return np.float32(2.0), np.float32(1.0), np.float32(3.5), np.float32(12.0)
+
+
+def seed_loss(w, b, x, y):
+    r = y - (x * w + b)
+    return r * r / np.float32(64)
+
+
+def seed_numpy() -> Callable:
+    w, b, x, y = _seed_inputs()
+
+    def call():
+        r = y - (x * w + b)
+        g = -(np.float32(2) * r / np.float32(64))
+        return r * r / np.float32(64), (g * x, g)
+    return call
+
+
+def seed_s2sgrad() -> Callable:
+    import s2sgrad
+    vg = s2sgrad.value_and_grad(seed_loss, argnums=(0, 1))
+    args = _seed_inputs()
+    return lambda: vg(*args)
+
+
+def seed_autograd() -> Callable:
+    import autograd
+    vg = autograd.value_and_grad(seed_loss, (0, 1))
+    args = _seed_inputs()
+    return lambda: vg(*args)
+
+
+def _seed_jax(jit: bool) -> Callable:
+    import jax
+    vg = jax.value_and_grad(seed_loss, argnums=(0, 1))
+    vg = jax.jit(vg) if jit else vg
+    args = _seed_inputs()
+    return lambda: jax.block_until_ready(vg(*args))
+
+
+# -- MLP 784-512-512-10, batch 128, softmax cross-entropy: the loss and the six gradients ------------
+
+def _mlp_inputs():
+    rng = np.random.default_rng(0)
+    B, D, H, C = 128, 784, 512, 10
+    X = rng.standard_normal((B, D)).astype(np.float32)
+    Y = np.eye(C, dtype=np.float32)[rng.integers(0, C, B)]
+    P = [(rng.standard_normal((D, H)) * 0.05).astype(np.float32), np.zeros(H, np.float32),
+         (rng.standard_normal((H, H)) * 0.05).astype(np.float32), np.zeros(H, np.float32),
+         (rng.standard_normal((H, C)) * 0.05).astype(np.float32), np.zeros(C, np.float32)]
+    return P, X, Y
+
+
+def mlp_loss(P, X, Y, xp=np):
+    W1, b1, W2, b2, W3, b3 = P
+    h1 = xp.maximum(X @ W1 + b1, 0)
+    h2 = xp.maximum(h1 @ W2 + b2, 0)
+    lo = h2 @ W3 + b3
+    m = xp.max(lo, 1, keepdims=True)
+    s = xp.sum(xp.exp(lo - m), 1, keepdims=True)
+    return xp.mean(-xp.sum(Y * (lo - m - xp.log(s)), 1))
+
+
+def mlp_numpy() -> Callable:
+    P, X, Y = _mlp_inputs()
+
+    def call():
+        W1, b1, W2, b2, W3, b3 = P
+        z1 = X @ W1 + b1
+        h1 = np.maximum(z1, 0)
+        z2 = h1 @ W2 + b2
+        h2 = np.maximum(z2, 0)
+        lo = h2 @ W3 + b3
+        m = lo.max(1, keepdims=True)
+        e = np.exp(lo - m)
+        s = e.sum(1, keepdims=True)
+        loss = np.mean(-np.sum(Y * (lo - m - np.log(s)), 1))
+        g = (e / s - Y) / X.shape[0]
+        gW3, gb3, gh2 = h2.T @ g, g.sum(0), g @ W3.T
+        gh2 *= z2 > 0
+        gW2, gb2, gh1 = h1.T @ gh2, gh2.sum(0), gh2 @ W2.T
+        gh1 *= z1 > 0
+        return loss, [X.T @ gh1, gh1.sum(0), gW2, gb2, gW3, gb3]
+    return call
+
+
+def mlp_s2sgrad() -> Callable:
+    import s2sgrad
+    vg = s2sgrad.value_and_grad(mlp_loss)
+    P, X, Y = _mlp_inputs()
+    return lambda: vg(P, X, Y)
+
+
+def mlp_autograd() -> Callable:
+    import autograd
+    import autograd.numpy as anp
+    vg = autograd.value_and_grad(lambda P, X, Y: mlp_loss(P, X, Y, anp))
+    P, X, Y = _mlp_inputs()
+    return lambda: vg(P, X, Y)
+
+
+def _mlp_jax(jit: bool) -> Callable:
+    import jax
+    import jax.numpy as jnp
+    vg = jax.value_and_grad(lambda P, X, Y: mlp_loss(P, X, Y, jnp))
+    vg = jax.jit(vg) if jit else vg
+    P, X, Y = _mlp_inputs()
+    P, X, Y = [jnp.asarray(p) for p in P], jnp.asarray(X), jnp.asarray(Y)
+    return lambda: jax.block_until_ready(vg(P, X, Y))
+
+
+WORKLOADS: dict[str, dict] = {
+    "seed step gradient": {"unit": "us", "calls": 2000, "impls": {
+        "numpy": seed_numpy, "s2sgrad": seed_s2sgrad, "autograd": seed_autograd,
+        "jax": lambda: _seed_jax(False), "jax_jit": lambda: _seed_jax(True)}},
+    "MLP 784-512-512-10 gradient": {"unit": "ms", "calls": 20, "impls": {
+        "numpy": mlp_numpy, "s2sgrad": mlp_s2sgrad, "autograd": mlp_autograd,
+        "jax": lambda: _mlp_jax(False), "jax_jit": lambda: _mlp_jax(True)}},
+}
+PEERS = ("autograd", "jax", "jax_jit")
+
+
+def time_group(workload: str, impls: list[str], repeats: int) -> dict[str, float]:
+    """Median seconds per call of each of ``impls``, timed in alternating rounds (after the first
+    call and half a second of warm-up each) so that changes in load hit them alike."""
+    spec = WORKLOADS[workload]
+    calls = {impl: spec["impls"][impl]() for impl in impls}
+    for call in calls.values():
+        warm_until = time.perf_counter() + 0.5
+        while time.perf_counter() < warm_until:
+            call()
+    times: dict[str, list[float]] = {impl: [] for impl in impls}
+    for _ in range(repeats):
+        for impl, call in calls.items():
+            t0 = time.perf_counter()
+            for _ in range(spec["calls"]):
+                call()
+            times[impl].append((time.perf_counter() - t0) / spec["calls"])
+    return {impl: statistics.median(t) for impl, t in times.items()}
+
+
+def _measure(workload: str, impls: list[str], repeats: int) -> dict[str, float | str]:
+    code = f"import decorator, json; print(json.dumps(decorator.time_group({workload!r}, {impls!r}, {repeats})))"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, HERE, os.environ.get("PYTHONPATH", "")]))
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    if result.returncode != 0:
+        last = (result.stderr.strip().splitlines() or ["failed"])[-1]
+        return dict.fromkeys(impls, "not installed" if "ModuleNotFoundError" in last else last[:80])
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repeats (a smoke run)")
+    parser.add_argument("--no-peers", action="store_true", help="skip autograd and JAX")
+    args = parser.parse_args(argv)
+    repeats = 3 if args.quick else 9
+    for workload, spec in WORKLOADS.items():
+        scale = 1e6 if spec["unit"] == "us" else 1e3
+        print(f"{workload} ({spec['unit']} per call, ratio to numpy)")
+        found = _measure(workload, ["numpy", "s2sgrad"], repeats)  # one process, alternating rounds
+        for impl in PEERS if not args.no_peers else ():
+            found.update(_measure(workload, [impl], repeats))       # each peer in its own process
+        base = found["numpy"]
+        for impl, t in found.items():
+            if isinstance(t, str):
+                print(f"  {impl:10s} skipped: {t}")
+                continue
+            ratio = f"{t / base:6.2f}x" if not isinstance(base, str) else ""
+            print(f"  {impl:10s} {t * scale:10.2f} {ratio}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
