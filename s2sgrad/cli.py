@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from ._version import __version__
 from .cli_paths import path_problem
 from .codegen import compiler
+from .codegen.backends import BACKENDS, ENV_VARIABLE
 from .codegen.names import identifier
 from .drawing import GRAPHVIZ_MISSING, to_dot, to_svg
 from .explain import Explanation
@@ -34,9 +35,9 @@ __all__ = ["main", "build_parser"]
 _HEADER_COLOR, _RESET = "\033[1;36m", "\033[0m"
 _SCRIPT_USAGE = "(SCRIPT | -m MODULE | -) [ARGS ...]"
 _DUMP_USAGE = ("s2sgrad dump [-h] [--ir] [--dot FILE] [--svg FILE] [--html FILE] [-o DIR]\n"
-               "                    [--color {auto,always,never}] " + _SCRIPT_USAGE)
+               "                    [--color {auto,always,never}] [--backend NAME] " + _SCRIPT_USAGE)
 _VIEW_USAGE = "s2sgrad view [-h] [-o FILE] [--explain Y=X,...] (SCRIPT | -m MODULE | -) [-- ARGS ...]"
-_VALUE_OPTIONS = ("--dot", "--svg", "--html", "--output", "--color")   # dump's options with a value (and -o)
+_VALUE_OPTIONS = ("--dot", "--svg", "--html", "--output", "--color", "--backend")  # dump options with a value, and -o
 _ERRORS = ("Usage errors, including unusable paths, exit 2 before the script runs; a closed standard "
            "output (| head) exits 141 quietly.")
 _DUMP_EPILOG = ("Options go before SCRIPT; everything after SCRIPT (or -m MODULE) is passed to the script. "
@@ -69,6 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
     dump.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                       help="colour the headers: auto (default) when standard output is a terminal and "
                            "NO_COLOR is unset")
+    dump.add_argument("--backend", choices=tuple(BACKENDS), default=None,
+                      help="the array library the script's modules target (sets S2SGRAD_BACKEND for the run; "
+                           "default: numpy), see docs/backends.md")
     _script_arguments(dump, "ends the options")
     dump.add_argument("args", metavar="ARGS", nargs=argparse.REMAINDER, help="arguments for the script")
     dump.set_defaults(parser=dump, run=dump_command,
@@ -161,10 +165,15 @@ def _run(ns: argparse.Namespace, collector: Collector) -> tuple[int, list[Compil
     """Run the script with ``collector`` hooked in; returns its exit status and the modules it
     compiled (saying on standard error when it failed or compiled nothing)."""
     compiler.compile_hooks.append(collector)
+    backend, saved = getattr(ns, "backend", None), os.environ.get(ENV_VARIABLE)
+    if backend is not None:
+        os.environ[ENV_VARIABLE] = backend
     try:
         status = run_script(ns.script, ns.args, ns.module)
     finally:
         compiler.compile_hooks.remove(collector)
+        if backend is not None:
+            _restore(ENV_VARIABLE, saved)
     modules = list(collector.modules.values())
     if status != 0:
         print(f"s2sgrad {ns.command}: {_target(ns)} exited with status {status}; showing the {len(modules)} "
@@ -172,6 +181,13 @@ def _run(ns: argparse.Namespace, collector: Collector) -> tuple[int, list[Compil
     elif not modules:
         print(f"s2sgrad {ns.command}: {_target(ns)} made s2sgrad compile nothing", file=sys.stderr)
     return status, modules
+
+
+def _restore(name: str, value: str | None) -> None:
+    if value is None:
+        os.environ.pop(name, None)
+    else:
+        os.environ[name] = value
 
 
 def dump_command(ns: argparse.Namespace) -> int:

@@ -31,13 +31,15 @@ __all__ = ["export", "CallRecorder", "executable_spec"]
 
 
 def export(fetches: Any, path: str | os.PathLike, feed_dict: dict | None = None, session: Session | None = None, *,
-           args: Sequence[Any] = ()) -> list[str]:
+           args: Sequence[Any] = (), backend: str | None = None) -> list[str]:
     """Write ``path`` (plus ``<stem>.npz`` for arrays): a module computing ``fetches`` with NumPy only.
 
     ``fetches`` and ``feed_dict`` are as in ``session.run`` (the code is specialized to the fed
     shapes); variable values and random states are taken from ``session`` (default: the default
     session) without changing it. For a decorated function pass it as ``fetches`` and its example
-    arguments as ``args``. Returns the paths written.
+    arguments as ``args``. ``backend`` (default: the session's) picks the array library the written
+    module targets (docs/backends.md); it then needs that library, array-api-compat and s2sgrad's
+    ``runtime_xp`` helpers, copied in like the NumPy ones. Returns the paths written.
 
     >>> # s2sgrad.export([train_op, loss], "train_step.py", {x: xs, y: ys}, session=sess)
     >>> # then, without s2sgrad: from train_step import Step; Step()(xs, ys)
@@ -49,10 +51,11 @@ def export(fetches: Any, path: str | os.PathLike, feed_dict: dict | None = None,
     if session is not None and not isinstance(session, Session):
         raise TypeError(f"export: session must be a tf.Session, got {type(session).__name__}")
     with status(f"exporting {os.fspath(path)}"):   # said on a terminal when it takes over a second
-        return _export(fetches, os.fspath(path), feed_dict, session, args)
+        return _export(fetches, os.fspath(path), feed_dict, session, args, backend)
 
 
-def _export(fetches: Any, path: str, feed_dict: dict | None, session: Session | None, args: Sequence[Any]) -> list[str]:
+def _export(fetches: Any, path: str, feed_dict: dict | None, session: Session | None, args: Sequence[Any],
+            backend: str | None) -> list[str]:
     if hasattr(fetches, "executable"):
         if feed_dict is not None or session is not None:
             raise TypeError("export of a decorated function takes its example arguments as args=, "
@@ -61,15 +64,18 @@ def _export(fetches: Any, path: str, feed_dict: dict | None, session: Session | 
     else:
         if args:
             raise TypeError("args= is for decorated functions; for graph fetches pass feed_dict")
-        spec = _session_spec(fetches, feed_dict or {}, session if session is not None else get_default_session())
+        spec = _session_spec(fetches, feed_dict or {}, session if session is not None else get_default_session(),
+                             backend)
     return write_standalone(spec, path)
 
 
 # -- graph mode ----------------------------------------------------------------------------------
 
-def _session_spec(fetches: Any, feed_dict: dict, session: Session | None) -> ExportSpec:
+def _session_spec(fetches: Any, feed_dict: dict, session: Session | None, backend: str | None) -> ExportSpec:
     graph = session.graph if session is not None else graph_of_fetches(fetches)
-    graph_slice = plan(graph, fetches, list(feed_dict))
+    if backend is None and session is not None:
+        backend = session.backend
+    graph_slice = plan(graph, fetches, list(feed_dict), backend)
     structure = graph_slice.structure
     slots = structure.rebuild([_Slot(i) for i in range(len(structure.tensors))])  # as run would return them
     result = _expression(slots, lambda v: v.index if isinstance(v, _Slot) else None, "the fetches")

@@ -12,6 +12,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .codegen.backends import get_backend
 from .codegen.compiler import quiet_numpy_warnings
 from .drawing import render, slice_dot
 from .pipeline import Executable, FeedSpecs, Plan, generate, plan, static_variable_spec, translate_error
@@ -47,9 +48,13 @@ class _Runner:
 class Session(SessionBase):
     """Runs fetches of a graph: ``with tf.Session() as sess: sess.run(loss, {x: data})``."""
 
-    def __init__(self, target: str = "", graph: Graph | None = None, config: Any = None) -> None:
+    def __init__(self, target: str = "", graph: Graph | None = None, config: Any = None,
+                 backend: str | None = None) -> None:
+        """``backend``: the array library the generated modules target (``'numpy'``, ``'torch'``,
+        ``'jax'``, ``'cupy'``; None: ``S2SGRAD_BACKEND`` or NumPy), see docs/backends.md."""
         if graph is not None and not isinstance(graph, Graph):
             raise TypeError(f"graph must be a tf.Graph, but got {type(graph)}")
+        self._backend = get_backend(backend)
         self._settings = SessionSettings(target, config)   # validated; see platform/session_config.py
         self._graph = graph if graph is not None else get_default_graph()
         self._store = VariableStore()
@@ -62,6 +67,11 @@ class Session(SessionBase):
     @property
     def graph(self) -> Graph:
         return self._graph
+
+    @property
+    def backend(self) -> str:
+        """The name of the array library this session's modules run on."""
+        return self._backend.name
 
     @property
     def sess_str(self) -> str:
@@ -107,11 +117,11 @@ class Session(SessionBase):
         with self._lock:
             runner = self._runners.get(key)
             if runner is None:
-                runner = _Runner(plan(self._graph, fetches, list(feed_dict)), self._new_step)
+                runner = _Runner(plan(self._graph, fetches, list(feed_dict), self._backend), self._new_step)
                 sources, sinks = host_ops(runner.plan.ops)
                 if sources or sinks:  # tf.data iterator ops: computed here, around the module
                     inner = _Runner(plan(self._graph, (fetches, sink_fetches(sinks)),
-                                         list(feed_dict) + host_feeds(sources)), self._new_step)
+                                         list(feed_dict) + host_feeds(sources), self._backend), self._new_step)
                     runner = HostRunner(sources, sinks, inner, self._resources, self, list(feed_dict))
                 if key is not None:
                     self._runners[key] = runner
@@ -244,8 +254,9 @@ class _Callable:
 class InteractiveSession(Session):
     """A Session that installs itself as the default session (and graph) until closed."""
 
-    def __init__(self, target: str = "", graph: Graph | None = None, config: Any = None) -> None:
-        super().__init__(target, graph, config)
+    def __init__(self, target: str = "", graph: Graph | None = None, config: Any = None,
+                 backend: str | None = None) -> None:
+        super().__init__(target, graph, config, backend)
         self._interactive = [self.as_default(), self._graph.as_default()]
         for c in self._interactive:
             c.__enter__()

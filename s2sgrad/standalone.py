@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from .codegen import runtime, runtime_conv, runtime_summary
+from .codegen import runtime, runtime_conv, runtime_summary, runtime_xp
 from .codegen.emitters.common import literal
 
 __all__ = ["Input", "ExportSpec", "write_standalone", "run_parameters"]
@@ -87,17 +87,25 @@ def module_text(spec: ExportSpec, data_file: str | None, module_name: str) -> st
             if number >= start and number not in moved]
     docstring = _unparse(ast.Module([ast.Expr(ast.Constant(_docstring(spec, title, module_name)))], []))
     imports = "import os as _os\n\nimport numpy as np" if data_file else "import numpy as np"
-    parts = [f"{docstring}\n{imports}", _data_loader(data_file)]
+    backend = [ast.unparse(n) for n in tree.body if isinstance(n, ast.Import) and n.names[0].asname == "xp"]
+    parts = [f"{docstring}\n{imports}" + "".join("\n" + line for line in backend), _data_loader(data_file)]
     if spec.helpers:
         parts.append(runtime_source(sorted(spec.helpers)))
-    parts += ["\n".join(body).strip("\n"), _tables(spec), _WRAPPER, _demo(spec)]
+    if backend:  # a module translated for an array backend: its xrt helpers, its device moves
+        used = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)
+                and isinstance(n.value, ast.Name) and n.value.id == "xrt"}
+        parts.append(runtime_source(sorted(used | {"to_numpy"}), (runtime_conv, runtime_xp), "xrt"))  # xp's win
+    parts += ["\n".join(body).strip("\n"), _tables(spec)] + ([_ON_BACKEND] if backend else [])
+    parts += [_WRAPPER, _demo(spec)]
     return "\n\n\n".join(p.strip("\n") for p in parts) + "\n"
 
 
 def _docstring(spec: ExportSpec, title: str, module_name: str) -> str:
     names = ", ".join(i.name for i in spec.inputs if i.kind == "feed")
     returns = "in the structure of the fetches" if spec.result is not None else "as a list"
-    lines = [f"Exported by s2sgrad from {spec.origin}. Needs NumPy only.", "",
+    needs = "NumPy only" if "import xp" not in spec.source and " as xp\n" not in spec.source else \
+        "NumPy, array-api-compat and xp"
+    lines = [f"Exported by s2sgrad from {spec.origin}. Needs {needs}.", "",
              f"    from {module_name} import Step",
              "    step = Step()          # variables and random generators as saved with this file",
              f"    result = step({names})", "",
@@ -178,12 +186,13 @@ def _tables(spec: ExportSpec) -> str:
     return "\n".join(lines)
 
 
-def runtime_source(names: list[str]) -> str:
-    """A ``_runtime()`` factory holding the source of the helpers ``names`` (and what they use)."""
+def runtime_source(names: list[str], modules: tuple = RUNTIME_MODULES, alias: str = "rt") -> str:
+    """A ``_runtime()`` factory (``_<alias>()`` for another alias) holding the source of the helpers
+    ``names`` of ``modules`` (and what they use), bound to ``alias``."""
     defs: dict[str, ast.stmt] = {}
     imports: dict[str, ast.stmt] = {}
     texts: dict[ast.stmt, str] = {}   # each definition's module text
-    for module in RUNTIME_MODULES:
+    for module in modules:
         text = inspect.getsource(module)
         for node in ast.parse(text).body:
             if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module != "__future__":
@@ -205,8 +214,10 @@ def runtime_source(names: list[str]) -> str:
     order = {module_text: i for i, module_text in enumerate(dict.fromkeys(texts.values()))}
     needed.sort(key=lambda n: (order[texts[n]], n.lineno))
     used = {n.id for node in needed for n in ast.walk(node) if isinstance(n, ast.Name)}
-    lines = ["def _runtime():",
-             '    """s2sgrad\'s runtime helpers that this module calls (from s2sgrad/codegen/runtime.py)."""',
+    factory = "_runtime" if alias == "rt" else f"_{alias}"
+    where = f"s2sgrad/codegen/{modules[-1].__name__.rsplit('.', 1)[-1]}.py"
+    lines = [f"def {factory}():",
+             f'    """s2sgrad\'s runtime helpers that this module calls (from {where})."""',
              "    import types"]
     lines += [f"    {ast.unparse(node)}" for name, node in imports.items() if name in used and name != "np"]
     for node in needed:
@@ -215,7 +226,7 @@ def runtime_source(names: list[str]) -> str:
             raise AssertionError(f"no source text for {ast.dump(node)[:60]}")
         lines += [""] + ["    " + line if line else "" for line in segment.splitlines()]
     lines += ["", f"    return types.SimpleNamespace({', '.join(f'{n}={n}' for n in names)})", "", "",
-              "rt = _runtime()"]
+              f"{alias} = {factory}()"]
     return "\n".join(lines)
 
 
@@ -241,6 +252,16 @@ def _unparse(node: ast.AST) -> str:
 
 
 # The fixed part of every standalone module: it reads the tables above.
+_ON_BACKEND = '''\
+_module_run = run
+
+
+def run(*args):
+    """The module on its array backend: NumPy arguments moved onto the device, fetched values back
+    as NumPy arrays, the variables' new values left on the device."""
+    outs = _module_run(*[xp.asarray(a) if isinstance(a, (np.ndarray, np.generic)) else a for a in args])
+    return [xrt.to_numpy(o) if i < N_FETCHES else o for i, o in enumerate(outs)]'''
+
 _WRAPPER = '''\
 class Step:
     """The exported computation with its state: ``Step()(feeds...)`` is one ``Session.run``.

@@ -161,9 +161,17 @@ def test_value_and_grad_and_preserve_result(data):
     assert value3 == value and gb.shape == (2,)
 
 
+def branch_shapes_differ(x):
+    if x.sum() > 0:
+        return x
+    return np.sum(x)
+
+
 def test_function_must_return_one_float_scalar():
     with pytest.raises(TypeError, match="must return a scalar, got an array of shape \\(2,\\)"):
         s2sgrad.grad(lambda x: x * 2)(np.ones(2))
+    with pytest.raises(TypeError, match="must return a scalar, got an array of unknown rank"):
+        s2sgrad.grad(branch_shapes_differ)(np.ones(3))
     with pytest.raises(TypeError, match="one array or number, got tuple"):
         s2sgrad.grad(lambda x: (np.sum(x), x))(np.ones(2))
     with pytest.raises(TypeError, match="floating-point result"):

@@ -15,15 +15,18 @@ from typing import Any
 
 import numpy as np
 
+from ..codegen.backends import Backend, get_backend
 from ..codegen.build import build_module
 from ..codegen.compiler import load_source
 from ..codegen.emit import Module
 from ..codegen.lower import needed_ops
 from ..codegen.program import Kind
+from ..codegen.xp import translate_module
 from ..dtypes import DType
 from ..ops.convert import graph_of, is_tensor_like
 from ..progress import status
 from ..ssa.graph import Graph, Operation, Tensor, get_default_graph
+from .backend_run import on_backend
 from .fastpath import make_call
 from .feeds import check_feed_shape, feed_target
 from .fetches import FetchStructure
@@ -41,8 +44,9 @@ VariableSpec = Callable[[Operation], tuple[DType, Any]]  # variable op -> (dtype
 class Plan:
     """Everything about one (fetches, fed tensors) pair that does not depend on shapes."""
 
-    def __init__(self, graph: Graph, fetches: Any, feeds: Sequence[Any]) -> None:
+    def __init__(self, graph: Graph, fetches: Any, feeds: Sequence[Any], backend: Backend | str | None = None) -> None:
         self.graph = graph
+        self.backend = get_backend(backend)   # the array library its modules target
         self.structure = FetchStructure(graph, fetches)
         self.fed: list[Tensor] = [feed_target(graph, k) for k in feeds]
         self.ops = needed_ops(self.structure.tensors, self.structure.ops, set(self.fed))
@@ -76,10 +80,11 @@ class Plan:
         return exe
 
 
-def plan(graph: Graph, fetches: Any, feeds: Sequence[Any] = ()) -> Plan:
+def plan(graph: Graph, fetches: Any, feeds: Sequence[Any] = (), backend: Backend | str | None = None) -> Plan:
     """The plan computing ``fetches`` (any nesting of tensors, ops and names) of ``graph`` with the
-    tensors ``feeds`` (tensors, variables or names) substituted."""
-    return Plan(graph, fetches, feeds)
+    tensors ``feeds`` (tensors, variables or names) substituted, for the array library ``backend``
+    (None: the default, ``S2SGRAD_BACKEND`` or NumPy)."""
+    return Plan(graph, fetches, feeds, backend)
 
 
 def graph_of_fetches(fetches: Any, graph: Graph | None = None) -> Graph:
@@ -108,7 +113,7 @@ def graph_of_fetches(fetches: Any, graph: Graph | None = None) -> Graph:
 def generate(plan: Plan, feed_specs: FeedSpecs, variable_spec: VariableSpec, label: str = "run") -> Module:
     """The generated module (not loaded) of ``plan`` for these feed and variable specs."""
     module, _, _ = build_module(plan.ops, plan.structure.tensors, feed_specs, variable_spec, label)
-    return module
+    return translate_module(module, plan.backend)
 
 
 def compile(plan: Plan, feed_specs: FeedSpecs, variable_spec: VariableSpec,  # the pipeline's verb (shadows the builtin)
@@ -117,7 +122,9 @@ def compile(plan: Plan, feed_specs: FeedSpecs, variable_spec: VariableSpec,  # t
     ``s2sgrad dump`` header)."""
     with status(f"compiling {label} ({len(plan.ops)} ops)"):  # said on a terminal when it takes over a second
         module, var_ops, rng_ops = build_module(plan.ops, plan.structure.tensors, feed_specs, variable_spec, label)
-        return Executable(module, plan.ops, list(feed_specs), var_ops, rng_ops, len(plan.structure.tensors), label)
+        module = translate_module(module, plan.backend)
+        return Executable(module, plan.ops, list(feed_specs), var_ops, rng_ops, len(plan.structure.tensors), label,
+                          plan.backend)
 
 
 def static_variable_spec(var_op: Operation) -> tuple[DType, Any]:
@@ -131,7 +138,7 @@ class Executable:
     which variables its extra results are committed to."""
 
     def __init__(self, module: Module, ops: Sequence[Operation], fed: Sequence[Tensor], var_ops: list,
-                 rng_ops: list, n_fetches: int, label: str = "run") -> None:
+                 rng_ops: list, n_fetches: int, label: str = "run", backend: Backend | None = None) -> None:
         self.module = module
         self.source = module.source
         self.label = label
@@ -146,7 +153,13 @@ class Executable:
         self.commit_ops = module.commit_ops
         self.copy_outputs = module.copy_outputs
         self.scalar_outputs = [i for i, rank in enumerate(module.output_ranks) if rank == 0]
-        self.fn = load_source(module.source, module.constants, label, origin=self)  # hooks see all of the above
+        self.backend = get_backend(backend or "numpy")
+        constants = module.constants if self.backend.is_numpy else {
+            name: self.backend.to_device(value) for name, value in module.constants.items()}  # moved once
+        self.fn = load_source(module.source, constants, label, origin=self)  # hooks see all of the above
+        if not self.backend.is_numpy:  # arguments onto the device, fetched values back as NumPy
+            self.fn = on_backend(self.fn, self.backend, n_fetches)
+            self.copy_outputs = [i for i in self.copy_outputs if i < n_fetches]
         self._call: Callable[[list], list] | None = None  # made on first use (a Session runs its own steps)
 
     def call(self, args: list) -> list:

@@ -16,6 +16,7 @@ from typing import Any
 from .. import pipeline
 from ..autodiff import derivatives
 from ..autodiff.backprop import UnconnectedGradients, as_unconnected_gradients
+from ..codegen.backends import get_backend
 from ..explain import analyze
 from ..ops import array_ops as a
 from ..ssa.graph import Tensor
@@ -38,7 +39,8 @@ class GradientFunction:
     ``executable`` and ``explain`` (each takes example arguments)."""
 
     def __init__(self, f: Callable, mode: str, wrt: Any = 0, stop_gradients: Any = (),
-                 unconnected_gradients: Any = "zero", preserve_result: bool = False, has_aux: bool = False) -> None:
+                 unconnected_gradients: Any = "zero", preserve_result: bool = False, has_aux: bool = False,
+                 backend: Any = None) -> None:
         if not callable(f):
             raise TypeError(f"s2sgrad.{mode} expects a function (or to be used as a decorator), got {f!r}")
         self.f = f
@@ -49,6 +51,7 @@ class GradientFunction:
         self.unconnected_gradients = as_unconnected_gradients(unconnected_gradients)
         self.preserve_result = bool(preserve_result)
         self.has_aux = bool(has_aux)
+        self.backend = get_backend(backend)   # the array library the compiled code runs on
         if self.has_aux and mode == "hessian":
             raise TypeError("s2sgrad.hessian does not take has_aux=")
         self.label = f"{mode}({getattr(f, '__qualname__', type(f).__name__)})"
@@ -205,9 +208,9 @@ class GradientFunction:
             raise TypeError(f"{self.label}: the function returned {y.dtype.name} values; derivatives need a "
                             f"floating-point result")
         if self.mode != "jacobian" and y.shape.rank != 0:
-            raise TypeError(f"{self.label}: the function must return a scalar, got an array of shape "
-                            f"{tuple(y.shape.as_list())} (use s2sgrad.jacobian for array results, or reduce it, e.g. "
-                            f"with .sum())")
+            shape = "of unknown rank" if y.shape.rank is None else f"of shape {tuple(y.shape.as_list())}"
+            raise TypeError(f"{self.label}: the function must return a scalar, got an array {shape} (use "
+                            f"s2sgrad.jacobian for array results, or reduce it, e.g. with .sum())")
         return y
 
     def _derivatives(self, recording: Recording) -> list:
@@ -305,7 +308,8 @@ def _front(mode: str, f: Callable | None, wrt: Any, argnums: Any, options: dict)
 
 
 def grad(f: Callable | None = None, wrt: Any = 0, *, argnums: Any = _UNSET, has_aux: bool = False,
-         stop_gradients: Any = (), unconnected_gradients: Any = "zero", preserve_result: bool = False) -> Any:
+         stop_gradients: Any = (), unconnected_gradients: Any = "zero", preserve_result: bool = False,
+         backend: str | None = None) -> Any:
     """The gradient of a plain NumPy function that returns a scalar.
 
     ``wrt`` (or JAX's ``argnums``) selects arguments by position or name: an int/str gives one
@@ -314,8 +318,9 @@ def grad(f: Callable | None = None, wrt: Any = 0, *, argnums: Any = _UNSET, has_
     ``has_aux=True``: ``f`` returns ``(output, aux)`` and the result is ``(gradient, aux)``.
     ``stop_gradients`` lists arguments held constant; an argument the result does not depend on
     gets zeros (``unconnected_gradients='none'``: None, as ``tf.gradients`` gives);
-    ``preserve_result=True`` returns ``(gradient, value)``. Works as ``grad(f)``, ``@grad`` and
-    ``@grad(wrt=('w', 'b'))``.
+    ``preserve_result=True`` returns ``(gradient, value)``; ``backend`` picks the array library
+    the compiled code runs on (docs/backends.md; results come back as NumPy). Works as
+    ``grad(f)``, ``@grad`` and ``@grad(wrt=('w', 'b'))``.
 
     ``f`` runs once per argument signature (shapes and dtypes of the arrays and Python
     floats, values of the other arguments) to record it; later calls run the compiled code.
@@ -329,12 +334,12 @@ def grad(f: Callable | None = None, wrt: Any = 0, *, argnums: Any = _UNSET, has_
     """
     return _front("grad", f, wrt, argnums, {"stop_gradients": stop_gradients, "has_aux": has_aux,
                                             "unconnected_gradients": unconnected_gradients,
-                                            "preserve_result": preserve_result})
+                                            "preserve_result": preserve_result, "backend": backend})
 
 
 def value_and_grad(f: Callable | None = None, wrt: Any = 0, *, argnums: Any = _UNSET, has_aux: bool = False,
                    stop_gradients: Any = (), unconnected_gradients: Any = "zero",
-                   preserve_result: bool = False) -> Any:
+                   preserve_result: bool = False, backend: str | None = None) -> Any:
     """Like ``grad``, but returns ``(value, gradient)`` from one compiled run
     (``((value, aux), gradient)`` with ``has_aux=True``, as JAX does).
 
@@ -344,7 +349,7 @@ def value_and_grad(f: Callable | None = None, wrt: Any = 0, *, argnums: Any = _U
     """
     return _front("value_and_grad", f, wrt, argnums, {"stop_gradients": stop_gradients, "has_aux": has_aux,
                                                       "unconnected_gradients": unconnected_gradients,
-                                                      "preserve_result": preserve_result})
+                                                      "preserve_result": preserve_result, "backend": backend})
 
 
 def jacobian(f: Callable | None = None, wrt: Any = 0, *, argnums: Any = _UNSET, has_aux: bool = False,

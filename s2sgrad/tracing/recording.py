@@ -176,7 +176,7 @@ class Program:
         positions = map_results(recording.results, fetch_position)
         aux_positions = [fetch_position(t) for t in recording.aux_tensors()]
         placeholders = [t for t in recording.inputs if t is not None] + recording.stream_inputs
-        graph_slice = pipeline.plan(self.trace.graph, fetches + recording.draws, placeholders)
+        graph_slice = pipeline.plan(self.trace.graph, fetches + recording.draws, placeholders, fn.backend)
         flat = graph_slice.structure.flat  # a flat list of fetches: (kind, index among the computed values)
         if flat is None:
             raise AssertionError("a flat list of fetches has a flat structure")
