@@ -38,7 +38,7 @@ def _conj_infer(inputs: Sequence[Any], attrs: dict) -> list:
 
 
 COMPLEX = define("Complex", _complex_infer, expr="x + 1j * y", ufunc=True)
-REAL = define("Real", _part_infer("Real"), expr="x.real", ufunc=True, view="input")  # NumPy: a view
-IMAG = define("Imag", _part_infer("Imag"), expr="x.imag", ufunc=True, view="input")
+REAL = define("Real", _part_infer("Real"), expr="np.real(x)", ufunc=True, view="input")  # NumPy: a view
+IMAG = define("Imag", _part_infer("Imag"), expr="np.imag(x)", ufunc=True, view="input")
 CONJ = define("Conj", _conj_infer, expr="np.conj(x)", ufunc=True)
 ANGLE = define("Angle", _part_infer("Angle"), expr="np.angle(x)", ufunc=True)

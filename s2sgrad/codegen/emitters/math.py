@@ -49,11 +49,11 @@ def _emit_add_n(ins: Instr, args: Sequence[ast.expr]) -> ast.expr:
 
 
 def _emit_cast(ins: Instr, args: Sequence[ast.expr]) -> ast.expr:
-    """``x.astype(dtype)``; from complex to real, ``x.real.astype(dtype)`` (TF's cast keeps the real part:
-    the same values, without NumPy's ComplexWarning)."""
+    """``x.astype(dtype)``; from complex to real, ``np.real(x).astype(dtype)`` (TF's cast keeps the real
+    part: the same values, without NumPy's ComplexWarning)."""
     x = args[0]
     if ins.attrs["SrcT"].is_complex and not ins.attrs["DstT"].is_complex:
-        x = ast.Attribute(x, "real", ast.Load())
+        x = ast.Call(np_attr("real"), [x], [])
     return astype(x, ins.attrs["DstT"])
 
 
