@@ -18,6 +18,7 @@ from .ops import overloads as _overloads  # noqa: F401 - operators on Tensor
 from .ops.array_ops import (expand_dims, fill, gather, identity, identity_n, ones, ones_like, rank,
                             reshape, shape, size, split, squeeze, stack, stop_gradient, transpose,
                             unsorted_segment_sum, unstack, where, where_v2, zeros, zeros_like)
+from .ops.complex_ops import angle, complex, conj, imag, real
 from .ops.control_flow import group, no_op, tuple
 from .ops.convert import constant, convert_to_tensor
 from .ops.creation import eye, linspace, placeholder, placeholder_with_default, range
@@ -116,6 +117,7 @@ __all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "SparseTensor", "VarLen
            "parse_example", "parse_single_example", "python_io"]  # tf.data (issue 15)
 __all__ += ["HistogramProto", "SessionLog", "Summary", "summary"]  # tf.summary (issue 15)
 __all__ += ["dot", "view"]  # pictures and the page of a program (issue 17)
+__all__ += ["angle", "complex", "conj", "imag", "real"]  # complex numbers (issue 16)
 __all__ += ["AUTO_REUSE", "AggregationMethod", "ConfigProto", "DType", "DeviceSpec", "Dimension", "GPUOptions", "Graph",
            "GraphKeys", "GraphOptions", "IndexedSlices", "IndexedSlicesValue", "InteractiveSession", "NoGradient",
            "NotDifferentiable", "OpError", "Operation", "OptimizerOptions", "RegisterGradient", "RunMetadata",

@@ -6,6 +6,7 @@ True
 """
 from .ops.array_ops import unsorted_segment_sum
 from .ops.assert_ops import is_non_decreasing, is_strictly_increasing
+from .ops.complex_ops import angle, conj, imag, real
 from .ops.math_ops import (
                            abs,
                            acos,
@@ -112,5 +113,6 @@ __all__ = ["abs", "acos", "add", "add_n", "argmax", "argmin", "asin", "asinh", "
 __all__ += ["in_top_k", "is_non_decreasing", "is_strictly_increasing", "segment_max", "segment_mean",
             "segment_min", "segment_prod", "segment_sum", "top_k", "unsorted_segment_max", "unsorted_segment_mean",
             "unsorted_segment_min", "unsorted_segment_prod", "unsorted_segment_sqrt_n"]
+__all__ += ["angle", "conj", "imag", "real"]  # complex numbers (issue 16)
 
 __getattr__ = _missing_names("math", __name__)

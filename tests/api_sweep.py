@@ -83,7 +83,7 @@ def _float_tensor(c: Context) -> Any:
 VALID: dict[str, Callable[[Context], Any]] = {
     **dict.fromkeys(["x", "y", "a", "input", "input_", "tensor", "input_tensor", "features", "logits", "value",
                      "params", "t", "data", "predictions", "labels", "multi_class_labels", "onehot_labels",
-                     "losses", "initial_value", "ys"], _float_tensor),
+                     "losses", "initial_value", "ys", "real", "imag"], _float_tensor),
     "b": lambda c: c.m32, "inputs": lambda c: [c.m23, c.m23], "tensors": lambda c: [c.m23, c.m23],
     "axis": lambda c: 1, "dtype": lambda c: tf.float32, "shape": lambda c: [2, 3], "perm": lambda c: [1, 0],
     "keepdims": lambda c: True, "keep_dims": lambda c: None, "indices": lambda c: c.i2, "depth": lambda c: 3,

@@ -32,7 +32,7 @@ SAME = frozenset("""abs all any arange argmax argmin broadcast_to ceil clip cos 
     floor full isfinite isinf isnan log log1p logical_and logical_not logical_or logical_xor max maximum mean min
     minimum multiply add subtract divide prod reshape round sign sin sinh sqrt square squeeze stack sum take tan
     tanh where zeros zeros_like ones ones_like full_like moveaxis tile linalg float16 float32 float64 int8 int16
-    int32 int64 uint8 uint16 uint32 uint64 complex64 complex128 nan inf pi e matmul tensordot""".split())
+    int32 int64 uint8 uint16 uint32 uint64 complex64 complex128 nan inf pi e matmul tensordot real imag conj""".split())
 # np.<name> -> the standard's name
 RENAMED = {"concatenate": "concat", "transpose": "permute_dims", "power": "pow", "arccos": "acos", "arcsin": "asin",
            "arcsinh": "asinh", "arccosh": "acosh", "arctan": "atan", "arctanh": "atanh", "arctan2": "atan2",
@@ -40,6 +40,7 @@ RENAMED = {"concatenate": "concat", "transpose": "permute_dims", "power": "pow",
            "bool_": "bool", "absolute": "abs", "negative": "negative"}
 # what has no array API form at all, and why
 NUMPY_ONLY = {
+    "np.angle": "the standard has no angle (atan2 of the parts would be the portable spelling)",
     "np.object_": "string tensors are NumPy object arrays",
     "np.argwhere": "its result's shape depends on the values",
     "np.einsum": "the standard has no einsum (the torch, jax and cupy backends use theirs)",

@@ -10,6 +10,7 @@ from types import ModuleType
 
 from . import (
     array,
+    complex,
     control,
     conv,
     data,
@@ -36,7 +37,7 @@ __all__ = ["ALL", "BY_NAME", "FAMILIES", "Primitive", "define"]
 
 FAMILIES: tuple[ModuleType, ...] = (state, math, reduce, linalg, array, joining, fills, indexing, nn, control,
                                      tensor_array, data, segment, debug, sampling, conv, matrix, summary,
-                                     eig, numpy_random)
+                                     eig, numpy_random, complex)
 
 
 def _declared(families: tuple[ModuleType, ...]) -> tuple[Primitive, ...]:

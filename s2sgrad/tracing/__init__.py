@@ -11,6 +11,7 @@ does, once per argument signature.
 array([0., 0.])
 """
 from . import (  # noqa: F401
+           complex,
            construction,
            decompositions,
            indexing,
@@ -18,6 +19,7 @@ from . import (  # noqa: F401
            linalg,
            methods,
            numeric,
+           numpy_hooks,
            reductions,
            shaping,
            sorting,

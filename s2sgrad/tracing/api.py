@@ -281,9 +281,10 @@ def _check_differentiable(arg: Argument, label: str) -> None:
         if leaf.kind == "static":
             raise TypeError(f"{label}: cannot differentiate with respect to argument {arg.name!r} = "
                             f"{leaf.value!r} ({type(leaf.value).__name__}): pass a float or a floating-point array")
-        if leaf.dtype is None or leaf.dtype.kind != "f":  # (only static leaves have no dtype)
+        if leaf.dtype is None or leaf.dtype.kind not in "fc":  # (only static leaves have no dtype)
             raise TypeError(f"{label}: cannot differentiate with respect to argument {arg.name!r} of dtype "
-                            f"{leaf.dtype}: gradients need floating-point arrays (use .astype(np.float64))")
+                            f"{leaf.dtype}: gradients need floating-point arrays or complex ones (use "
+                            f".astype(np.float64))")
 
 
 _UNSET: Any = object()   # ``argnums`` not given

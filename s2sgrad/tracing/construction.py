@@ -37,9 +37,10 @@ def _like(fill: Callable) -> Callable:
 
 def _constant_like(value: int, op: Callable) -> Callable:
     def fill(x: Traced, dtype: np.dtype, shape: tuple) -> Traced:
+        known = np.full(shape, value, dtype)  # its values are known: Python may read them, as NumPy's
         if dtype == x.dtype and shape == x.shape:
-            return Traced(op(x.tensor))
-        return Traced(constant(value, graph_dtype(dtype), shape=list(shape)))
+            return Traced(op(x.tensor), value=known)
+        return Traced(constant(value, graph_dtype(dtype), shape=list(shape)), value=known)
     return fill
 
 
@@ -108,8 +109,3 @@ def _linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retst
         values = np.concatenate([values[:-1], np.reshape(stop, (1,))])
     values = values if dtype is None else values.astype(dtype)
     return (values, step) if retstep else values
-
-
-@implements(np.real)
-def _real(val: Any) -> Traced:
-    return as_traced(val).real

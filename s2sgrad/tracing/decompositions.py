@@ -22,6 +22,8 @@ __all__: list[str] = []
 def _float(x: Any) -> Any:
     """``x`` as a float tensor (integer matrices are inverted, solved... in float64, as NumPy does)."""
     kind = dtype_of(x).kind
+    if kind == "c":
+        raise unsupported("numpy.linalg matrix functions of complex matrices")
     return as_tensor(x, None if kind == "f" else np.float64)
 
 

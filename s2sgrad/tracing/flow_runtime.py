@@ -63,13 +63,19 @@ def load(get: Callable[[], Any]) -> Any:
 def if_(test: Any, then: Callable, orelse: Callable, state: tuple, names: tuple, line: int) -> tuple:
     if not isinstance(test, Traced):
         return then(*state) if test else orelse(*state)
-    return _traced_if(test, lambda: then(*state), lambda: orelse(*state), names, line, statement=True)
+    return _traced_if(test, lambda: then(*_own(state)), lambda: orelse(*_own(state)), names, line, statement=True)
 
 
 def if_return(test: Any, then: Callable, orelse: Callable, state: tuple, names: tuple, line: int) -> Any:
     if not isinstance(test, Traced):
         return then(*state) if test else orelse(*state)
-    return _traced_if(test, lambda: then(*state), lambda: orelse(*state), names, line, statement=False)
+    return _traced_if(test, lambda: then(*_own(state)), lambda: orelse(*_own(state)), names, line, statement=False)
+
+
+def _own(state: tuple) -> tuple:
+    """Each traced branch its own copies of the arrays (both are recorded; ``out[i] = v`` in one must
+    not change what the other sees)."""
+    return tuple(v.copy() if isinstance(v, Traced) else v for v in state)
 
 
 def _traced_if(test: Traced, then: Callable, orelse: Callable, names: tuple, line: int, statement: bool) -> Any:

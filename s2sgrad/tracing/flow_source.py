@@ -240,6 +240,12 @@ def _assigned(stmts: list[ast.stmt]) -> list[str]:
     for node in sorted(_walk(stmts), key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0))):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and not node.id.startswith(_PREFIX):
             names.setdefault(node.id)
+        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):  # out[i] = v: out changes
+            base = node.value
+            while isinstance(base, ast.Subscript):
+                base = base.value
+            if isinstance(base, ast.Name) and not base.id.startswith(_PREFIX):
+                names.setdefault(base.id)
         elif isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith(_PREFIX):
             names.setdefault(node.name)
     return list(names)

@@ -17,7 +17,7 @@ import numpy as np
 from ..ops import array_ops as a
 from ..ops.convert import constant
 from ..ops.overloads import getitem as basic_getitem
-from .convert import as_tensor, as_traced, cast
+from .convert import as_tensor, as_traced, cast, contains_traced
 from .reductions import normalize_axes
 from .registry import implements, unsupported, user_line
 from .shaping import broadcast_tensor, view
@@ -39,6 +39,10 @@ def _item(v: Any) -> Any:
         return v
     if v is None or v is Ellipsis or _is_int(v):
         return int(v) if _is_int(v) else v
+    if isinstance(v, Traced) and v.value is not None:
+        v = v.value                               # an array made in the function, with known values
+        if v.ndim == 0 and v.dtype.kind in "iu":
+            return int(v)
     if isinstance(v, Traced):
         if v.dtype.kind not in "iub":
             raise IndexError("arrays used as indices must be of integer (or boolean) type")
@@ -103,13 +107,26 @@ def _checked(index: np.ndarray, size: int, axis: int) -> np.ndarray:
 
 
 def _basic(x: Traced, items: list) -> Traced:
+    """Basic indexing: a view of ``x`` (a copy for a single element, as NumPy's scalars)."""
     for v, axis in zip(items, _axes_of(items), strict=True):
         if _is_int(v) and not -x.shape[axis] <= v < x.shape[axis]:
             raise IndexError(f"index {v} is out of bounds for axis {axis} with size {x.shape[axis]}")
     key = tuple(v.tensor if isinstance(v, Traced) else v for v in items)
-    if all(isinstance(v, slice) and v == slice(None) for v in key):
-        return view(x, x.tensor)
-    return view(x, basic_getitem(x.tensor, key))
+    whole = all(isinstance(v, slice) and v == slice(None) for v in key)
+    tensor = x.tensor if whole else basic_getitem(x.tensor, key)
+    if any(isinstance(v, Traced) for v in items):
+        return view(x, tensor)
+    static = tuple(items)
+    value = None if x.value is None else x.value[static]
+    if all(_is_int(v) for v in items):
+        return Traced(tensor, value=None if value is None else np.array(value))
+    if x.base is not None and x.locate is None:
+        return Traced(tensor, base=x.base, value=value)
+    return Traced(tensor, base=_root(x), locate=_locator(x, static), value=value)
+
+
+def _locator(x: Traced, key: tuple) -> Any:
+    return lambda: _positions(x)[key]
 
 
 def getitem(x: Traced, key: Any) -> Traced:
@@ -121,8 +138,12 @@ def getitem(x: Traced, key: Any) -> Traced:
     ints = [k for k, v in enumerate(items) if _is_int(v) or isinstance(v, Traced) and v.ndim == 0]
     group = sorted(adv + ints)
     if len(adv) == 1 and group == list(range(group[0], group[-1] + 1)):
-        return _single_array(x, items, adv[0])
-    return _multiple_arrays(x, items, group)
+        y = _single_array(x, items, adv[0])
+    else:
+        y = _multiple_arrays(x, items, group)
+    if x.value is not None and not any(isinstance(v, Traced) for v in items):
+        y.value = x.value[tuple(items)]  # advanced indexing copies
+    return y
 
 
 def _single_array(x: Traced, items: list, k: int) -> Traced:
@@ -171,59 +192,123 @@ def _multiple_arrays(x: Traced, items: list, group: list) -> Traced:
 
 
 # -- assignment ----------------------------------------------------------------------------------------
+# A write goes to the root array (a view writes into the array it was taken from, at the flat
+# positions its ``locate`` gives); then every live view that shares a written element is read
+# again from the root, so views see the change as in NumPy.
 
-def _check_writable(x: Traced) -> None:
-    if x.base is not None:
+def _root(x: Traced) -> Traced:
+    return x.base if x.base is not None else x
+
+
+def _positions(x: Traced) -> np.ndarray:
+    """For each element of ``x``, its flat position in its root array."""
+    if x.base is None:
+        return np.arange(x.size, dtype=np.int64).reshape(x.shape)
+    if x.locate is None:
         raise NotImplementedError(
-            f"s2sgrad cannot trace an assignment into a view (at {user_line()}): in NumPy it would also change "
-            f"the array it was taken from. Assign into that array directly, or take a .copy() first.")
-    views = x.live_views()
-    if views:
-        raise NotImplementedError(
-            f"s2sgrad cannot trace an in-place change of an array while views of it are alive (at {user_line()}; "
-            f"a view was made at {views[0].tensor.op.where}): NumPy would change those views too. Make them "
-            f"copies (.copy()) or create them after the assignment.")
+            f"s2sgrad cannot trace an assignment into this view (at {user_line()}; the view was made at "
+            f"{x.tensor.op.where}): views made by reshape, transpose, broadcasting or diagonal are read-only "
+            f"while tracing. Index the array it was taken from, or take a .copy() first.")
+    return x.locate()
+
+
+def _affected(root: Traced, written: np.ndarray, writer: Traced) -> list[Traced]:
+    """The live views of ``root`` (besides ``writer``) sharing an element with the flat ``written`` positions."""
+    hit = np.zeros(root.size, dtype=bool)
+    hit[written.ravel()] = True
+    views = []
+    for v in root.live_views():
+        if v is writer:
+            continue
+        if v.locate is None:
+            raise NotImplementedError(
+                f"s2sgrad cannot trace an in-place change of an array while views of it are alive (at "
+                f"{user_line()}; a view was made at {v.tensor.op.where} by reshape, transpose, broadcasting or "
+                f"diagonal): NumPy would change that view too. Make it a copy (.copy()) or create it after the "
+                f"assignment.")
+        if hit[v.locate().ravel()].any():
+            views.append(v)
+    return views
+
+
+def _reread(v: Traced, root: Traced) -> None:
+    """``v``'s value read again from its root after a write (the view shares the written elements)."""
+    if root.value is not None and v.value is not None:
+        v.tensor = constant(v.value.copy(), v.tensor.dtype)
+        return
+    v.value = None
+    flat = a.reshape(root.tensor, [-1])
+    v.tensor = a.reshape(a.gather(flat, constant(v.locate().ravel())), list(v.shape))  # type: ignore[misc]
 
 
 def assign_all(x: Traced, result: Traced) -> None:
     """``x op= y``: x takes the new value in place (NumPy's same-kind casting rule)."""
-    _check_writable(x)
     if result.shape != x.shape:
         raise ValueError(f"non-broadcastable output operand with shape {x.shape} doesn't match the broadcast "
                          f"shape {result.shape}")
     if not x.weak and not np.can_cast(result.dtype, x.dtype, "same_kind"):
         raise TypeError(f"Cannot cast ufunc output from {result.dtype!r} to {x.dtype!r} with casting rule "
                         f"'same_kind' (at {user_line()})")
+    if x.base is not None or x.live_views():
+        setitem(x, Ellipsis, result)
+        return
     x.tensor = result.tensor if x.weak else cast(result.tensor, x.dtype)
     x.weak = x.weak and result.weak
+    x.value = None
+
+
+def _masked(x: Traced, mask: Traced, value: Any) -> None:
+    if x.base is not None or x.live_views():
+        raise NotImplementedError(f"s2sgrad cannot trace an assignment through a traced mask into a view or into "
+                                  f"an array that has live views (at {user_line()}); use x = np.where(mask, v, x).")
+    if mask.shape != x.shape or np.ndim(value) != 0:
+        raise unsupported("assignment through a traced boolean mask unless the mask has the array's shape "
+                          "and the value is a scalar", "Use x = np.where(mask, value, x).")
+    x.tensor = a.where(mask.tensor, as_tensor(value, x.dtype), x.tensor)
+    x.weak = False
+    x.value = None
 
 
 def setitem(x: Traced, key: Any, value: Any) -> None:
-    """``x[key] = value``: x gets a new value with ``value`` written at ``key``."""
-    _check_writable(x)
-    if isinstance(key, Traced) and key.dtype == np.bool_:
-        if key.shape != x.shape or np.ndim(value) != 0:
-            raise unsupported("assignment through a traced boolean mask unless the mask has the array's shape "
-                              "and the value is a scalar", "Use x = np.where(mask, value, x).")
-        x.tensor = a.where(key.tensor, as_tensor(value, x.dtype), x.tensor)
-        x.weak = False
-        return
+    """``x[key] = value`` with NumPy's aliasing: x, the array it views and the views sharing
+    the written elements get their new values."""
+    if isinstance(key, Traced) and key.dtype == np.bool_ and key.value is None:
+        return _masked(x, key, value)
     items = _expand(x, key)
     if any(isinstance(v, Traced) for v in items):
         raise unsupported("assignment at a position given by a traced value",
                           "Use np.where with a comparison against np.arange(n) to select the position.")
     static_key = tuple(items)
-    position = np.full(x.shape, -1, dtype=np.int64)
-    region = position[static_key].shape
-    position[static_key] = np.arange(int(np.prod(region, dtype=np.int64))).reshape(region)
-    update = broadcast_tensor(as_tensor(value, x.dtype), region)
-    if not any(_advanced(v) for v in items):
-        placed = a.scatter_into_zeros(update, x.tensor, static_key, [])
+    root = _root(x)
+    written = _positions(x)[static_key]
+    views = _affected(root, written, x)
+    if isinstance(value, Traced) and value.value is not None:
+        value = value.value                    # known values (an element read from such an array)
+    if root.value is not None and not contains_traced(value):
+        flat = root.value.reshape(-1)          # a view: root values are contiguous
+        flat[written] = np.asarray(value)      # NumPy's casting and broadcasting errors
+        root.tensor = constant(root.value.copy(), root.tensor.dtype)
+    else:
+        _write_traced(root, written, static_key if x is root else None, value)
+        root.value = None
+    for v in views + ([x] if x is not root else []):
+        _reread(v, root)
+
+
+def _write_traced(root: Traced, written: np.ndarray, key: tuple | None, value: Any) -> None:
+    """``root`` with ``value`` (broadcast to ``written``'s shape) at the flat positions ``written``;
+    ``key`` is the root's own index when the write is ``root[key] = value``."""
+    update = broadcast_tensor(as_tensor(value, root.dtype), written.shape)
+    flat = np.full(root.size, -1, dtype=np.int64)
+    flat[written.ravel()] = np.arange(written.size)
+    position = flat.reshape(root.shape)
+    if key is not None and not any(_advanced(v) for v in key):
+        placed = a.scatter_into_zeros(update, root.tensor, key, [])
     else:
         placed = a.gather(a.reshape(update, [-1]), constant(np.maximum(position, 0)))
     mask = position >= 0
-    x.tensor = broadcast_tensor(placed, x.shape) if mask.all() else a.where(constant(mask), placed, x.tensor)
-    x.weak = False
+    root.tensor = broadcast_tensor(placed, root.shape) if mask.all() else a.where(constant(mask), placed, root.tensor)
+    root.weak = False
 
 
 # -- take / take_along_axis -----------------------------------------------------------------------------

@@ -117,7 +117,7 @@ def _inner(a_: Any, b: Any) -> Traced:
 
 @implements(np.vdot)
 def _vdot(a_: Any, b: Any) -> Traced:
-    return _dot(np.ravel(as_traced(a_)), np.ravel(as_traced(b)))
+    return _dot(np.conj(np.ravel(as_traced(a_))), np.ravel(as_traced(b)))  # NumPy conjugates a
 
 
 @implements(np.cross)
@@ -350,6 +350,8 @@ def _norm(x_: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) ->
     x = as_traced(x_)
     if x.dtype.kind not in "fc":
         x = x.astype(np.float64)
+    if x.dtype.kind == "c":
+        x = np.abs(x)  # type: ignore[assignment]  # a Traced (NumPy's stubs say ndarray): the moduli's norms
     if axis is None:
         if ord is None:
             result = np.sqrt(np.sum(np.square(x)))

@@ -10,9 +10,10 @@ need a value, such as ``if x > 0:``, raises ``TracedValueError`` at the user's l
 from __future__ import annotations
 
 import contextlib
+import operator
 import threading
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -20,7 +21,15 @@ import numpy as np
 from ..ssa.graph import Graph, Tensor
 from .registry import FUNCTIONS, unsupported, user_line
 
-__all__ = ["Trace", "Traced", "TracedValueError", "current_trace"]
+__all__ = ["Trace", "Traced", "TracedValueError", "current_trace", "on_activate"]
+
+_REAL, _IMAG = np.real, np.imag  # NumPy's own (``numpy_hooks`` routes the module's names while tracing)
+_ACTIVATION: list[Callable[[], contextlib.AbstractContextManager]] = []
+
+
+def on_activate(hook: Callable[[], contextlib.AbstractContextManager]) -> None:
+    """Enter ``hook()`` around every active trace (``numpy_hooks`` routes NumPy's constructors)."""
+    _ACTIVATION.append(hook)
 
 
 class TracedValueError(TypeError):
@@ -48,7 +57,9 @@ class Trace:
         """Make this the current trace of the thread, recording into its graph."""
         _stack().append(self)
         try:
-            with self.graph.as_default():
+            with contextlib.ExitStack() as hooks, self.graph.as_default():
+                for hook in _ACTIVATION:
+                    hooks.enter_context(hook())
                 yield self
         finally:
             _stack().pop()
@@ -92,10 +103,13 @@ class Traced:
 
     ``weak`` marks values that came from Python floats/ints: like Python scalars in NumPy 2,
     they adopt the dtype of the arrays they meet. ``base`` is the array this one is a view of
-    (for the in-place assignment checks in ``indexing``).
+    and ``locate`` (when known) gives, for each of its elements, the flat position in ``base``
+    it shares (for in-place assignment with NumPy's aliasing, in ``indexing``). ``value`` is the
+    concrete array while one is known: an array made by ``np.zeros``/``np.ones``/... in the
+    function, until a traced value is written into it; Python may then use its values.
     """
 
-    __slots__ = ("tensor", "weak", "base", "_views", "__weakref__")
+    __slots__ = ("tensor", "weak", "base", "locate", "value", "_views", "__weakref__")
     # like ndarray: elementwise ==, so not hashable. Python's way to say so; mypy reads it as replacing
     # object.__hash__ with a non-callable (typeshed's own list/dict ignore the same error)
     __hash__ = None  # type: ignore[assignment]
@@ -150,10 +164,13 @@ class Traced:
         def astype(self, dtype: Any, order: str = "K", casting: str = "unsafe", subok: bool = True,
                    copy: bool = True) -> Traced: ...
 
-    def __init__(self, tensor: Tensor, weak: bool = False, base: Traced | None = None) -> None:
+    def __init__(self, tensor: Tensor, weak: bool = False, base: Traced | None = None,
+                 locate: Callable[[], np.ndarray] | None = None, value: np.ndarray | None = None) -> None:
         self.tensor = tensor
         self.weak = weak
         self.base = base
+        self.locate = locate
+        self.value = value
         self._views: list[weakref.ref] = []
         if base is not None:
             base._views.append(weakref.ref(self))
@@ -189,9 +206,11 @@ class Traced:
 
     @property
     def real(self) -> Traced:
-        if self.dtype.kind == "c":
-            raise unsupported("ndarray.real of a complex array")
-        return self
+        return FUNCTIONS[_REAL](self)
+
+    @property
+    def imag(self) -> Traced:
+        return FUNCTIONS[_IMAG](self)
 
     def __len__(self) -> int:
         if not self.shape:
@@ -217,38 +236,58 @@ class Traced:
     def __array_function__(self, func: Any, types: Any, args: tuple, kwargs: dict) -> Any:
         impl = FUNCTIONS.get(func)
         if impl is None:
+            concrete = [_concrete(v) for v in args]
+            if all(c is not _UNKNOWN for c in concrete):  # only arrays with known values: plain NumPy
+                return func(*concrete, **kwargs)
             raise unsupported(func)
         return impl(*args, **kwargs)
 
     # -- places that need a concrete value ----------------------------------------------------------
     def __bool__(self) -> bool:
+        if self.value is not None:
+            return bool(self.value)
         raise _value_error("The truth value of a traced array is unknown", _BOOL_HINT)
 
     def __float__(self) -> float:
+        if self.value is not None:
+            return float(self.value)
         raise _value_error("A traced array was converted to a Python float (float(x), math.* functions, or "
-                           "storing it into an element of a NumPy array such as one made by np.zeros)", _NUMBER_HINT)
+                           "storing it into an element of a NumPy array made outside the function)", _NUMBER_HINT)
 
     def __int__(self) -> int:
+        if self.value is not None:
+            return int(self.value)
         raise _value_error("int() of a traced array", _NUMBER_HINT)
 
     def __complex__(self) -> complex:
+        if self.value is not None:
+            return complex(self.value)
         raise _value_error("complex() of a traced array", _NUMBER_HINT)
 
     def __index__(self) -> int:
+        if self.value is not None:
+            return operator.index(self.value)
         raise _value_error("A traced array was used as a Python index or size (range(), list index, shape)",
                            _NUMBER_HINT)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        if self.value is not None:
+            return self.value.astype(self.value.dtype if dtype is None else dtype)
         raise _value_error(
-            "A traced array cannot become a concrete NumPy array (np.asarray/np.array/np.float64(...), or "
-            "storing it into an array made by np.zeros/np.empty)",
-            "Pass arrays through unchanged, build arrays from traced parts with np.stack/np.concatenate, and "
-            "create arrays you assign into with np.zeros_like(x) (a traced array).")
+            "A traced array cannot become a concrete NumPy array (np.asarray/np.array/np.float64(...) where "
+            "s2sgrad does not see the call, or storing it into an array made outside the function)",
+            "Pass arrays through unchanged, build arrays from traced parts with np.array([...]), np.stack or "
+            "np.concatenate, and create the arrays you assign into inside the function (np.zeros, np.empty, "
+            "np.zeros_like(x)): those accept traced values.")
 
     def item(self, *args: Any) -> Any:
+        if self.value is not None:
+            return self.value.item(*args)
         raise _value_error(".item() of a traced array", _NUMBER_HINT)
 
     def tolist(self) -> Any:
+        if self.value is not None:
+            return self.value.tolist()
         raise _value_error(".tolist() of a traced array", _NUMBER_HINT)
 
     # -- ndarray methods: the same implementations as the NumPy functions ---------------------------
@@ -267,8 +306,12 @@ class Traced:
     def flatten(self, order: str = "C") -> Traced:
         return self._call(np.reshape, -1, order=order).copy()
 
+    def fill(self, value: Any) -> None:
+        """Like ``ndarray.fill``: every element becomes ``value`` (in place)."""
+        self[...] = value
+
     def conj(self) -> Traced:
-        return self.real
+        return np.conjugate(self)  # type: ignore[return-value]  # __array_ufunc__ gives a Traced
 
     conjugate = conj
 
@@ -285,6 +328,16 @@ class Traced:
 
     def __deepcopy__(self, memo: dict) -> Traced:
         return self.copy()
+
+
+_UNKNOWN = object()
+
+
+def _concrete(v: Any) -> Any:
+    """``v`` with its concrete value if it is a Traced that has one; ``_UNKNOWN`` for other traced values."""
+    if isinstance(v, Traced):
+        return _UNKNOWN if v.value is None else v.value
+    return v
 
 
 def _method(func: Any) -> Any:

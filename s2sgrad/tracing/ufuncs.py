@@ -77,7 +77,7 @@ for _prim in ALL:
         UFUNCS[_u] = functools.partial(m.elementwise, _prim)
 
 
-@ufunc_rule(np.positive, np.conjugate)
+@ufunc_rule(np.positive)
 def _identity(x: Any) -> Any:
     return x
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ...primitives.core import Primitive
 from . import (
                array,
+               complex,
                control,
                conv,
                debug,
@@ -31,4 +32,4 @@ __all__ = ["RULES", "Needed", "Rule"]
 RULES: dict[Primitive, Rule] = {**state.RULES, **math.RULES, **reduce.RULES, **linalg.RULES, **array.RULES,
                                 **joining.RULES, **fills.RULES, **indexing.RULES, **nn.RULES, **control.RULES,
                                 **tensor_array.RULES, **segment.RULES, **debug.RULES, **conv.RULES,
-                                **matrix.RULES, **eig.RULES}
+                                **matrix.RULES, **eig.RULES, **complex.RULES}  # complex last: it extends others' rules

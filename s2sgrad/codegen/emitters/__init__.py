@@ -11,6 +11,7 @@ from ...primitives import ALL
 from ...primitives.core import Primitive
 from . import (
     array,
+    complex,
     control,
     conv,
     data,
@@ -53,7 +54,7 @@ EMITTERS: dict[Primitive, Emitter] = _merged(array.EMITTERS, control.EMITTERS,
                                              state.EMITTERS, tensor_array.EMITTERS, data.EMITTERS,
                                              segment.EMITTERS, debug.EMITTERS, sampling.EMITTERS, conv.EMITTERS,
                                              matrix.EMITTERS, summary.EMITTERS, eig.EMITTERS,
-                                             numpy_random.EMITTERS)
+                                             numpy_random.EMITTERS, complex.EMITTERS)
 
 
 def emitter(prim: Primitive) -> Emitter | None:

@@ -49,7 +49,12 @@ def _emit_add_n(ins: Instr, args: Sequence[ast.expr]) -> ast.expr:
 
 
 def _emit_cast(ins: Instr, args: Sequence[ast.expr]) -> ast.expr:
-    return astype(args[0], ins.attrs["DstT"])
+    """``x.astype(dtype)``; from complex to real, ``np.real(x).astype(dtype)`` (TF's cast keeps the real
+    part: the same values, without NumPy's ComplexWarning)."""
+    x = args[0]
+    if ins.attrs["SrcT"].is_complex and not ins.attrs["DstT"].is_complex:
+        x = ast.Call(np_attr("real"), [x], [])
+    return astype(x, ins.attrs["DstT"])
 
 
 EMITTERS: dict[Primitive, Emitter] = {
