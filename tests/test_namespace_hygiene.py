@@ -22,6 +22,7 @@ INTERNAL_ERRORS = {
     "s2sgrad.checkpoint.wire.WireError": "checkpoint reading turns it into DataLossError",
     "s2sgrad.checkpoint.table.TableError": "checkpoint reading turns it into DataLossError",
     "s2sgrad.codegen.printer.Unsupported": "the printer's fallback signal, caught by the printer",
+    "s2sgrad.codegen.xp.NotPortable": "users meet and catch it as tf.errors.UnimplementedError, its base class",
     "s2sgrad.ssa.verify.VerifyError": "the verifier of the test suite's checked mode",
     "s2sgrad.testing.GradientCheckError": "the test suite's gradient checker (s2sgrad.testing)",
 }
