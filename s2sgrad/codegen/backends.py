@@ -100,9 +100,9 @@ _TO_NUMPY: dict[str, Callable[[Any], Any]] = {"torch": _torch_to_numpy, "torch_c
 
 BACKENDS: dict[str, Backend] = {b.name: b for b in (
     Backend("numpy", "numpy", (), "numpy"),
-    Backend("array_api_strict", "array_api_strict", ("array_api_strict",), "array-api"),
+    Backend("array_api_strict", "array_api_strict", ("array_api_strict", "array_api_compat"), "array-api"),
     Backend("torch", "array_api_compat.torch", ("array_api_compat", "torch"), "torch"),
-    Backend("jax", "jax.numpy", ("jax",), "jax", jit=True),
+    Backend("jax", "jax.numpy", ("jax", "array_api_compat"), "jax", jit=True),
     Backend("torch_cuda", "array_api_compat.torch", ("array_api_compat", "torch"), "torch", device="cuda"),
     Backend("cupy", "array_api_compat.cupy", ("array_api_compat", "cupy"), "cupy"),
 )}
