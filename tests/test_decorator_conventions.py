@@ -6,16 +6,7 @@ import numpy as np
 import pytest
 
 import s2sgrad
-
-
-def central_differences(f, x, eps=1e-6):
-    out = np.zeros_like(x)
-    for i in np.ndindex(x.shape):
-        step = np.zeros_like(x)
-        step[i] = eps
-        out[i] = (f(x + step) - f(x - step)) / (2 * eps)
-    return out
-
+from conftest import central_differences
 
 W = np.array([[0.5, -1.0], [2.0, 0.25], [-0.75, 1.5]])
 B = np.array([0.1, -0.2])

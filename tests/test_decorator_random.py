@@ -8,18 +8,9 @@ import numpy as np
 import pytest
 
 import s2sgrad
+from conftest import central_differences
 
 X = np.linspace(-1.0, 1.0, 12).reshape(3, 4)
-
-
-def central_differences(f, x, eps=1e-6):
-    """d f / d x by central differences, in float64 (``f`` is called fresh for each point)."""
-    out = np.zeros_like(x)
-    for i in np.ndindex(x.shape):
-        step = np.zeros_like(x)
-        step[i] = eps
-        out[i] = (f(x + step) - f(x - step)) / (2 * eps)
-    return out
 
 
 def dropout_loss(x, rng):
