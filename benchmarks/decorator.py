@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 
 import numpy as np
+from workloads import mlp_loss_and_gradients
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -93,25 +94,7 @@ def mlp_loss(P, X, Y, xp=np):
 
 def mlp_numpy() -> Callable:
     P, X, Y = _mlp_inputs()
-
-    def call():
-        W1, b1, W2, b2, W3, b3 = P
-        z1 = X @ W1 + b1
-        h1 = np.maximum(z1, 0)
-        z2 = h1 @ W2 + b2
-        h2 = np.maximum(z2, 0)
-        lo = h2 @ W3 + b3
-        m = lo.max(1, keepdims=True)
-        e = np.exp(lo - m)
-        s = e.sum(1, keepdims=True)
-        loss = np.mean(-np.sum(Y * (lo - m - np.log(s)), 1))
-        g = (e / s - Y) / X.shape[0]
-        gW3, gb3, gh2 = h2.T @ g, g.sum(0), g @ W3.T
-        gh2 *= z2 > 0
-        gW2, gb2, gh1 = h1.T @ gh2, gh2.sum(0), gh2 @ W2.T
-        gh1 *= z1 > 0
-        return loss, [X.T @ gh1, gh1.sum(0), gW2, gb2, gW3, gb3]
-    return call
+    return lambda: mlp_loss_and_gradients(P, X, Y)
 
 
 def mlp_s2sgrad() -> Callable:

@@ -170,28 +170,33 @@ def _mlp_data():
     return X, Y, params
 
 
+def mlp_loss_and_gradients(P: list, X: np.ndarray, Y: np.ndarray) -> tuple:
+    """The MLP's softmax cross-entropy and its gradients for the parameters ``P``, by hand."""
+    W1, b1, W2, b2, W3, b3 = P
+    z1 = X @ W1 + b1
+    h1 = np.maximum(z1, 0)
+    z2 = h1 @ W2 + b2
+    h2 = np.maximum(z2, 0)
+    lo = h2 @ W3 + b3
+    m = lo.max(1, keepdims=True)
+    e = np.exp(lo - m)
+    s = e.sum(1, keepdims=True)
+    loss = np.mean(-np.sum(Y * (lo - m - np.log(s)), 1))
+    g = (e / s - Y) / X.shape[0]
+    gW3, gb3, gh2 = h2.T @ g, g.sum(0), g @ W3.T
+    gh2 *= z2 > 0
+    gW2, gb2, gh1 = h1.T @ gh2, gh2.sum(0), gh2 @ W2.T
+    gh1 *= z1 > 0
+    return loss, [X.T @ gh1, gh1.sum(0), gW2, gb2, gW3, gb3]
+
+
 def mlp_numpy() -> Callable:
     X, Y, P = _mlp_data()
-    lr, B = np.float32(0.01), X.shape[0]
+    lr = np.float32(0.01)
 
     def step():
-        W1, b1, W2, b2, W3, b3 = P
-        z1 = X @ W1 + b1
-        h1 = np.maximum(z1, 0)
-        z2 = h1 @ W2 + b2
-        h2 = np.maximum(z2, 0)
-        lo = h2 @ W3 + b3
-        m = lo.max(1, keepdims=True)
-        e = np.exp(lo - m)
-        s = e.sum(1, keepdims=True)
-        loss = np.mean(-np.sum(Y * (lo - m - np.log(s)), 1))
-        g = (e / s - Y) / B
-        gW3, gb3, gh2 = h2.T @ g, g.sum(0), g @ W3.T
-        gh2 *= z2 > 0
-        gW2, gb2, gh1 = h1.T @ gh2, gh2.sum(0), gh2 @ W2.T
-        gh1 *= z1 > 0
-        gW1, gb1 = X.T @ gh1, gh1.sum(0)
-        for p, gp in zip(P, [gW1, gb1, gW2, gb2, gW3, gb3], strict=True):
+        loss, grads = mlp_loss_and_gradients(P, X, Y)
+        for p, gp in zip(P, grads, strict=True):
             p -= lr * gp
         return loss
     return step
