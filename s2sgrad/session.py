@@ -158,7 +158,7 @@ class Session(SessionBase):
         runner = self._runner_for(fetches, feeds)
         if isinstance(runner, HostRunner):
             return generate(runner.plan, self._slice_specs(runner, feeds), self._store.spec).source
-        values = [convert_feed(v, t) for v, t in zip(feeds.values(), runner.plan.fed, strict=False)]
+        values = [convert_feed(v, t) for v, t in zip(feeds.values(), runner.plan.fed, strict=True)]
         return self._executable(runner, values).source
 
     def dot(self, fetches: Any, feed_dict: Any = None, optimized: bool = True, format: str = "dot") -> str:
@@ -172,7 +172,7 @@ class Session(SessionBase):
     def _slice_specs(self, runner: _Runner | HostRunner, feeds: dict) -> FeedSpecs:
         """The feed specs ``run`` compiles the runner's slice for (with a tf.data pipeline: its
         elements' static shapes)."""
-        values = [convert_feed(v, t) for v, t in zip(feeds.values(), runner.plan.fed, strict=False)]
+        values = [convert_feed(v, t) for v, t in zip(feeds.values(), runner.plan.fed, strict=False)]  # + host feeds
         if not isinstance(runner, HostRunner):
             return runner.plan.feed_specs(values)
         specs = runner.plan.feed_specs()
