@@ -14,6 +14,7 @@ from . import (  # noqa: F401
            complex,
            construction,
            decompositions,
+           fft,
            indexing,
            layout,
            linalg,

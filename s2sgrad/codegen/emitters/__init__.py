@@ -17,6 +17,7 @@ from . import (
     data,
     debug,
     eig,
+    fft,
     fills,
     indexing,
     joining,
@@ -54,7 +55,7 @@ EMITTERS: dict[Primitive, Emitter] = _merged(array.EMITTERS, control.EMITTERS,
                                              state.EMITTERS, tensor_array.EMITTERS, data.EMITTERS,
                                              segment.EMITTERS, debug.EMITTERS, sampling.EMITTERS, conv.EMITTERS,
                                              matrix.EMITTERS, summary.EMITTERS, eig.EMITTERS,
-                                             numpy_random.EMITTERS, complex.EMITTERS)
+                                             numpy_random.EMITTERS, complex.EMITTERS, fft.EMITTERS)
 
 
 def emitter(prim: Primitive) -> Emitter | None:
