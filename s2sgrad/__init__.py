@@ -19,6 +19,7 @@ from .ops.array_ops import (expand_dims, fill, gather, identity, identity_n, one
                             reshape, shape, size, split, squeeze, stack, stop_gradient, transpose,
                             unsorted_segment_sum, unstack, where, where_v2, zeros, zeros_like)
 from .ops.complex_ops import angle, complex, conj, imag, real
+from .ops.fft_ops import fft, fft2d, fft3d, ifft, ifft2d, ifft3d
 from .ops.control_flow import group, no_op, tuple
 from .ops.convert import constant, convert_to_tensor
 from .ops.creation import eye, linspace, placeholder, placeholder_with_default, range
@@ -61,6 +62,7 @@ from .autodiff.custom_gradient import custom_gradient
 from .session import InteractiveSession, Session, get_default_session
 from . import compat, contrib, debugging, initializers, linalg, losses, manip, math, metrics, nn, random, train
 from . import image
+from . import signal, spectral
 from . import layers
 from . import summary
 from .summary import HistogramProto, SessionLog, Summary
@@ -118,6 +120,7 @@ __all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "SparseTensor", "VarLen
 __all__ += ["HistogramProto", "SessionLog", "Summary", "summary"]  # tf.summary (issue 15)
 __all__ += ["dot", "view"]  # pictures and the page of a program (issue 17)
 __all__ += ["angle", "complex", "conj", "imag", "real"]  # complex numbers (issue 16)
+__all__ += ["fft", "fft2d", "fft3d", "ifft", "ifft2d", "ifft3d", "signal", "spectral"]  # Fourier transforms (issue 16)
 __all__ += ["AUTO_REUSE", "AggregationMethod", "ConfigProto", "DType", "DeviceSpec", "Dimension", "GPUOptions", "Graph",
            "GraphKeys", "GraphOptions", "IndexedSlices", "IndexedSlicesValue", "InteractiveSession", "NoGradient",
            "NotDifferentiable", "OpError", "Operation", "OptimizerOptions", "RegisterGradient", "RunMetadata",

@@ -303,6 +303,44 @@ add(np.linalg.pinv, np.linalg.pinv, (u(3, 2),), (u(2, 3),))
 add(np.linalg.matrix_power, lambda x: np.linalg.matrix_power(x, 3), (u(2, 2),))
 add(np.linalg.matrix_power, lambda x: np.linalg.matrix_power(x, -1), (spd(2),), label="inverse")
 
+# -- Fourier transforms (complex arguments as ``x + 1j * y``: both parts are checked) ------------------
+
+
+def spectrum(z: Any) -> Any:
+    """A real function of a complex spectrum that sees both parts."""
+    return np.real(z) + 0.7 * np.imag(z)
+
+
+for _t in (np.fft.fft, np.fft.ifft):
+    add(_t, lambda x, _t=_t: spectrum(_t(x)), (u(5),), (u(2, 4),))
+    add(_t, lambda x, y, _t=_t: spectrum(_t(x + 1j * y, n=8)), (u(6), u(6)), grad=(0, 1), label="pad")
+    add(_t, lambda x, y, _t=_t: spectrum(_t(x + 1j * y, n=3, axis=0, norm="ortho")), (u(5, 2), u(5, 2)),
+        grad=(0, 1), label="crop-axis-ortho")
+    add(_t, lambda x, _t=_t: np.abs(_t(x, norm="forward")) ** 2, (u(2, 3, 4),), label="power-forward")
+for _t in (np.fft.fft2, np.fft.ifft2, np.fft.fftn, np.fft.ifftn):
+    add(_t, lambda x, _t=_t: spectrum(_t(x)), (u(3, 4),), (u(2, 3, 4),))
+    add(_t, lambda x, y, _t=_t: spectrum(_t(x + 1j * y, s=(4, 3), axes=(0, 2), norm="ortho")),
+        (u(3, 2, 4), u(3, 2, 4)), grad=(0, 1), label="s-axes-ortho")
+    add(_t, lambda x, _t=_t: np.abs(_t(x, s=(5, 2), axes=(0, 1), norm="forward")) ** 2, (u(2, 4, 3),), label="power")
+for _t in (np.fft.rfft, np.fft.rfft2, np.fft.rfftn):
+    one = _t is np.fft.rfft
+    add(_t, lambda x, _t=_t: spectrum(_t(x)), (u(4, 6),), (u(3, 5),), (u(2, 3, 4),))
+    add(_t, lambda x, _t=_t, one=one: spectrum(_t(x, 9, axis=0) if one else _t(x, (9, 2), axes=(0, 1))),
+        (u(6, 3),), label="pad-odd")
+    add(_t, lambda x, _t=_t, one=one: spectrum(_t(x, 4, norm="ortho") if one else _t(x, (2, 4), (0, 1), norm="ortho")),
+        (u(3, 7),), label="crop-ortho")
+    add(_t, lambda x, _t=_t: np.abs(_t(x, norm="forward")) ** 2, (u(3, 6),), (u(3, 5),), label="power-forward")
+for _t in (np.fft.irfft, np.fft.irfft2, np.fft.irfftn):
+    one = _t is np.fft.irfft
+    add(_t, lambda x, y, _t=_t: _t(x + 1j * y), (u(3, 4), u(3, 4)), (u(5), u(5)) if one else (u(2, 3, 4), u(2, 3, 4)),
+        grad=(0, 1))
+    add(_t, lambda x, y, _t=_t, one=one: _t(x + 1j * y, 9, axis=0) if one else _t(x + 1j * y, (9, 3), axes=(0, 1)),
+        (u(4, 3), u(4, 3)), grad=(0, 1), label="pad-odd")
+    add(_t, lambda x, y, _t=_t, one=one: _t(x + 1j * y, 4, norm="ortho") if one else _t(x + 1j * y, (2, 4), (0, 1),
+                                                                                            norm="ortho"),
+        (u(3, 6), u(3, 6)), grad=(0, 1), label="crop-ortho")
+    add(_t, lambda x, _t=_t: _t(x, norm="forward") ** 2, (u(2, 5),), label="real-argument-forward")
+
 # -- ufunc methods (covered as the ufunc's ``reduce``/``accumulate``/``outer``/``at``) ----------------
 
 UFUNC_METHODS: list[Case] = []

@@ -23,12 +23,6 @@ AUTOGRAD_LIST = Path(__file__).parent / "data" / "autograd" / "numpy_functions.t
 
 # autograd differentiates these; s2sgrad does not trace them yet, each for the reason given.
 NOT_YET = {
-    "numpy.fft.fft": "complex results (FFTs need complex dtypes in the graph and an FFT primitive)",
-    "numpy.fft.fft2": "as numpy.fft.fft", "numpy.fft.fftn": "as numpy.fft.fft", "numpy.fft.ifft": "as numpy.fft.fft",
-    "numpy.fft.ifft2": "as numpy.fft.fft", "numpy.fft.ifftn": "as numpy.fft.fft", "numpy.fft.rfft": "as numpy.fft.fft",
-    "numpy.fft.rfft2": "as numpy.fft.fft", "numpy.fft.rfftn": "as numpy.fft.fft",
-    "numpy.fft.irfft": "as numpy.fft.fft", "numpy.fft.irfft2": "as numpy.fft.fft",
-    "numpy.fft.irfftn": "as numpy.fft.fft",
     # np.array and np.full work while tracing (tests/test_decorator_containers.py), routed by the numpy module's
     # names (tracing/numpy_hooks.py) rather than dispatched, so supported()'s tables do not hold them
     "numpy.full": "routed while tracing, not dispatched", "numpy.array": "routed while tracing, not dispatched",

@@ -29,7 +29,7 @@ LAYERS: dict[str, list[str]] = {
     "pipeline": ["pipeline"],
     "library": ["session", "train", "losses", "metrics", "nn", "math", "linalg", "random", "initializers", "manip",
                 "debugging", "graph_keys", "legacy", "compat", "contrib", "io", "checkpoint", "data", "python_io",
-                "image", "regularizers", "layers", "rnn", "summary", "drawing", "threads"],
+                "image", "regularizers", "layers", "rnn", "summary", "drawing", "threads", "signal", "spectral"],
     "front doors": ["inspection", "export", "standalone", "explain", "cli", "tracing", "testing",
                     "distributed", "script_run", "cli_paths", "view_assets", "view_page"],
     "package": ["__init__", "__main__"],

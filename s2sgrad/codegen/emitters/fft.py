@@ -52,7 +52,7 @@ def _emitter(kind: str) -> Emitter:
             name = kind + ("2" if innermost and len(axes) == 2 else "n")
             if lengths is not None:
                 keywords.append(ast.keyword("s", literal(lengths)))
-            if not innermost:
+            if not innermost or (lengths is not None and name.endswith("n")):  # NumPy 2 wants axes with s
                 keywords.append(ast.keyword("axes", literal(tuple(axes))))
         if ins.attrs["norm"] != "backward":
             keywords.append(ast.keyword("norm", literal(ins.attrs["norm"])))
