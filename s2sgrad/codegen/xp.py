@@ -32,7 +32,8 @@ SAME = frozenset("""abs all any arange argmax argmin broadcast_to ceil clip cos 
     floor full isfinite isinf isnan log log1p logical_and logical_not logical_or logical_xor max maximum mean min
     minimum multiply add subtract divide prod reshape round sign sin sinh sqrt square squeeze stack sum take tan
     tanh where zeros zeros_like ones ones_like full_like moveaxis tile linalg float16 float32 float64 int8 int16
-    int32 int64 uint8 uint16 uint32 uint64 complex64 complex128 nan inf pi e matmul tensordot real imag conj""".split())
+    int32 int64 uint8 uint16 uint32 uint64 complex64 complex128 nan inf pi e matmul tensordot real imag conj
+    fft""".split())
 # np.<name> -> the standard's name
 RENAMED = {"concatenate": "concat", "transpose": "permute_dims", "power": "pow", "arccos": "acos", "arcsin": "asin",
            "arcsinh": "asinh", "arccosh": "acosh", "arctan": "atan", "arctanh": "atanh", "arctan2": "atan2",
@@ -194,6 +195,9 @@ class _Translator(ast.NodeTransformer):
         new_func = self.visit(func)
         args = [self.visit(a) for a in node.args]
         keywords = [self.visit(k) for k in node.keywords]
+        if _is_fft2(new_func):  # the fft extension has no 2-D forms: np.fft.fft2(x) is xp.fft.fftn(x, axes=(-2, -1))
+            new_func.attr = new_func.attr[:-1] + "n"
+            keywords.append(ast.keyword("axes", ast.Tuple([ast.Constant(-2), ast.Constant(-1)], ast.Load())))
         kept = _POSITIONAL.get(getattr(new_func, "attr", ""), (None, ()))[0] \
             if getattr(getattr(new_func, "value", None), "id", None) == "xp" else None
         if kept is not None and len(args) > kept:  # the standard takes these by keyword only
@@ -246,6 +250,11 @@ _POSITIONAL = {**dict.fromkeys(_AXIS_SECOND, (1, ("axis",))),
 
 _DTYPES = frozenset("float16 float32 float64 int8 int16 int32 int64 uint8 uint16 uint32 uint64 complex64 "
                     "complex128 bool".split())
+
+
+def _is_fft2(node: ast.expr) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr.endswith("2") and isinstance(node.value, ast.Attribute) \
+        and node.value.attr == "fft" and getattr(node.value.value, "id", None) == "xp"
 
 
 def _is_mask(node: ast.expr) -> bool:
