@@ -56,6 +56,8 @@ def literal(value: Any) -> ast.expr:
         dtype = _dt.as_dtype(value.dtype)
         if value.size == 0:  # a nested list cannot spell an empty array's shape
             return ast.Call(np_attr("zeros"), [literal(value.shape)], [ast.keyword("dtype", literal(dtype))])
+        if dtype.is_complex and not np.any(value.imag) and not np.any(np.signbit(value.imag)):
+            value = value.real  # real values of a complex dtype: np.array([0.5, 1.0], dtype=np.complex128)
         return ast.Call(np_attr("array"), [literal(value.tolist())], [ast.keyword("dtype", literal(dtype))])
     raise TypeError(f"cannot write {type(value).__name__} value {value!r} as a literal")
 
