@@ -28,8 +28,8 @@ def transform(kind: str, x: Tensor, axes: Sequence[int], lengths: Sequence[int] 
               norm: str = "backward", name: str | None = None) -> Tensor:
     """The ``kind`` transform (``"fft"``, ``"ifft"``, ``"rfft"``, ``"irfft"``) of ``x`` over ``axes``,
     cropped or zero-padded to ``lengths`` (None: the sizes NumPy's default gives)."""
-    attrs = {"axes": tuple(int(a) for a in axes), "lengths": None if lengths is None else tuple(int(n) for n in lengths),
-             "norm": norm}
+    attrs = {"axes": tuple(int(a) for a in axes), "norm": norm,
+             "lengths": None if lengths is None else tuple(int(n) for n in lengths)}
     return record1(KINDS[kind], [x], attrs, name=name)
 
 

@@ -37,7 +37,7 @@ _ADJOINT_NORM = {"backward": "forward", "forward": "backward", "ortho": "ortho"}
 def _sizes(t: Tensor, what: str) -> list[int]:
     if not t.shape.is_fully_defined():
         raise ValueError(f"the gradient of {what} needs static shapes, got {t.name} of shape {t.shape}")
-    return list(t.shape.sizes)
+    return list(t.shape.known_sizes())
 
 
 def _resized(g: Tensor, like: Tensor, what: str) -> Tensor:
@@ -56,8 +56,7 @@ def _hermitian_weights(g: Tensor, axis: int, n: int, interior: float) -> Tensor:
     weights[0] = 1.0
     if n % 2 == 0:
         weights[-1] = 1.0
-    rank = g.shape.rank
-    shape = [n // 2 + 1] + [1] * (rank - 1 - axis)
+    shape = [n // 2 + 1] + [1] * (len(_sizes(g, "a real FFT")) - 1 - axis)
     return g * constant(weights.reshape(shape).astype(g.dtype.np), name="hermitian_weights")
 
 

@@ -29,7 +29,7 @@ def _default_lengths(kind: str, ins: Instr) -> bool:
     x = ins.args[0]
     if x.shape.rank is None:
         return False
-    sizes = [x.shape.sizes[a] for a in P.transformed_axes(ins.attrs["axes"], x.shape.rank)]
+    sizes = [x.shape.as_list()[a] for a in P.transformed_axes(ins.attrs["axes"], x.shape.rank)]
     if kind == "irfft" and sizes[-1] is not None:
         sizes[-1] = 2 * (sizes[-1] - 1)
     return list(lengths) == sizes
