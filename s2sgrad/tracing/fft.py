@@ -1,7 +1,8 @@
 """NumPy's Fourier transforms on traced values: ``np.fft.fft``/``ifft``/``rfft``/``irfft`` and their
 ``2`` and ``n`` forms, with NumPy's ``n``/``s`` (crop or zero-pad), ``axis``/``axes`` and ``norm``
 (None or ``"backward"``, ``"ortho"``, ``"forward"``). Real arguments of the complex transforms are
-made complex first, as NumPy does; float32 stays single precision (complex64), as in NumPy 2.
+made complex first, as NumPy does; float16/float32 are transformed in single precision (complex64),
+as in NumPy 2.
 ``np.fft.fftshift``/``ifftshift`` are in ``layout.py``. Gradients are TF's complex convention
 (``autodiff/rules/fft.py``)."""
 from __future__ import annotations
@@ -17,7 +18,7 @@ from .convert import as_traced
 from .registry import implements, unsupported
 from .traced import Traced
 
-_COMPLEX = {np.dtype(np.float32): np.dtype(np.complex64), np.dtype(np.complex64): np.dtype(np.complex64)}
+_SINGLE = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.complex64))  # NumPy 2 computes these in complex64
 
 
 def _norm(norm: str | None) -> str:
@@ -34,8 +35,8 @@ def _input(a: Any, kind: str) -> Traced:
     if kind == "rfft":
         if x.dtype.kind == "c":
             raise TypeError(f"np.fft.rfft needs a real array, got {x.dtype} (take np.real first, or use np.fft.fft)")
-        return x if x.dtype.kind == "f" and x.dtype.itemsize >= 4 else as_traced(x, np.float64)
-    return as_traced(x, _COMPLEX.get(x.dtype, np.dtype(np.complex128)))
+        return as_traced(x, np.float32 if x.dtype in _SINGLE else np.float64)
+    return as_traced(x, np.complex64 if x.dtype in _SINGLE else np.complex128)
 
 
 def _axes_and_lengths(x: Traced, s: Any, axes: Any) -> tuple[list[int], list[int] | None]:
