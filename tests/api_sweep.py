@@ -201,6 +201,8 @@ OVERRIDES: dict[str, dict[str, Any]] = {
     "tf.identity_n": {"input": lambda c: [c.m23, c.v3]},
     "tf.unstack": {"value": lambda c: c.m23, "num": None}, "tf.split": {"value": lambda c: c.m23},
     "tf.squeeze": {"input": lambda c: c.m23[:, None], "axis": 1},
+    **{f"tf.{name}": {"input": lambda c: tf.complex(tf.ones([2, 3, 4]), tf.zeros([2, 3, 4]))}
+       for name in ("fft", "ifft", "fft2d", "ifft2d", "fft3d", "ifft3d")},  # complex inputs
     "tf.variance_scaling_initializer": {"mode": "fan_in"},
     "tf.matmul": {"a": lambda c: c.m23, "b": lambda c: c.m32}, "tf.tensordot": {"b": lambda c: c.m32},
     "tf.einsum": {"inputs": None}, "tf.transpose": {"a": lambda c: c.m23},
