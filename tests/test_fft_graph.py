@@ -126,3 +126,27 @@ def test_bad_arguments_are_clear_errors():
             tf.signal.rfft(x, fft_length=tf.placeholder(tf.int32, [1]))
         with pytest.raises(ValueError, match="IRFFT of an axis of size 1 needs an output length"):
             tf.signal.irfft(tf.placeholder(tf.complex128, [3, 1]))
+
+
+def test_fftshift_and_ifftshift_are_numpys_and_differentiate():
+    x = X[0]
+    with tf.Graph().as_default():
+        p = tf.placeholder(tf.float64, x.shape)
+        outs = [tf.signal.fftshift(p), tf.signal.ifftshift(p, axes=1), tf.signal.fftshift(p, axes=[-2])]
+        w = _weights_like(x)
+        loss = tf.reduce_sum(tf.signal.ifftshift(tf.signal.fftshift(p) * w) ** 2)
+        (g,) = tf.gradients(loss, [p])
+        got = tf.Session().run(outs + [g], {p: x})
+    for value, expected in zip(got, [np.fft.fftshift(x), np.fft.ifftshift(x, axes=1), np.fft.fftshift(x, axes=-2)],
+                               strict=False):
+        np.testing.assert_array_equal(value, expected)
+    np.testing.assert_allclose(got[-1], 2 * x * np.fft.ifftshift(w) ** 2, rtol=1e-12)
+    with tf.Graph().as_default():
+        with pytest.raises(ValueError, match="fftshift needs a static shape"):
+            tf.signal.fftshift(tf.placeholder(tf.float64, [None, 3]))
+        with pytest.raises(ValueError, match="out of range"):
+            tf.signal.ifftshift(tf.placeholder(tf.float64, [2, 3]), axes=2)
+
+
+def _weights_like(x):
+    return np.cos(np.arange(x.size).reshape(x.shape)) + 1.5

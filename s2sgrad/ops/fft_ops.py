@@ -15,11 +15,12 @@ from typing import Any
 from ..primitives import fft as P
 from ..primitives.core import Primitive
 from ..ssa.graph import Tensor
-from .array_ops import static_ints
-from .convert import convert_to_tensor, record1
+from . import indexing_ops as ix
+from .array_ops import concat, static_ints
+from .convert import convert_to_tensor, graph_of, record1
 
 __all__ = ["transform", "fft", "ifft", "fft2d", "ifft2d", "fft3d", "ifft3d", "rfft", "irfft", "rfft2d",
-           "irfft2d", "rfft3d", "irfft3d"]
+           "irfft2d", "rfft3d", "irfft3d", "fftshift", "ifftshift"]
 
 KINDS: dict[str, Primitive] = {"fft": P.FFT, "ifft": P.IFFT, "rfft": P.RFFT, "irfft": P.IRFFT}
 
@@ -68,3 +69,35 @@ rfft2d = _real(2, "rfft", "RFFT2D")
 irfft2d = _real(2, "irfft", "IRFFT2D")
 rfft3d = _real(3, "rfft", "RFFT3D")
 irfft3d = _real(3, "irfft", "IRFFT3D")
+
+
+def _rolled(x: Any, axes: Any, shift: Callable[[int], int], name: str) -> Tensor:
+    """``x`` rolled by ``shift(n)`` along each of ``axes`` (all when None), as two slices joined;
+    the shape must be known when the graph is built."""
+    t = convert_to_tensor(x)
+    if not t.shape.is_fully_defined():
+        raise ValueError(f"tf.signal.{name} needs a static shape, got {t.name} of shape {t.shape}")
+    sizes = list(t.shape.known_sizes())
+    ints = static_ints(axes, "axes")
+    if ints is not None and any(not -len(sizes) <= a < len(sizes) for a in ints):
+        raise ValueError(f"tf.signal.{name}: axes {ints} out of range for a tensor of rank {len(sizes)}")
+    graph = graph_of([t])
+    with graph.as_default(), graph.name_scope(name):
+        for ax in range(len(sizes)) if ints is None else [a % len(sizes) for a in ints]:
+            n = sizes[ax]
+            k = shift(n) % n if n else 0
+            if k:
+                tail = ix.slice(t, [0] * ax + [n - k] + [0] * (len(sizes) - ax - 1), sizes[:ax] + [k] + sizes[ax + 1:])
+                head = ix.slice(t, [0] * len(sizes), sizes[:ax] + [n - k] + sizes[ax + 1:])
+                t = concat([tail, head], ax)
+    return t
+
+
+def fftshift(x: Any, axes: Any = None, name: str | None = None) -> Tensor:
+    """The zero frequency moved to the centre: ``x`` rolled by ``n // 2`` along ``axes`` (all by default)."""
+    return _rolled(x, axes, lambda n: n // 2, name or "fftshift")
+
+
+def ifftshift(x: Any, axes: Any = None, name: str | None = None) -> Tensor:
+    """``fftshift`` undone: ``x`` rolled by ``-(n // 2)``."""
+    return _rolled(x, axes, lambda n: -(n // 2), name or "ifftshift")
