@@ -9,6 +9,7 @@ valid partition for every ``kth`` (NumPy's own order of the other elements is un
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -92,10 +93,27 @@ def _float_dtype(x: Traced) -> np.dtype:
     return x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
 
 
+_METHODS = ("inverted_cdf", "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf", "hazen",
+            "weibull", "linear", "median_unbiased", "normal_unbiased", "lower", "higher", "midpoint", "nearest")
+
+
+def _positions(n: int, q: np.ndarray, method: str) -> np.ndarray:
+    """Where NumPy's ``method`` puts each quantile among ``n`` sorted values: ``i + t`` interpolates
+    between the ``i``-th and the next with weight ``t`` (found by NumPy itself, on ``0, 1, ..., n-1``)."""
+    return np.asarray(np.quantile(np.arange(n, dtype=np.float64), q.reshape(-1), method=method))
+
+
+def _between(low: Traced, high: Traced, t: float) -> Traced:
+    """NumPy's interpolation ``low + (high - low) t``, from the nearer end (the same rounding)."""
+    if t >= 0.5:
+        return high - (high - low) * (1 - t)
+    return low + (high - low) * t
+
+
 def _quantiles(a_: Any, q: Any, axis: Any, keepdims: bool, method: str, name: str) -> Traced:
-    """Linear interpolation between the order statistics around ``q * (n - 1)`` (NumPy's default)."""
-    if method != "linear":
-        raise unsupported(f"numpy.{name}(..., method={method!r})", "Only the default method='linear' is traced.")
+    """Interpolation between the order statistics around each quantile's position (NumPy's ``method``)."""
+    if method not in _METHODS:
+        raise ValueError(f"'{method}' is not a valid method. Use one of: {_METHODS}")
     x = as_traced(a_)
     q = np.asarray(q, dtype=np.float64)
     if np.any((q < 0) | (q > 1)):
@@ -115,13 +133,12 @@ def _quantiles(a_: Any, q: Any, axis: Any, keepdims: bool, method: str, name: st
     n = ordered.shape[-1]
     if n == 0:
         raise unsupported(f"numpy.{name} of an empty array")
-    position = q.reshape(-1) * (n - 1)
-    below = np.floor(position).astype(np.int64)
-    above = np.minimum(below + 1, n - 1)
     parts = []
-    for lo, hi, w in zip(below.tolist(), above.tolist(), (position - below).astype(dtype).tolist(), strict=True):
+    for position in _positions(n, q, method).tolist():
+        lo = math.floor(position)
         low = ordered[..., lo]  # slices, not a gather: dense gradients
-        parts.append(low if lo == hi or w == 0 else low + (ordered[..., hi] - low) * dtype.type(w))
+        t = position - lo
+        parts.append(low if lo == n - 1 or t == 0 else _between(low, ordered[..., lo + 1], t))
     result = parts[0] if q.ndim == 0 else reshape(FUNCTIONS[np.stack](parts), q.shape + parts[0].shape)
     return reshape(result, q.shape + kept) if keepdims else result
 
@@ -130,18 +147,18 @@ def _quantiles(a_: Any, q: Any, axis: Any, keepdims: bool, method: str, name: st
 def _quantile(a_: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
               method: str = "linear", keepdims: bool = False, *, weights: Any = None,
               interpolation: Any = None) -> Traced:
-    if out is not None or weights is not None or interpolation is not None:
-        raise unsupported("numpy.quantile with out=, weights= or interpolation=")
-    return _quantiles(a_, q, axis, keepdims, method, "quantile")
+    if out is not None or weights is not None:
+        raise unsupported("numpy.quantile with out= or weights=")
+    return _quantiles(a_, q, axis, keepdims, interpolation or method, "quantile")
 
 
 @implements(np.percentile)
 def _percentile(a_: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
                 method: str = "linear", keepdims: bool = False, *, weights: Any = None,
                 interpolation: Any = None) -> Traced:
-    if out is not None or weights is not None or interpolation is not None:
-        raise unsupported("numpy.percentile with out=, weights= or interpolation=")
-    return _quantiles(a_, np.asarray(q, dtype=np.float64) / 100, axis, keepdims, method, "percentile")
+    if out is not None or weights is not None:
+        raise unsupported("numpy.percentile with out= or weights=")
+    return _quantiles(a_, np.asarray(q, dtype=np.float64) / 100, axis, keepdims, interpolation or method, "percentile")
 
 
 @implements(np.median)

@@ -151,11 +151,6 @@ UFUNCS[np.deg2rad] = UFUNCS[np.radians] = _scaled(math.pi / 180)
 UFUNCS[np.rad2deg] = UFUNCS[np.degrees] = _scaled(180 / math.pi)
 
 
-@ufunc_rule(np.cbrt)
-def _cbrt(x: Any) -> Any:
-    return m.sign(x) * m.pow(m.abs(x), _const_like(x, 1 / 3))
-
-
 @ufunc_rule(np.arccosh)
 def _arccosh(x: Any) -> Any:
     return m.log(x + m.sqrt(m.square(x) - 1.0))
@@ -163,7 +158,8 @@ def _arccosh(x: Any) -> Any:
 
 @ufunc_rule(np.arctanh)
 def _arctanh(x: Any) -> Any:
-    return 0.5 * m.log1p(2.0 * x / (1.0 - x))
+    """``(log1p(x) - log1p(-x)) / 2``: accurate on (-1, 1), infinite at 1 with an infinite gradient."""
+    return 0.5 * (m.log1p(x) - m.log1p(-x))
 
 
 @ufunc_rule(np.hypot)
@@ -192,17 +188,6 @@ def _power(x: Any, y: Any) -> Any:
         return m.pow(x, y)
     zero_zero = m.logical_and(m.equal(x, _const_like(x, 0)), m.equal(y, _const_like(y, 0)))
     return m.pow(a.where_v2(zero_zero, _const_like(x, 1), x), y)
-
-
-def _nan_ignoring(prefer: Any) -> Any:
-    """fmax/fmin: ``x`` where it wins (ties: ``x``, as np.maximum's gradient) or ``y`` is NaN, else ``y``."""
-    def rule(x: Any, y: Any) -> Any:
-        return a.where_v2(m.logical_or(prefer(x, y), m.is_nan(y)) if _is_float(y) else prefer(x, y), x, y)
-    return rule
-
-
-UFUNCS[np.fmax] = _nan_ignoring(m.greater_equal)
-UFUNCS[np.fmin] = _nan_ignoring(m.less_equal)
 
 
 # -- Python operators ------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from . import (
                math,
                matrix,
                nn,
+               numpy_corners,
                reduce,
                segment,
                state,
@@ -32,4 +33,5 @@ __all__ = ["RULES", "Needed", "Rule"]
 RULES: dict[Primitive, Rule] = {**state.RULES, **math.RULES, **reduce.RULES, **linalg.RULES, **array.RULES,
                                 **joining.RULES, **fills.RULES, **indexing.RULES, **nn.RULES, **control.RULES,
                                 **tensor_array.RULES, **segment.RULES, **debug.RULES, **conv.RULES,
-                                **matrix.RULES, **eig.RULES, **complex.RULES}  # complex last: it extends others' rules
+                                **matrix.RULES, **eig.RULES, **numpy_corners.RULES,
+                                **complex.RULES}  # complex last: it extends others' rules

@@ -1,0 +1,41 @@
+"""The decorator's NumPy functions whose gradient at a corner is autograd's, not TensorFlow's.
+
+``np.maximum``/``minimum``/``fmax``/``fmin`` split the gradient in half between equal arguments
+(TF's ``Maximum`` gives it all to the first), and ``np.clip`` passes no gradient where the result
+equals a bound (TF's clip passes it to ``x`` there). Their values are NumPy's own calls; the
+graph-mode ops (``tf.maximum``, ``tf.clip_by_value``) keep TensorFlow's rules. ``np.cbrt`` is
+NumPy's own call too (``|x| ** (1/3)`` is not the exact cube root), its derivative infinite at 0.
+Their gradient rules are in ``autodiff/rules/numpy_corners.py``.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .core import Primitive, broadcast_shape, define, same_dtype
+
+_ORDERED = "iuf"   # the dtype kinds these accept (NumPy's order: no complex, no bools)
+
+
+def _elementwise_infer(name: str) -> Any:
+    def infer(inputs: Sequence[Any], attrs: dict) -> list:
+        dtype = same_dtype(inputs, f"the inputs of {name}")
+        if dtype.np.kind not in _ORDERED:
+            raise TypeError(f"{name} takes integer or real float values, got {dtype.name}")
+        return [(dtype, broadcast_shape(*(t.shape for t in inputs)))]
+    return infer
+
+
+def _split_ties(name: str, ufunc: np.ufunc) -> Primitive:
+    return define(name, _elementwise_infer(name), expr=f"np.{ufunc.__name__}(x, y)", ufunc=True, numpy=(ufunc,))
+
+
+NUMPY_MAXIMUM = _split_ties("NumpyMaximum", np.maximum)
+NUMPY_MINIMUM = _split_ties("NumpyMinimum", np.minimum)
+NUMPY_FMAX = _split_ties("NumpyFmax", np.fmax)
+NUMPY_FMIN = _split_ties("NumpyFmin", np.fmin)
+NUMPY_CLIP = define("NumpyClip", _elementwise_infer("NumpyClip"), expr="np.clip(x, lo, hi)",
+                    expr_args=("x", "lo", "hi"), ufunc=True)
+NUMPY_CBRT = define("NumpyCbrt", _elementwise_infer("NumpyCbrt"), expr="np.cbrt(x)", ufunc=True, numpy=(np.cbrt,))
