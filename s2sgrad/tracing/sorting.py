@@ -100,7 +100,8 @@ _METHODS = ("inverted_cdf", "averaged_inverted_cdf", "closest_observation", "int
 def _positions(n: int, q: np.ndarray, method: str) -> np.ndarray:
     """Where NumPy's ``method`` puts each quantile among ``n`` sorted values: ``i + t`` interpolates
     between the ``i``-th and the next with weight ``t`` (found by NumPy itself, on ``0, 1, ..., n-1``)."""
-    return np.asarray(np.quantile(np.arange(n, dtype=np.float64), q.reshape(-1), method=method))
+    grid = np.arange(n, dtype=np.float64)
+    return np.asarray(np.quantile(grid, q.reshape(-1), method=method))  # type: ignore[call-overload]  # in _METHODS
 
 
 def _between(low: Traced, high: Traced, t: float) -> Traced:
