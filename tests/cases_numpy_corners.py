@@ -7,14 +7,22 @@ import s2sgrad as tf
 from cases_math import COL, I, J, S, Y
 from optable import OpCase
 from s2sgrad.ops import math_ops as _m
+from s2sgrad.ops.convert import record1
 from s2sgrad.primitives import numpy_corners as P
 
 NAN = np.array([[np.nan, 1.0, -2.0], [0.5, np.nan, 3.0]])
 NAN_ROW = np.array([np.nan, 2.0, np.nan])
 
 
+ORDER = np.argsort(np.random.default_rng(3).uniform(size=(3, 4)), axis=1)
+
+
 def _numpy(prim):
     return lambda *xs: _m.elementwise(prim, *xs)
+
+
+def _along(prim, **attrs):
+    return lambda *xs: record1(prim, list(xs), attrs)
 
 
 CASES = [
@@ -34,5 +42,17 @@ CASES = [
     OpCase("numpy_clip_int", _numpy(P.NUMPY_CLIP), [I, J, np.int32(4)], np.clip, grad=False),
     OpCase("numpy_clip_nan", _numpy(P.NUMPY_CLIP), [NAN, np.float64(-1.0), np.float64(2.0)], np.clip, grad=False),
     OpCase("numpy_cbrt", _numpy(P.NUMPY_CBRT), [S], np.cbrt, order2=True),
+    OpCase("numpy_sort", _along(P.NUMPY_SORT, axis=1), [S], lambda x: np.sort(x, axis=1), order2=True),
+    OpCase("numpy_sort_nan_last", _along(P.NUMPY_SORT, axis=0), [NAN], lambda x: np.sort(x, axis=0), grad=False),
+    OpCase("numpy_argsort", _along(P.NUMPY_ARGSORT, axis=1, kind=None), [S], lambda x: np.argsort(x, axis=1),
+           grad=False),
+    OpCase("numpy_argsort_stable", _along(P.NUMPY_ARGSORT, axis=0, kind="stable"), [I],
+           lambda x: np.argsort(x, axis=0, kind="stable"), grad=False),
+    OpCase("numpy_partition", _along(P.NUMPY_PARTITION, axis=0, kth=(1,)), [S],
+           lambda x: np.partition(x, 1, axis=0), order2=True),
+    OpCase("numpy_argpartition", _along(P.NUMPY_ARGPARTITION, axis=1, kth=(0, 2)), [S],
+           lambda x: np.argpartition(x, (0, 2), axis=1), grad=False),
+    OpCase("numpy_permute", _along(P.NUMPY_PERMUTE, axis=1), [S, ORDER],
+           lambda x, order: np.take_along_axis(x, order, axis=1), grad_inputs=[0], order2=True),
     OpCase("numpy_cbrt_zero", _numpy(P.NUMPY_CBRT), [np.array([0.0, -27.0, 8.0])], np.cbrt, grad=False),
 ]

@@ -303,6 +303,36 @@ add(np.linalg.pinv, np.linalg.pinv, (u(3, 2),), (u(2, 3),))
 add(np.linalg.matrix_power, lambda x: np.linalg.matrix_power(x, 3), (u(2, 2),))
 add(np.linalg.matrix_power, lambda x: np.linalg.matrix_power(x, -1), (spd(2),), label="inverse")
 
+# -- NaN-ignoring functions, steps and remainders with corners (docs/decorator.md's corner table) -------
+
+def with_nans(*shape: int) -> np.ndarray:
+    """Well-separated values with a NaN in every other row (no slice is all NaN)."""
+    x = distinct(*shape)
+    x.reshape(-1, shape[-1])[::2, 0] = np.nan
+    return x
+
+
+add(np.fmod, np.fmod, (u(5) * 4, u(5, lo=0.6, hi=1.4)), (u(2, 3) * 4, -1.3), (u(4) * 3, u(2, 1, lo=0.6, hi=1.2)),
+    grad=(0, 1))
+add(np.heaviside, lambda x, y: np.heaviside(x, y) * x, (u(4), 0.5), (u(2, 3), u(3)), grad=(0, 1), second=False)
+add(np.heaviside, np.heaviside, (np.array([-1.0, 0.0, 2.0, 0.0]), u(4)), grad=(1,), label="at-0")
+for _f in (np.nansum, np.nanprod, np.nanmean, np.nanvar, np.nanstd, np.nanmax, np.nanmin, np.nanmedian):
+    add(_f, _f, (with_nans(5),), (with_nans(3, 4),))
+    add(_f, lambda x, f=_f: f(x, axis=0), (with_nans(4, 3),), label="axis")
+for _f in (np.nancumsum, np.nancumprod):
+    add(_f, lambda x, f=_f: f(x, axis=1), (with_nans(3, 4),))
+for _f in (np.nanargmax, np.nanargmin):
+    add(_f, lambda x, f=_f: np.take_along_axis(x, f(x, axis=1, keepdims=True), axis=1), (with_nans(4, 3),))
+add(np.nanquantile, lambda x: np.nanquantile(x, [0.1, 0.5, 0.8], axis=1), (with_nans(3, 5),))
+for _m in ("lower", "higher", "nearest", "midpoint"):
+    add(np.nanquantile, lambda x, m=_m: np.nanquantile(x, [0.25, 0.6], method=m, axis=0), (with_nans(5, 2),),
+        label=_m)
+add(np.nanpercentile, lambda x: np.nanpercentile(x, 35, axis=-1, keepdims=True), (with_nans(2, 6),))
+for _m in ("inverted_cdf", "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf", "hazen",
+           "weibull", "median_unbiased", "normal_unbiased", "lower", "higher", "nearest", "midpoint"):
+    add(np.quantile, lambda x, m=_m: np.quantile(x, [0.1, 0.5, 0.75], method=m, axis=1), (distinct(2, 7),), label=_m)
+
+
 # -- ufunc methods (covered as the ufunc's ``reduce``/``accumulate``/``outer``/``at``) ----------------
 
 UFUNC_METHODS: list[Case] = []

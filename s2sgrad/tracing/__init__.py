@@ -18,6 +18,7 @@ from . import (  # noqa: F401
            layout,
            linalg,
            methods,
+           nan_functions,
            numeric,
            numpy_hooks,
            reductions,

@@ -190,6 +190,21 @@ def _power(x: Any, y: Any) -> Any:
     return m.pow(a.where_v2(zero_zero, _const_like(x, 1), x), y)
 
 
+@ufunc_rule(np.fmod)
+def _fmod(x: Any, y: Any) -> Any:
+    """The remainder with the sign of ``x``: ``x % |y|`` mirrored for negative ``x`` (NumPy's exact values)."""
+    size = m.abs(y)
+    return a.where_v2(x < _const_like(x, 0), -m.floormod(-x, size), m.floormod(x, size))
+
+
+@ufunc_rule(np.heaviside)
+def _heaviside(x: Any, y: Any) -> Any:
+    """0 below 0, 1 above, ``y`` at 0 (its gradient reaches ``y`` there), NaN where ``x`` is NaN."""
+    x = a.stop_gradient(x)  # a step: no gradient reaches x
+    step = a.where_v2(x > _const_like(x, 0), _const_like(x, 1), a.where_v2(x < _const_like(x, 0), _const_like(x, 0), x))
+    return a.where_v2(m.equal(x, _const_like(x, 0)), y, step)
+
+
 # -- Python operators ------------------------------------------------------------------------------
 
 _OPERANDS = (Traced, np.ndarray, np.generic, bool, int, float, complex, list, tuple)

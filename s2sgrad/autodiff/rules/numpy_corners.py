@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...ops import array_ops as a
 from ...ops import math_ops as m
+from ...ops.convert import record1
 from ...primitives import numpy_corners as P
 from ...primitives.core import Primitive
 from ...ssa.nodes import Operation, Tensor
@@ -41,6 +42,29 @@ def _cbrt_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     return [g / (3.0 * m.square(op.outputs[0]))]
 
 
+def _unpermuted(g: Tensor, order: Tensor, axis: int) -> Tensor:
+    """``g`` put back where ``order`` took each value from: reordered by the inverse permutation."""
+    inverse = record1(P.NUMPY_ARGSORT, [order], {"axis": axis, "kind": "stable"})
+    return record1(P.NUMPY_PERMUTE, [g, inverse], {"axis": axis})
+
+
+def _sort_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
+    """To the element NumPy's stable sort put in each place."""
+    (x,), axis = op.inputs, op.attrs["axis"]
+    return [_unpermuted(g, record1(P.NUMPY_ARGSORT, [x], {"axis": axis, "kind": "stable"}), axis)]
+
+
+def _partition_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
+    """To the element ``np.argpartition`` puts in each place (autograd's rule)."""
+    (x,), attrs = op.inputs, op.attrs
+    return [_unpermuted(g, record1(P.NUMPY_ARGPARTITION, [x], attrs), attrs["axis"])]
+
+
+def _permute_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
+    x, order = op.inputs
+    return [_unpermuted(g, order, op.attrs["axis"]), None]
+
+
 RULES: dict[Primitive, Rule] = {
     P.NUMPY_MAXIMUM: _split_ties_grad,
     P.NUMPY_MINIMUM: _split_ties_grad,
@@ -48,4 +72,7 @@ RULES: dict[Primitive, Rule] = {
     P.NUMPY_FMIN: _split_ties_grad,
     P.NUMPY_CLIP: _clip_grad,
     P.NUMPY_CBRT: _cbrt_grad,
+    P.NUMPY_SORT: _sort_grad,
+    P.NUMPY_PARTITION: _partition_grad,
+    P.NUMPY_PERMUTE: _permute_grad,
 }
