@@ -61,7 +61,7 @@ CORNERS = [
     ("fabs-at-zero", lambda np: lambda x: np.sum(np.fabs(x)), Z, [0.0, 1.0, -1.0, 0.0], True),
     ("sign-at-zero", lambda np: lambda x: np.sum(np.sign(x) * x), Z, [0.0, 1.0, -1.0, 0.0], True),
     ("floor-ceil-round-rint-trunc", lambda np: lambda x: np.sum(np.floor(x) + np.ceil(x) + np.round(x) + np.rint(x)
-                                                                 + np.trunc(x) + x), X2 - 0.5, [1.0] * 4, True),
+                                                                 + np.trunc(x) + np.fix(x) + x), X2 - 0.5, [1.0] * 4, True),
     ("mod-at-jumps", lambda np: lambda x: np.sum(np.mod(x, 1.5) + np.remainder(3.0, x)), X,
      [-2.0, 0.0, 0.0, 0.0], True),
     ("fmod-at-jumps", lambda np: lambda x: np.sum(np.fmod(x - 2.0, 1.0)), X, [1.0] * 4, NO_RULE),
@@ -81,6 +81,8 @@ CORNERS = [
     ("var-of-one-element", lambda np: lambda x: np.var(x[:1]), X, [0.0] * 4, True),
     ("nan_to_num", lambda np: lambda x: np.sum(np.nan_to_num(x) * (W + 1)), np.array([1.0, np.inf, np.nan, -np.inf]),
      [1.0, 0.0, 0.0, 0.0], True),
+    ("nan-functions-at-nans", lambda np: lambda x: np.nansum(x) + np.nanmean(x) + np.nanmedian(x),
+     np.array([np.nan, 1.0, 3.0, 2.0]), [0.0, 4 / 3, 4 / 3, 7 / 3], NO_RULE),
     ("norm-inf-ties", lambda np: lambda x: np.linalg.norm(x, ord=np.inf), X, [0.0, 0.5, 0.5, 0.0], False),  # NaN
     ("sinc-at-zero", lambda np: lambda x: np.sum(np.sinc(x - 1.0)), X, None, False),  # autograd: NaN
     ("prod-through-zero", lambda np: lambda x: np.prod(x - 1.0), X, [4.0, 0.0, 0.0, 0.0], False),  # autograd: NaN

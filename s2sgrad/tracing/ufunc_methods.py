@@ -126,8 +126,21 @@ def _at(ufunc: np.ufunc, array: Any, indices: Any, values: Any = None) -> None:
         assign_all(x, call(ufunc, (x, Traced(a.reshape(sums, list(x.shape)))), {}))
         return
     updated = Traced(a.reshape(x.tensor, [-1]))  # a copy, not a view of x
+    flat = positions.reshape(-1)
     vs = None if values is None else np.reshape(np.broadcast_to(as_traced(values), positions.shape), -1)
-    for k, p in enumerate(positions.reshape(-1).tolist()):
-        value = call(ufunc, (updated[p],) if vs is None else (updated[p], vs[k]), {})  # the view dies here
-        updated[p] = value
+    for turn in _turns(flat):
+        at = flat[turn]
+        value = call(ufunc, (updated[at],) if vs is None else (updated[at], vs[turn]), {})  # the view dies here
+        updated[at] = value
     assign_all(x, Traced(a.reshape(updated.tensor, list(x.shape))))
+
+
+def _turns(positions: np.ndarray) -> list[np.ndarray]:
+    """The entries of ``positions`` in turns of distinct positions, each turn in NumPy's order: the
+    ``k``-th turn holds every position's ``k``-th occurrence (one turn when none repeats)."""
+    order = np.argsort(positions, kind="stable")
+    ordered = positions[order]
+    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+    occurrence = np.empty(len(positions), dtype=np.int64)
+    occurrence[order] = np.arange(len(positions)) - np.repeat(starts, np.diff(np.r_[starts, len(positions)]))
+    return [np.flatnonzero(occurrence == k) for k in range(int(occurrence.max(initial=-1)) + 1)]
