@@ -312,6 +312,10 @@ def with_nans(*shape: int) -> np.ndarray:
     return x
 
 
+add(np.compress, lambda x: np.compress([True, False, True], x, axis=-1), (u(3),), (u(2, 3),))
+add(np.compress, lambda x: np.compress(np.array([False, True]), x), (u(2, 2),), label="flat")
+add(np.compress, lambda x: x.compress([True, True, False, True], axis=0), (u(4, 2),), label="method")
+add(np.extract, lambda x: np.extract(np.eye(3, dtype=bool), x), (u(3, 3),))
 add(np.fmod, np.fmod, (u(5) * 4, u(5, lo=0.6, hi=1.4)), (u(2, 3) * 4, -1.3), (u(4) * 3, u(2, 1, lo=0.6, hi=1.2)),
     grad=(0, 1))
 add(np.heaviside, lambda x, y: np.heaviside(x, y) * x, (u(4), 0.5), (u(2, 3), u(3)), grad=(0, 1), second=False)

@@ -22,6 +22,7 @@ from . import (  # noqa: F401
            numeric,
            numpy_hooks,
            reductions,
+           selection,
            shaping,
            sorting,
            ufuncs,

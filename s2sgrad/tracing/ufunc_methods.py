@@ -44,6 +44,7 @@ _REDUCTIONS: dict[np.ufunc, Callable[..., Any]] = {
     np.logical_and: _named(np.all), np.logical_or: _named(np.any),
     np.logaddexp: _logsumexp(np.exp, np.log), np.logaddexp2: _logsumexp(np.exp2, np.log2)}
 _SCANS: dict[np.ufunc, Callable[..., Any]] = {np.add: np.cumsum, np.multiply: np.cumprod}
+_SEGMENT_SUMS = (np.add, np.subtract)  # NumPy's ufuncs (while tracing, np.add is numpy_hooks' list-taking one)
 
 
 def apply(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> Any:
@@ -120,7 +121,7 @@ def _at(ufunc: np.ufunc, array: Any, indices: Any, values: Any = None) -> None:
     positions = np.arange(x.size, dtype=np.int64).reshape(x.shape)[indices]
     if (values is None) != (ufunc.nin == 1):
         raise TypeError(f"{ufunc.__name__}.at takes {'no' if ufunc.nin == 1 else 'a'} second operand")
-    if ufunc in (np.add, np.subtract):
+    if ufunc in _SEGMENT_SUMS:
         v = np.broadcast_to(as_traced(values), positions.shape)
         sums = a.unsorted_segment_sum(FUNCTIONS[np.reshape](v, -1).tensor, constant(positions.reshape(-1)), x.size)
         assign_all(x, call(ufunc, (x, Traced(a.reshape(sums, list(x.shape)))), {}))
