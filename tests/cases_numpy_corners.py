@@ -1,6 +1,7 @@
 """Op cases: the decorator's corner primitives (``primitives/numpy_corners.py``: np.maximum, minimum, fmax,
-fmin and clip with autograd's gradients at ties and bounds, np.cbrt) and graph mode's tf.maximum/minimum, whose
-declarations no longer name the ufuncs (the decorator dispatches those to the corner primitives)."""
+fmin and clip with autograd's gradients at ties and bounds; NumPy's sort and partition; np.cbrt, hypot and
+arccosh) and graph mode's tf.maximum/minimum, whose declarations no longer name the ufuncs (the decorator
+dispatches those to the corner primitives)."""
 import numpy as np
 
 import s2sgrad as tf
@@ -54,5 +55,10 @@ CASES = [
            lambda x: np.argpartition(x, (0, 2), axis=1), grad=False),
     OpCase("numpy_permute", _along(P.NUMPY_PERMUTE, axis=1), [S, ORDER],
            lambda x, order: np.take_along_axis(x, order, axis=1), grad_inputs=[0], order2=True),
+    OpCase("numpy_hypot", _numpy(P.NUMPY_HYPOT), [S, Y], np.hypot, order2=True),
+    OpCase("numpy_hypot_large", _numpy(P.NUMPY_HYPOT), [np.array([1e200, 3.0]), np.array([1e200, -4.0])], np.hypot,
+           grad=False),
+    OpCase("numpy_arccosh", _numpy(P.NUMPY_ARCCOSH), [COL + 1.0], np.arccosh, order2=True),
+    OpCase("numpy_arccosh_large", _numpy(P.NUMPY_ARCCOSH), [np.array([1.0, 1e200])], np.arccosh, grad=False),
     OpCase("numpy_cbrt_zero", _numpy(P.NUMPY_CBRT), [np.array([0.0, -27.0, 8.0])], np.cbrt, grad=False),
 ]

@@ -60,8 +60,9 @@ CORNERS = [
     ("abs-at-zero", lambda np: lambda x: np.sum(np.abs(x - 3.0)), X, [-1.0, 0.0, 0.0, -1.0], True),
     ("fabs-at-zero", lambda np: lambda x: np.sum(np.fabs(x)), Z, [0.0, 1.0, -1.0, 0.0], True),
     ("sign-at-zero", lambda np: lambda x: np.sum(np.sign(x) * x), Z, [0.0, 1.0, -1.0, 0.0], True),
-    ("floor-ceil-round-rint-trunc", lambda np: lambda x: np.sum(np.floor(x) + np.ceil(x) + np.round(x) + np.rint(x)
-                                                                 + np.trunc(x) + np.fix(x) + x), X2 - 0.5, [1.0] * 4, True),
+    ("floor-ceil-round-rint-trunc-fix", lambda np: lambda x: np.sum(np.floor(x) + np.ceil(x) + np.round(x)
+                                                                     + np.rint(x) + np.trunc(x) + np.fix(x) + x),
+     X2 - 0.5, [1.0] * 4, True),
     ("mod-at-jumps", lambda np: lambda x: np.sum(np.mod(x, 1.5) + np.remainder(3.0, x)), X,
      [-2.0, 0.0, 0.0, 0.0], True),
     ("fmod-at-jumps", lambda np: lambda x: np.sum(np.fmod(x - 2.0, 1.0)), X, [1.0] * 4, NO_RULE),

@@ -151,20 +151,10 @@ UFUNCS[np.deg2rad] = UFUNCS[np.radians] = _scaled(math.pi / 180)
 UFUNCS[np.rad2deg] = UFUNCS[np.degrees] = _scaled(180 / math.pi)
 
 
-@ufunc_rule(np.arccosh)
-def _arccosh(x: Any) -> Any:
-    return m.log(x + m.sqrt(m.square(x) - 1.0))
-
-
 @ufunc_rule(np.arctanh)
 def _arctanh(x: Any) -> Any:
     """``(log1p(x) - log1p(-x)) / 2``: accurate on (-1, 1), infinite at 1 with an infinite gradient."""
     return 0.5 * (m.log1p(x) - m.log1p(-x))
-
-
-@ufunc_rule(np.hypot)
-def _hypot(x: Any, y: Any) -> Any:
-    return m.sqrt(m.square(x) + m.square(y))
 
 
 def _logaddexp(exp: Callable, log: Callable) -> Callable:

@@ -42,6 +42,19 @@ def _cbrt_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     return [g / (3.0 * m.square(op.outputs[0]))]
 
 
+def _hypot_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
+    """``g x / z`` and ``g y / z`` (NaN at the origin, as autograd's)."""
+    x, y = op.inputs
+    share = g / op.outputs[0]
+    return only_needed(needed, lambda: unbroadcast(share * x, x), lambda: unbroadcast(share * y, y))
+
+
+def _arccosh_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
+    """``g / sqrt(x^2 - 1)``, written so that large ``x`` does not overflow (infinite at 1)."""
+    x = op.inputs[0]
+    return [g / (m.sqrt(x - 1.0) * m.sqrt(x + 1.0))]
+
+
 def _unpermuted(g: Tensor, order: Tensor, axis: int) -> Tensor:
     """``g`` put back where ``order`` took each value from: reordered by the inverse permutation."""
     inverse = record1(P.NUMPY_ARGSORT, [order], {"axis": axis, "kind": "stable"})
@@ -72,6 +85,8 @@ RULES: dict[Primitive, Rule] = {
     P.NUMPY_FMIN: _split_ties_grad,
     P.NUMPY_CLIP: _clip_grad,
     P.NUMPY_CBRT: _cbrt_grad,
+    P.NUMPY_HYPOT: _hypot_grad,
+    P.NUMPY_ARCCOSH: _arccosh_grad,
     P.NUMPY_SORT: _sort_grad,
     P.NUMPY_PARTITION: _partition_grad,
     P.NUMPY_PERMUTE: _permute_grad,
