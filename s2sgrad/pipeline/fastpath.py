@@ -24,10 +24,11 @@ import numpy as np
 from .. import errors
 from .variable_store import VariableStore
 
-__all__ = ["make_dispatcher", "make_step", "make_call"]
+__all__ = ["make_dispatcher", "make_step", "make_call", "call_lines", "define"]
 
 
-def _function(name: str, params: Sequence[str], body: list[str], namespace: dict) -> Callable:
+def define(name: str, params: Sequence[str], body: list[str], namespace: dict) -> Callable:
+    """The function ``name(params)`` with these body lines, its globals ``namespace`` (internal names only)."""
     text = f"def {name}({', '.join(params)}):\n" + "".join(f"    {line}\n" for line in body)
     exec(compile(text, f"<s2sgrad-{name}>", "exec"), namespace)  # internal identifiers only
     return namespace[name]
@@ -47,15 +48,15 @@ def make_dispatcher(feed_types: Sequence[tuple], steps: dict, compile_step: Call
              "if step is None:",
              f"    step = compile_step([{', '.join(names)}])",
              f"return step({', '.join(names)})"]
-    return _function("dispatch", ["feeds"], body, ns)
+    return define("dispatch", ["feeds"], body, ns)
 
 
 def make_call(exe: Any, translate: Callable) -> Callable:
     """``call(args) -> list`` for one executable: its module's results, post-processed."""
     ns: dict[str, Any] = {}
     returned = [f"o{i}" for i in range(exe.n_fetches + len(exe.commit_ops))]
-    body = _call_lines(exe, "*args", returned, translate, ns)
-    return _function("call", ["args"], body + [f"return [{', '.join(returned)}]"], ns)
+    body = call_lines(exe, "*args", returned, translate, ns)
+    return define("call", ["args"], body + [f"return [{', '.join(returned)}]"], ns)
 
 
 def make_step(exe: Any, n_feeds: int, store: VariableStore, uninitialized: Callable, translate: Callable,
@@ -82,7 +83,7 @@ def make_step(exe: Any, n_feeds: int, store: VariableStore, uninitialized: Calla
     args = [feeds[i] for i in exe.feed_positions] + variables + randoms
     outs = [f"o{i}" for i in range(exe.n_fetches)]
     commits = [f"c{i}" for i in range(len(exe.commit_ops))]
-    body += _call_lines(exe, ", ".join(args), outs + commits, translate, ns)
+    body += call_lines(exe, ", ".join(args), outs + commits, translate, ns)
     if commits:
         for i, var_op in enumerate(exe.commit_ops):
             ns[f"K{i}"] = var_op
@@ -91,10 +92,10 @@ def make_step(exe: Any, n_feeds: int, store: VariableStore, uninitialized: Calla
         body.append("return " + _inline_result(slots, outs))
     else:
         body.append(f"return rebuild([{', '.join(outs)}])")
-    return _function("step", feeds, body, ns)
+    return define("step", feeds, body, ns)
 
 
-def _call_lines(exe: Any, args: str, returned: list[str], translate: Callable, ns: dict) -> list[str]:
+def call_lines(exe: Any, args: str, returned: list[str], translate: Callable, ns: dict) -> list[str]:
     """The lines that call the generated module with ``args`` into the names ``returned``, then
     post-process them: errors become TF errors, aliased outputs are copied, 0-d arrays become
     NumPy scalars (as TF returns them)."""
