@@ -36,19 +36,27 @@ def define(name: str, params: Sequence[str], body: list[str], namespace: dict) -
 
 def make_dispatcher(feed_types: Sequence[tuple], steps: dict, compile_step: Callable, convert: Callable) -> Callable:
     """``dispatch(feed_values) -> result`` for one plan: feed checks, then the step for their shapes."""
-    names = [f"f{i}" for i in range(len(feed_types))]
-    ns: dict[str, Any] = {"ndarray": np.ndarray, "steps": steps, "compile_step": compile_step, "convert": convert}
-    body = [f"{', '.join(names)}, = feeds"] if names else []
-    for i, (dtype, scalar, tensor) in enumerate(feed_types):
-        ns[f"D{i}"], ns[f"S{i}"], ns[f"T{i}"] = dtype, scalar, tensor
-        body.append(f"if type(f{i}) is not S{i} and (type(f{i}) is not ndarray or f{i}.dtype is not D{i}): "
-                    f"f{i} = convert(f{i}, T{i})")
+    ns: dict[str, Any] = {"steps": steps, "compile_step": compile_step}
+    names, body = _feed_lines(feed_types, convert, ns)
     signature = "(" + "".join(f"{n}.shape, " for n in names) + ")"
     body += [f"step = steps.get({signature})",
              "if step is None:",
              f"    step = compile_step([{', '.join(names)}])",
              f"return step({', '.join(names)})"]
     return define("dispatch", ["feeds"], body, ns)
+
+
+def _feed_lines(feed_types: Sequence[tuple], convert: Callable, ns: dict) -> tuple[list[str], list[str]]:
+    """The names of the feed values and the lines that unpack ``feeds`` into them, converting those
+    not already of their tensor's type; ``feed_types``: (dtype, scalar type, tensor) per feed."""
+    names = [f"f{i}" for i in range(len(feed_types))]
+    ns.update({"ndarray": np.ndarray, "convert": convert})
+    body = [f"{', '.join(names)}, = feeds"] if names else []
+    for i, (dtype, scalar, tensor) in enumerate(feed_types):
+        ns[f"D{i}"], ns[f"S{i}"], ns[f"T{i}"] = dtype, scalar, tensor
+        body.append(f"if type(f{i}) is not S{i} and (type(f{i}) is not ndarray or f{i}.dtype is not D{i}): "
+                    f"f{i} = convert(f{i}, T{i})")
+    return names, body
 
 
 def make_call(exe: Any, translate: Callable) -> Callable:
@@ -59,16 +67,20 @@ def make_call(exe: Any, translate: Callable) -> Callable:
     return define("call", ["args"], body + [f"return [{', '.join(returned)}]"], ns)
 
 
-def make_step(exe: Any, n_feeds: int, store: VariableStore, uninitialized: Callable, translate: Callable,
-              rebuild: Callable | None, slots: tuple | None) -> Callable:
+def make_step(exe: Any, store: VariableStore, uninitialized: Callable, translate: Callable,
+              rebuild: Callable | None, slots: tuple | None, checks: tuple) -> Callable:
     """``step(*feed_values) -> result`` for one executable bound to one session's ``VariableStore``:
     its snapshot and commit, inlined.
 
     ``slots`` describes a flat fetch list (index into the fetched values, -1 for an op) so the
-    result is built inline; otherwise ``rebuild`` builds it from the list of fetched values."""
-    feeds = [f"f{i}" for i in range(n_feeds)]
+    result is built inline; otherwise ``rebuild`` builds it from the list of fetched values.
+    ``checks`` is the plan's (feed types, convert, dispatch, feed shapes) for ``step.checked``:
+    ``checked(feed_values)`` is the plan's dispatcher and this step in one function (feed checks,
+    then this step's body when the values have ``feed shapes``, else ``dispatch(values)``)."""
+    feed_types, convert, dispatch, shapes = checks
     ns: dict[str, Any] = {"values": store.values, "rng": store.generator, "uninitialized": uninitialized,
-                          "rebuild": rebuild, "update": store.values.update}
+                          "rebuild": rebuild, "dispatch": dispatch}
+    feeds, checked = _feed_lines(feed_types, convert, ns)
     body: list[str] = []
     variables = [f"v{i}" for i in range(len(exe.var_ops))]
     if variables:
@@ -84,15 +96,25 @@ def make_step(exe: Any, n_feeds: int, store: VariableStore, uninitialized: Calla
     outs = [f"o{i}" for i in range(exe.n_fetches)]
     commits = [f"c{i}" for i in range(len(exe.commit_ops))]
     body += call_lines(exe, ", ".join(args), outs + commits, translate, ns)
-    if commits:
-        for i, var_op in enumerate(exe.commit_ops):
-            ns[f"K{i}"] = var_op
-        body.append("update((" + "".join(f"(K{i}, c{i}), " for i in range(len(commits))) + "))")
+    for i, var_op in enumerate(exe.commit_ops):  # after the call returned: a failed run commits nothing
+        ns[f"K{i}"] = var_op
+        body.append(f"values[K{i}] = c{i}")
     if slots is not None:
         body.append("return " + _inline_result(slots, outs))
     else:
         body.append(f"return rebuild([{', '.join(outs)}])")
-    return define("step", feeds, body, ns)
+    if feeds:
+        checked.append(f"if {' or '.join(_shape_differs(i, shape, ns) for i, shape in enumerate(shapes))}: "
+                       f"return dispatch(({', '.join(feeds)}, ))")
+    step = define("step", feeds, body, ns)
+    step.checked = define("checked_step", ["feeds"], checked + body, ns)  # type: ignore[attr-defined]
+    return step
+
+
+def _shape_differs(i: int, shape: tuple, ns: dict) -> str:
+    """The test that feed value ``f{i}`` (converted) is not of ``shape``; a NumPy scalar is of shape ()."""
+    ns[f"P{i}"] = shape
+    return f"(type(f{i}) is not S{i} and f{i}.shape != P{i})" if shape == () else f"f{i}.shape != P{i}"
 
 
 def call_lines(exe: Any, args: str, returned: list[str], translate: Callable, ns: dict) -> list[str]:
