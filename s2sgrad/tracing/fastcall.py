@@ -75,10 +75,14 @@ def make_fast_call(arguments: list[Argument], fed: list[bool], feed_dtypes: list
     for j, read in enumerate(stream_reads):
         ns[f"R{j}"] = read
         feeds.append(f"R{j}()")
-    for k, c in enumerate(captures):  # a global holding the same object: one dict lookup
+    for k, c in enumerate(captures):  # a global or cell holding the same object: one dict lookup, one read
         if c.by_identity and c.namespace is not None:
             ns[f"G{k}"], ns[f"N{k}"], ns[f"O{k}"] = c.namespace, c.name, c.value
             body.append(f"if G{k}.get(N{k}, MISS) is not O{k}: return MISS")
+        elif c.by_identity and c.cell is not None:
+            ns[f"K{k}"], ns[f"O{k}"] = c.cell, c.value
+            body += ["try:", f"    if K{k}.cell_contents is not O{k}: return MISS",
+                     "except ValueError:", "    return MISS"]   # emptied (del of the variable)
         else:
             ns[f"U{k}"] = c.unchanged
             body.append(f"if not U{k}(): return MISS")
