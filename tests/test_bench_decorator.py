@@ -1,4 +1,5 @@
 """benchmarks/decorator.py's timing code runs (once, on the seed gradient); nothing here asserts a time."""
+import importlib.util
 import os
 import sys
 
@@ -6,8 +7,11 @@ import numpy as np
 
 from conftest import ROOT
 
-sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
-import decorator
+sys.path.insert(0, os.path.join(ROOT, "benchmarks"))   # for its own imports (workloads)
+# by path: the name ``decorator`` may already be the PyPI package of that name
+_spec = importlib.util.spec_from_file_location("bench_decorator", os.path.join(ROOT, "benchmarks", "decorator.py"))
+decorator = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(decorator)
 
 
 def test_an_alternating_group_gives_times_and_per_round_ratios():
