@@ -5,8 +5,9 @@ A plan's *dispatcher* unpacks the feed values, converts those that are not alrea
 fed tensor's dtype, and picks the executable for their shapes. An executable's *step* reads
 the variables it needs (one C-level ``itemgetter`` call), calls the generated module,
 commits the assignments (one ``dict.update``) and rebuilds the fetch structure. Both are
-single Python functions with no loops, which is what makes ``sess.run`` cost about one
-function call more than hand-written NumPy. An executable's *call* (used by the decorator and
+single Python functions with no loops; a step's *checked* twin is both in one function, for
+the feed shapes it was compiled for, which is what makes ``sess.run`` cost about one function
+call more than hand-written NumPy. An executable's *call* (used by the decorator and
 export) is the step's middle part alone: call the module, post-process its results.
 
 The glue text contains only internal identifiers (``f0``, ``v1``, ``o2``...); every object it
@@ -79,7 +80,7 @@ def make_step(exe: Any, store: VariableStore, uninitialized: Callable, translate
     then this step's body when the values have ``feed shapes``, else ``dispatch(values)``)."""
     feed_types, convert, dispatch, shapes = checks
     ns: dict[str, Any] = {"values": store.values, "rng": store.generator, "uninitialized": uninitialized,
-                          "rebuild": rebuild, "dispatch": dispatch}
+                          "rebuild": rebuild, "dispatch": dispatch, "update": store.values.update}
     feeds, checked = _feed_lines(feed_types, convert, ns)
     body: list[str] = []
     variables = [f"v{i}" for i in range(len(exe.var_ops))]
@@ -96,9 +97,10 @@ def make_step(exe: Any, store: VariableStore, uninitialized: Callable, translate
     outs = [f"o{i}" for i in range(exe.n_fetches)]
     commits = [f"c{i}" for i in range(len(exe.commit_ops))]
     body += call_lines(exe, ", ".join(args), outs + commits, translate, ns)
-    for i, var_op in enumerate(exe.commit_ops):  # after the call returned: a failed run commits nothing
-        ns[f"K{i}"] = var_op
-        body.append(f"values[K{i}] = c{i}")
+    if commits:  # after the call returned (a failed run commits nothing), all at once (atomic under the GIL)
+        for i, var_op in enumerate(exe.commit_ops):
+            ns[f"K{i}"] = var_op
+        body.append("update((" + "".join(f"(K{i}, c{i}), " for i in range(len(commits))) + "))")
     if slots is not None:
         body.append("return " + _inline_result(slots, outs))
     else:
