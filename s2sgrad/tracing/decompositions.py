@@ -1,6 +1,7 @@
 """``np.linalg`` matrix functions on traced values: inv, det, slogdet, solve, cholesky, eigh,
-eigvalsh, eig/eigvals (real spectra), svd, qr, pinv and matrix_power, recorded as the graph's
-matrix primitives (so their gradients are TensorFlow's formulas)."""
+eigvalsh, eig/eigvals (real spectra), svd, qr, pinv, matrix_power and multi_dot, recorded as the
+graph's matrix primitives (so their gradients are TensorFlow's formulas, written with adjoints:
+complex matrices work, in TensorFlow's convention). eig/eigvals take real matrices only."""
 from __future__ import annotations
 
 from typing import Any
@@ -19,33 +20,39 @@ from .traced import Traced
 __all__: list[str] = []
 
 
-def _float(x: Any) -> Any:
-    """``x`` as a float tensor (integer matrices are inverted, solved... in float64, as NumPy does)."""
-    kind = dtype_of(x).kind
-    if kind == "c":
-        raise unsupported("numpy.linalg matrix functions of complex matrices")
-    return as_tensor(x, None if kind == "f" else np.float64)
+def _inexact(x: Any) -> Any:
+    """``x`` as a float or complex tensor (integer matrices are inverted, solved... in float64, as
+    NumPy does)."""
+    return as_tensor(x, None if dtype_of(x).kind in "fc" else np.float64)
+
+
+def _real(x: Any, function: str) -> Any:
+    if dtype_of(x).kind == "c":
+        raise unsupported(f"numpy.linalg.{function} of complex matrices (complex eigenvalues and eigenvectors)")
+    return _inexact(x)
 
 
 @implements(np.linalg.inv)
 def _inv(x: Any) -> Traced:
-    return Traced(mx.matrix_inverse(_float(x)))
+    return Traced(mx.matrix_inverse(_inexact(x)))
 
 
 @implements(np.linalg.det)
 def _det(x: Any) -> Traced:
-    return Traced(mx.matrix_determinant(_float(x)))
+    return Traced(mx.matrix_determinant(_inexact(x)))
 
 
 @implements(np.linalg.slogdet)
 def _slogdet(x: Any) -> tuple[Traced, Traced]:
-    sign, logdet = mx.log_matrix_determinant(_float(x))
+    sign, logdet = mx.slogdet(_inexact(x))   # NumPy's dtypes: the log is real
     return Traced(sign), Traced(logdet)
 
 
 @implements(np.linalg.solve)
 def _solve(a_: Any, b: Any) -> Traced:
-    x, rhs = _float(a_), _float(b)
+    dtype = np.result_type(dtype_of(a_), dtype_of(b))   # a real matrix and a complex rhs solve in complex
+    dtype = dtype if dtype.kind in "fc" else np.dtype(np.float64)
+    x, rhs = as_tensor(a_, dtype), as_tensor(b, dtype)
     if rhs.shape.rank == 1:  # a vector right-hand side, as NumPy takes it
         return Traced(a.squeeze(mx.matrix_solve(x, a.expand_dims(rhs, -1)), [-1]))
     return Traced(mx.matrix_solve(x, rhs))
@@ -53,22 +60,22 @@ def _solve(a_: Any, b: Any) -> Traced:
 
 @implements(np.linalg.cholesky)
 def _cholesky(x: Any, upper: bool = False) -> Traced:
-    lower = mx.cholesky(_float(x))
-    return Traced(mx.matrix_transpose_last(lower) if upper else lower)
+    lower = mx.cholesky(_inexact(x))
+    return Traced(mx.adjoint_last(lower) if upper else lower)   # x = U^H U
 
 
 @implements(np.linalg.eigh)
 def _eigh(x: Any, UPLO: str = "L") -> tuple[Traced, Traced]:
     if UPLO != "L":
         raise unsupported("numpy.linalg.eigh(..., UPLO='U')")
-    e, v = mx.self_adjoint_eig(_float(x))
+    e, v = mx.eigh(_inexact(x))   # the eigenvalues are real
     return Traced(e), Traced(v)
 
 
 @implements(np.linalg.eig)
 def _eig(x: Any) -> tuple[Traced, Traced]:
     """Matrices with real eigenvalues (the generated code raises LinAlgError for complex ones)."""
-    w, v = eig_ops.real_eig(_float(x))
+    w, v = eig_ops.real_eig(_real(x, "eig"))
     return Traced(w), Traced(v)
 
 
@@ -86,29 +93,29 @@ def _eigvalsh(x: Any, UPLO: str = "L") -> Traced:
 def _svd(x: Any, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool = False) -> Any:
     if hermitian:
         raise unsupported("numpy.linalg.svd(..., hermitian=True)")
-    s, u, v = mx.svd(_float(x), full_matrices=full_matrices)
+    s, u, v = mx.svd(_inexact(x), full_matrices=full_matrices)
     if not compute_uv:
         return Traced(s)
-    return Traced(u), Traced(s), Traced(mx.matrix_transpose_last(v))
+    return Traced(u), Traced(s), Traced(mx.adjoint_last(v))
 
 
 @implements(np.linalg.qr)
 def _qr(x: Any, mode: str = "reduced") -> Any:
     if mode not in ("reduced", "complete", "r"):
         raise unsupported(f"numpy.linalg.qr(..., mode={mode!r})")
-    q, r = mx.qr(_float(x), full_matrices=mode == "complete")
+    q, r = mx.qr(_inexact(x), full_matrices=mode == "complete")
     return Traced(r) if mode == "r" else (Traced(q), Traced(r))
 
 
 @implements(np.linalg.pinv)
 def _pinv(x: Any, rcond: Any = None, hermitian: bool = False, *, rtol: Any = None) -> Traced:
-    """``pinv(x) = inv(x^T x) x^T`` for a full-column-rank (or ``x (x x^T)^-1 x`` wide) matrix; the
+    """``pinv(x) = inv(x^H x) x^H`` for a full-column-rank (or ``x^H (x x^H)^-1`` wide) matrix; the
     cutoff of small singular values is not applied."""
     if hermitian or rcond is not None or rtol is not None:
         raise unsupported("numpy.linalg.pinv with rcond=, rtol= or hermitian=")
-    t = _float(x)
+    t = _inexact(x)
     rows, cols = t.shape.sizes[-2:]
-    xt = mx.matrix_transpose_last(t)
+    xt = mx.adjoint_last(t)
     if rows >= cols:
         return Traced(m.matmul(mx.matrix_inverse(m.matmul(xt, t)), xt))
     return Traced(m.matmul(xt, mx.matrix_inverse(m.matmul(t, xt))))
@@ -118,7 +125,7 @@ def _pinv(x: Any, rcond: Any = None, hermitian: bool = False, *, rtol: Any = Non
 def _matrix_power(x: Any, n: int) -> Traced:
     if not isinstance(n, (int, np.integer)):
         raise unsupported("numpy.linalg.matrix_power with a non-integer power")
-    t = _float(x) if n < 0 else as_tensor(x)
+    t = _inexact(x) if n < 0 else as_tensor(x)
     base = mx.matrix_inverse(t) if n < 0 else t
     if n == 0:
         return Traced(m.add(a.zeros_like(t), c.eye(int(t.shape.as_list()[-1] or 0), dtype=t.dtype)))
