@@ -42,9 +42,10 @@ def log_matrix_determinant(input: Any, name: str | None = None) -> tuple[Tensor,
 
 
 def logdet(matrix: Any, name: str | None = None) -> Tensor:
-    """``log(det(matrix))`` of Hermitian positive definite matrices, through their Cholesky factor."""
+    """``log(det(matrix))`` of Hermitian positive definite matrices, through their Cholesky factor
+    (whose diagonal is real: the result is real for a complex matrix)."""
     chol = cholesky(matrix)
-    return m.multiply(2.0, r.reduce_sum(m.log(matrix_diag_part(chol)), axis=-1), name=name or "logdet")
+    return m.multiply(2.0, r.reduce_sum(m.log(c.real(matrix_diag_part(chol))), axis=-1), name=name or "logdet")
 
 
 def cholesky(input: Any, name: str | None = None) -> Tensor:
