@@ -302,6 +302,8 @@ add(np.linalg.qr, lambda x: np.linalg.qr(x)[1], (u(3, 3) + 2 * np.eye(3),), seco
 add(np.linalg.pinv, np.linalg.pinv, (u(3, 2),), (u(2, 3),))
 add(np.linalg.matrix_power, lambda x: np.linalg.matrix_power(x, 3), (u(2, 2),))
 add(np.linalg.matrix_power, lambda x: np.linalg.matrix_power(x, -1), (spd(2),), label="inverse")
+add(np.linalg.multi_dot, lambda x, y, z: np.linalg.multi_dot([x, y, z]), (u(2, 3), u(3, 4), u(4, 2)),
+    (u(3), u(3, 2), u(2)), grad=(0, 1, 2))
 
 # -- ufunc methods (covered as the ufunc's ``reduce``/``accumulate``/``outer``/``at``) ----------------
 

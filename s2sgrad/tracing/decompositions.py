@@ -4,6 +4,7 @@ graph's matrix primitives (so their gradients are TensorFlow's formulas, written
 complex matrices work, in TensorFlow's convention). eig/eigvals take real matrices only."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -14,6 +15,7 @@ from ..ops import eig_ops
 from ..ops import math_ops as m
 from ..ops import matrix_ops as mx
 from .convert import as_tensor, dtype_of
+from .linalg import matmul_tensors
 from .registry import implements, unsupported
 from .traced import Traced
 
@@ -133,3 +135,48 @@ def _matrix_power(x: Any, n: int) -> Traced:
     for _ in range(abs(int(n)) - 1):
         result = m.matmul(result, base)
     return Traced(result)
+
+
+def _chain_order(dims: Sequence[int]) -> list[list[int]]:
+    """``split[i][j]``: where the cheapest product of matrices i..j splits (matrix i is
+    ``dims[i] x dims[i + 1]``), as NumPy's ``multi_dot`` orders it."""
+    n = len(dims) - 1
+    cost = [[0.0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            cost[i][j] = np.inf
+            for k in range(i, j):
+                c_ = cost[i][k] + cost[k + 1][j] + dims[i] * dims[k + 1] * dims[j + 1]
+                if c_ < cost[i][j]:
+                    cost[i][j], split[i][j] = c_, k
+    return split
+
+
+@implements(np.linalg.multi_dot)
+def _multi_dot(arrays: Sequence[Any], *, out: Any = None) -> Traced:
+    """The product of two or more matrices in the cheapest order; a 1-D first (last) array is a row
+    (column), and its axis is dropped from the result, as in NumPy."""
+    if out is not None:
+        raise unsupported("numpy.linalg.multi_dot(..., out=...)")
+    if len(arrays) < 2:
+        raise ValueError("Expecting at least two arrays.")
+    dtype = np.result_type(*(dtype_of(v) for v in arrays))
+    tensors = [as_tensor(v, dtype) for v in arrays]
+    first, last = tensors[0].shape.rank, tensors[-1].shape.rank
+    if first == 1:
+        tensors[0] = a.reshape(tensors[0], [1, -1])
+    if last == 1:
+        tensors[-1] = a.reshape(tensors[-1], [-1, 1])
+    if any(t.shape.rank != 2 for t in tensors):
+        raise ValueError("multi_dot: the arrays must be 2-D (the first and the last may be 1-D)")
+    split = _chain_order([t.shape.as_list()[0] for t in tensors] + [tensors[-1].shape.as_list()[1]])
+
+    def product(i: int, j: int) -> Any:
+        return tensors[i] if i == j else matmul_tensors(product(i, split[i][j]), product(split[i][j] + 1, j))
+
+    result = product(0, len(tensors) - 1)
+    dims = result.shape.as_list()
+    return Traced(a.reshape(result, [d for d, drop in zip(dims, (first == 1, last == 1), strict=True) if not drop])
+                  if first == 1 or last == 1 else result)

@@ -1,5 +1,6 @@
 """Products and matrix structure on traced values: matmul (``@``), dot, inner, outer, vdot,
-tensordot, einsum, diagonal/diag/trace, triu/tril and ``np.linalg.norm``.
+tensordot, einsum, diagonal/diag/trace, triu/tril and ``np.linalg.norm``
+(real and complex).
 
 Everything lowers to the graph's MatMul (batched, rank >= 2) plus transposes and reshapes,
 which vanish from the generated code when they do nothing. 1-D operands follow NumPy: they
