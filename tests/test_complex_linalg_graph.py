@@ -34,7 +34,7 @@ def _run(name, z_value=Z, w_value=W, gradients=True):
         w = tf.placeholder(tf.complex128, W.shape)
         loss = PROGRAMS[name](tf, z, w)
         fetches = [loss] + ([g if g is not None else tf.zeros_like(x) for g, x in
-                             zip(tf.gradients(loss, [z, w]), [z, w])] if gradients else [])
+                             zip(tf.gradients(loss, [z, w]), [z, w], strict=True)] if gradients else [])
         with tf.Session() as sess:
             return sess.run(fetches, {z: z_value, w: w_value})
 

@@ -163,7 +163,7 @@ def _multi_dot(arrays: Sequence[Any], *, out: Any = None) -> Traced:
     if len(arrays) < 2:
         raise ValueError("Expecting at least two arrays.")
     dtype = np.result_type(*(dtype_of(v) for v in arrays))
-    tensors = [as_tensor(v, dtype) for v in arrays]
+    tensors: list[Any] = [as_tensor(v, dtype) for v in arrays]
     first, last = tensors[0].shape.rank, tensors[-1].shape.rank
     if first == 1:
         tensors[0] = a.reshape(tensors[0], [1, -1])

@@ -24,7 +24,8 @@ for name, program in PROGRAMS.items():
         z = tf.placeholder(tf.complex128, Z.shape)
         w = tf.placeholder(tf.complex128, W.shape)
         loss = program(tf, z, w)
-        grads = [g if g is not None else tf.zeros_like(x) for g, x in zip(tf.gradients(loss, [z, w]), [z, w])]
+        grads = [g if g is not None else tf.zeros_like(x)
+                 for g, x in zip(tf.gradients(loss, [z, w]), [z, w], strict=True)]
         with tf.Session() as sess:
             value, gz, gw = sess.run([loss] + grads, {z: Z, w: W})
     record["programs"][name] = {"loss": float(value), "dz": pairs(gz), "dw": pairs(gw)}
