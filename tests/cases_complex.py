@@ -184,6 +184,8 @@ CASES += [
             lambda z: np.linalg.svd(z, compute_uv=False), inputs=TALL_PARTS),
     _matrix("qr", _qr_fn, _qr_ref, inputs=TALL_PARTS),
     _matrix("qr_square", _qr_fn, _qr_ref),
+    _matrix("qr_wide", lambda z: tf.concat(tf.linalg.qr(z), 1), lambda z: np.concatenate(np.linalg.qr(z), 1),
+            inputs=[TX.T.copy(), TY.T.copy()]),
     _matrix("adjoint", tf.linalg.adjoint, lambda z: z.conj().T, order2=True),
     _matrix("matrix_transpose_conjugate", lambda z: tf.matrix_transpose(z, conjugate=True), lambda z: z.conj().T),
     _matrix("transpose_conjugate", lambda z: tf.transpose(z, conjugate=True), lambda z: z.conj().T),

@@ -57,7 +57,8 @@ def singular_values(tf, z, w):
 def qr(tf, z, w):
     q, r = tf.linalg.qr(w)
     q2, r2 = tf.qr(z)
-    return _parts(tf, q) + _parts(tf, r * 0.5) + _parts(tf, q2 * 2.0) + _parts(tf, r2)
+    q3, r3 = tf.qr(tf.transpose(w))     # wide
+    return _parts(tf, q) + _parts(tf, r * 0.5) + _parts(tf, q2 * 2.0) + _parts(tf, r2) + _parts(tf, q3 - r3[:, 1:])
 
 
 def adjoints(tf, z, w):

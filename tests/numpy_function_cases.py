@@ -299,6 +299,7 @@ add(np.linalg.eig, lambda x: np.square(np.linalg.eig(x)[1]), (REAL_SPECTRUM,), l
 add(np.linalg.eigvals, np.linalg.eigvals, (REAL_SPECTRUM,))
 add(np.linalg.svd, lambda x: np.linalg.svd(x, compute_uv=False), (distinct(3, 2),), second=False)
 add(np.linalg.qr, lambda x: np.linalg.qr(x)[1], (u(3, 3) + 2 * np.eye(3),), second=False)
+add(np.linalg.qr, lambda x: np.linalg.qr(x)[0] + np.linalg.qr(x)[1][:, :2], (u(2, 4),), label="wide", second=False)
 add(np.linalg.pinv, np.linalg.pinv, (u(3, 2),), (u(2, 3),))
 add(np.linalg.matrix_power, lambda x: np.linalg.matrix_power(x, 3), (u(2, 2),))
 add(np.linalg.matrix_power, lambda x: np.linalg.matrix_power(x, -1), (spd(2),), label="inverse")

@@ -75,6 +75,7 @@ FUNCTIONS = {
     "svd_wide": (lambda xp, z: parts(xp, xp.linalg.svd(z, compute_uv=False)), WIDE),
     "qr": (_qr_parts, TALL),
     "qr_square": (_qr_parts, A),
+    "qr_wide": (_qr_parts, WIDE),
     "pinv": (lambda xp, z: parts(xp, xp.linalg.pinv(z)), TALL),
     "pinv_wide": (lambda xp, z: parts(xp, xp.linalg.pinv(z)), WIDE),
     "matrix_power": (lambda xp, z: parts(xp, xp.linalg.matrix_power(z, 3)), A),

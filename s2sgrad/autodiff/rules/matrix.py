@@ -121,12 +121,22 @@ def _svd(op: Operation, needed: Needed, g_s: Any, g_u: Any, g_v: Any) -> Grads:
 def _qr(op: Operation, needed: Needed, g_q: Any, g_r: Any) -> Grads:
     q, rr = op.outputs
     dims = op.inputs[0].shape.sizes
-    if dims is None or dims[-2] is None or dims[-1] is None or dims[-2] < dims[-1] or \
-            (op.attrs["full_matrices"] and dims[-2] != dims[-1]):
-        raise NotImplementedError(f"the gradient of '{op.name}' (created at {op.where}) is supported for tall or "
-                                  "square matrices with full_matrices=False, as in TensorFlow")
+    if dims is None or dims[-2] is None or dims[-1] is None or (dims[-2] > dims[-1] and op.attrs["full_matrices"]):
+        raise NotImplementedError(f"the gradient of '{op.name}' (created at {op.where}) needs known matrix sizes and "
+                                  "is not defined for a tall matrix with full_matrices=True, as in TensorFlow")
     g_q = g_q if g_q is not None else a.zeros_like(q)
     g_r = g_r if g_r is not None else a.zeros_like(rr)
+    rows = dims[-2]
+    if rows >= dims[-1]:
+        return [_qr_square_or_tall(q, rr, g_q, g_r)]
+    # a wide matrix [x, y] = q [u, v]: x = q u is a square QR, y = q v
+    y, u = op.inputs[0][..., :, rows:], rr[..., :, :rows]
+    g_u, g_v = g_r[..., :, :rows], g_r[..., :, rows:]
+    g_x = _qr_square_or_tall(q, u, m.add(g_q, m.matmul(y, g_v, adjoint_b=True)), g_u)
+    return [a.concat([g_x, m.matmul(q, g_v)], -1)]
+
+
+def _qr_square_or_tall(q: Tensor, rr: Tensor, g_q: Tensor, g_r: Tensor) -> Tensor:
     qdq = m.matmul(q, g_q, adjoint_a=True)
     rdr = m.matmul(rr, g_r, adjoint_b=True)
     tril = mx.matrix_band_part(m.add(m.subtract(qdq, H(qdq)), m.subtract(rdr, H(rdr))), -1, 0)
@@ -140,7 +150,7 @@ def _qr(op: Operation, needed: Needed, g_q: Any, g_r: Any) -> Grads:
     if q.dtype.is_complex:   # r's diagonal is real: the imaginary part of diag(r dr^H - dq^H q) comes back
         turn = cx.imag(mx.matrix_diag_part(m.subtract(rdr, H(qdq))))
         grad = m.add(grad, right_solve(m.matmul(q, mx.matrix_diag(cx.complex(a.zeros_like(turn), m.negative(turn))))))
-    return [grad]
+    return grad
 
 
 RULES: dict = {
