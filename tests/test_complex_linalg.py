@@ -55,6 +55,8 @@ def _eigh_vectors(xp, z):
 
 
 V3 = _c(3)
+A4 = (_c(4, 4) + 3 * np.eye(4)).reshape(4, 2, 2)
+A6 = (_c(6, 6) + 3 * np.eye(6)).reshape(2, 3, 6)
 FUNCTIONS = {
     "inv": (lambda xp, z: parts(xp, xp.linalg.inv(z)), A),
     "inv_batch": (lambda xp, z: parts(xp, xp.linalg.inv(z)), AB),
@@ -81,6 +83,9 @@ FUNCTIONS = {
     "matrix_power": (lambda xp, z: parts(xp, xp.linalg.matrix_power(z, 3)), A),
     "matrix_power_negative": (lambda xp, z: parts(xp, xp.linalg.matrix_power(z, -2)), A),
     "multi_dot": (lambda xp, z: parts(xp, xp.linalg.multi_dot([V3, z, B, WIDE])), A),
+    "tensorinv": (lambda xp, z: parts(xp, xp.reshape(xp.linalg.tensorinv(z, ind=1), (2, 2, 4))), A4),
+    "tensorsolve": (lambda xp, z: parts(xp, xp.linalg.tensorsolve(z, B.T)), A6),
+    "tensorsolve_rhs": (lambda xp, z: parts(xp, xp.linalg.tensorsolve(A6, z)), B.T.copy()),
     "norm_fro": (lambda xp, z: xp.linalg.norm(z), A),
     "norm_nuc": (lambda xp, z: xp.linalg.norm(z, "nuc"), A),
     "norm_2": (lambda xp, z: xp.linalg.norm(z, 2), A),

@@ -1,7 +1,8 @@
 """``np.linalg`` matrix functions on traced values: inv, det, slogdet, solve, cholesky, eigh,
-eigvalsh, eig/eigvals (real spectra), svd, qr, pinv, matrix_power and multi_dot, recorded as the
-graph's matrix primitives (so their gradients are TensorFlow's formulas, written with adjoints:
-complex matrices work, in TensorFlow's convention). eig/eigvals take real matrices only."""
+eigvalsh, eig/eigvals (real spectra), svd, qr, pinv, matrix_power, multi_dot, tensorinv and
+tensorsolve, recorded as the graph's matrix primitives (so their gradients are TensorFlow's
+formulas, written with adjoints: complex matrices work, in TensorFlow's convention). eig/eigvals
+take real matrices only."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -180,3 +181,35 @@ def _multi_dot(arrays: Sequence[Any], *, out: Any = None) -> Traced:
     dims = result.shape.as_list()
     return Traced(a.reshape(result, [d for d, drop in zip(dims, (first == 1, last == 1), strict=True) if not drop])
                   if first == 1 or last == 1 else result)
+
+
+@implements(np.linalg.tensorinv)
+def _tensorinv(x: Any, ind: int = 2) -> Traced:
+    """The inverse of ``x`` read as a matrix of its first ``ind`` axes by the others."""
+    t = _inexact(x)
+    dims = t.shape.as_list()
+    if ind <= 0:
+        raise ValueError("Invalid ind argument.")
+    rows, cols = int(np.prod(dims[:ind], dtype=np.int64)), int(np.prod(dims[ind:], dtype=np.int64))
+    if rows != cols:
+        raise ValueError(f"tensorinv: the first {ind} axes ({rows} elements) and the others ({cols}) must match")
+    return Traced(a.reshape(mx.matrix_inverse(a.reshape(t, [rows, cols])), dims[ind:] + dims[:ind]))
+
+
+@implements(np.linalg.tensorsolve)
+def _tensorsolve(a_: Any, b: Any, axes: Any = None) -> Traced:
+    """``x`` with ``tensordot(a, x, x.ndim) == b``; ``axes`` of ``a`` move to the end first."""
+    dtype = np.result_type(dtype_of(a_), dtype_of(b))
+    dtype = dtype if dtype.kind in "fc" else np.dtype(np.float64)
+    x, rhs = as_tensor(a_, dtype), as_tensor(b, dtype)
+    dims = x.shape.as_list()
+    if axes is not None:
+        moved = [i % len(dims) for i in np.atleast_1d(axes)]
+        order = [i for i in range(len(dims)) if i not in moved] + moved
+        x, dims = a.transpose(x, order), [dims[i] for i in order]
+    rows = int(np.prod(rhs.shape.as_list(), dtype=np.int64))
+    unknown = dims[rhs.shape.rank:]
+    if rows != int(np.prod(unknown, dtype=np.int64)):
+        raise ValueError("tensorsolve: the result's axes and b's must have as many elements (a square problem)")
+    solved = mx.matrix_solve(a.reshape(x, [rows, rows]), a.reshape(rhs, [rows, 1]))
+    return Traced(a.reshape(solved, unknown))
