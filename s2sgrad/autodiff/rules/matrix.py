@@ -90,7 +90,7 @@ def _triangular_solve(op: Operation, needed: Needed, g: Tensor) -> Grads:
 def _eigh(op: Operation, needed: Needed, g_e: Any, g_v: Any) -> Grads:
     e, v = op.outputs   # e is real (v complex for a Hermitian matrix)
     inner = m.cast(mx.matrix_diag(g_e), v.dtype) if g_e is not None else a.zeros_like(v)
-    if g_v is not None:
+    if not _unused(g_v, v):
         gaps = m.subtract(a.expand_dims(e, -2), a.expand_dims(e, -1))   # e_j - e_i
         safe = m.add(gaps, _eye_like(gaps))                             # no division by the zero diagonal
         f = m.multiply(m.reciprocal(safe), m.subtract(1.0, _eye_like(gaps)))
