@@ -29,6 +29,11 @@ def _inexact(x: Any) -> Any:
     return as_tensor(x, None if dtype_of(x).kind in "fc" else np.float64)
 
 
+def _sizes(t: Any) -> list[int]:
+    """The static sizes of a traced tensor (always known while tracing)."""
+    return list(t.shape.as_list())
+
+
 def _real(x: Any, function: str) -> Any:
     if dtype_of(x).kind == "c":
         raise unsupported(f"numpy.linalg.{function} of complex matrices (complex eigenvalues and eigenvectors)")
@@ -164,7 +169,7 @@ def _multi_dot(arrays: Sequence[Any], *, out: Any = None) -> Traced:
     if len(arrays) < 2:
         raise ValueError("Expecting at least two arrays.")
     dtype = np.result_type(*(dtype_of(v) for v in arrays))
-    tensors: list[Any] = [as_tensor(v, dtype) for v in arrays]
+    tensors = [as_tensor(v, dtype) for v in arrays]
     first, last = tensors[0].shape.rank, tensors[-1].shape.rank
     if first == 1:
         tensors[0] = a.reshape(tensors[0], [1, -1])
@@ -172,13 +177,13 @@ def _multi_dot(arrays: Sequence[Any], *, out: Any = None) -> Traced:
         tensors[-1] = a.reshape(tensors[-1], [-1, 1])
     if any(t.shape.rank != 2 for t in tensors):
         raise ValueError("multi_dot: the arrays must be 2-D (the first and the last may be 1-D)")
-    split = _chain_order([t.shape.as_list()[0] for t in tensors] + [tensors[-1].shape.as_list()[1]])
+    split = _chain_order([_sizes(t)[0] for t in tensors] + [_sizes(tensors[-1])[1]])
 
     def product(i: int, j: int) -> Any:
         return tensors[i] if i == j else matmul_tensors(product(i, split[i][j]), product(split[i][j] + 1, j))
 
     result = product(0, len(tensors) - 1)
-    dims = result.shape.as_list()
+    dims = _sizes(result)
     return Traced(a.reshape(result, [d for d, drop in zip(dims, (first == 1, last == 1), strict=True) if not drop])
                   if first == 1 or last == 1 else result)
 
@@ -187,7 +192,7 @@ def _multi_dot(arrays: Sequence[Any], *, out: Any = None) -> Traced:
 def _tensorinv(x: Any, ind: int = 2) -> Traced:
     """The inverse of ``x`` read as a matrix of its first ``ind`` axes by the others."""
     t = _inexact(x)
-    dims = t.shape.as_list()
+    dims = _sizes(t)
     if ind <= 0:
         raise ValueError("Invalid ind argument.")
     rows, cols = int(np.prod(dims[:ind], dtype=np.int64)), int(np.prod(dims[ind:], dtype=np.int64))
@@ -202,12 +207,12 @@ def _tensorsolve(a_: Any, b: Any, axes: Any = None) -> Traced:
     dtype = np.result_type(dtype_of(a_), dtype_of(b))
     dtype = dtype if dtype.kind in "fc" else np.dtype(np.float64)
     x, rhs = as_tensor(a_, dtype), as_tensor(b, dtype)
-    dims = x.shape.as_list()
+    dims = _sizes(x)
     if axes is not None:
         moved = [i % len(dims) for i in np.atleast_1d(axes)]
         order = [i for i in range(len(dims)) if i not in moved] + moved
         x, dims = a.transpose(x, order), [dims[i] for i in order]
-    rows = int(np.prod(rhs.shape.as_list(), dtype=np.int64))
+    rows = int(np.prod(_sizes(rhs), dtype=np.int64))
     unknown = dims[rhs.shape.rank:]
     if rows != int(np.prod(unknown, dtype=np.int64)):
         raise ValueError("tensorsolve: the result's axes and b's must have as many elements (a square problem)")
