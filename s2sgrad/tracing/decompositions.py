@@ -29,6 +29,14 @@ def _inexact(x: Any) -> Any:
     return as_tensor(x, None if dtype_of(x).kind in "fc" else np.float64)
 
 
+def _inexact_pair(a_: Any, b: Any) -> tuple[Any, Any]:
+    """A matrix and a right-hand side in their common float or complex dtype (a real matrix and a
+    complex right-hand side solve in complex, as in NumPy)."""
+    dtype = np.result_type(dtype_of(a_), dtype_of(b))
+    dtype = dtype if dtype.kind in "fc" else np.dtype(np.float64)
+    return as_tensor(a_, dtype), as_tensor(b, dtype)
+
+
 def _sizes(t: Any) -> list[int]:
     """The static sizes of a traced tensor (always known while tracing)."""
     return list(t.shape.as_list())
@@ -58,9 +66,7 @@ def _slogdet(x: Any) -> tuple[Traced, Traced]:
 
 @implements(np.linalg.solve)
 def _solve(a_: Any, b: Any) -> Traced:
-    dtype = np.result_type(dtype_of(a_), dtype_of(b))   # a real matrix and a complex rhs solve in complex
-    dtype = dtype if dtype.kind in "fc" else np.dtype(np.float64)
-    x, rhs = as_tensor(a_, dtype), as_tensor(b, dtype)
+    x, rhs = _inexact_pair(a_, b)
     if rhs.shape.rank == 1:  # a vector right-hand side, as NumPy takes it
         return Traced(a.squeeze(mx.matrix_solve(x, a.expand_dims(rhs, -1)), [-1]))
     return Traced(mx.matrix_solve(x, rhs))
@@ -204,9 +210,7 @@ def _tensorinv(x: Any, ind: int = 2) -> Traced:
 @implements(np.linalg.tensorsolve)
 def _tensorsolve(a_: Any, b: Any, axes: Any = None) -> Traced:
     """``x`` with ``tensordot(a, x, x.ndim) == b``; ``axes`` of ``a`` move to the end first."""
-    dtype = np.result_type(dtype_of(a_), dtype_of(b))
-    dtype = dtype if dtype.kind in "fc" else np.dtype(np.float64)
-    x, rhs = as_tensor(a_, dtype), as_tensor(b, dtype)
+    x, rhs = _inexact_pair(a_, b)
     dims = _sizes(x)
     if axes is not None:
         moved = [i % len(dims) for i in np.atleast_1d(axes)]
