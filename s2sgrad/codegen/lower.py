@@ -112,14 +112,22 @@ def _lower_op(op: Operation, values: dict, prog: Any, rng_params: dict) -> None:
     args = []
     as_recorded = True  # every input has its static shape and dtype
     refs, shape_only = prim.ref_inputs, prim.shape_only
-    for i, t in enumerate(op.inputs):
-        if refs and i in refs:
-            continue
-        v = values[t]
-        as_recorded = as_recorded and v.shape is t._shape and v.dtype is t.dtype
-        if shape_only and i in shape_only and v.shape.is_fully_defined():
-            v = Value(v.dtype, v.shape, kind=Kind.SHAPE)  # only its shape is read: no runtime use
-        args.append(v)
+    if refs or shape_only:
+        for i, t in enumerate(op.inputs):
+            if refs and i in refs:
+                continue
+            v = values[t]
+            if v.shape is not t._shape or v.dtype is not t.dtype:
+                as_recorded = False
+            if shape_only and i in shape_only and v.shape.is_fully_defined():
+                v = Value(v.dtype, v.shape, kind=Kind.SHAPE)  # only its shape is read: no runtime use
+            args.append(v)
+    else:  # the common case
+        for t in op.inputs:
+            v = values[t]
+            if v.shape is not t._shape or v.dtype is not t.dtype:
+                as_recorded = False
+            args.append(v)
     if prim is ASSIGN:  # the new value is the assigned value
         values[op.outputs[0]] = args[0]
         _commit(op, args[0], prog)
@@ -134,9 +142,14 @@ def _lower_op(op: Operation, values: dict, prog: Any, rng_params: dict) -> None:
         raise errors.InvalidArgumentError(
             None, op, f"{e} for '{op.name}' ({op.type}) with input shapes {shapes} "
             f"[created at {op.where}]") from None
-    outs = [Value(dt, shape, tensor=t) for t, (dt, shape) in zip(op.outputs, specs, strict=True)]
-    for t, v in zip(op.outputs, outs, strict=True):
-        values[t] = v
+    if type(specs) is list and len(specs) == 1 == len(op.outputs):  # the common case
+        t = op.outputs[0]
+        outs = [Value(specs[0][0], specs[0][1], tensor=t)]
+        values[t] = outs[0]
+    else:
+        outs = [Value(dt, shape, tensor=t) for t, (dt, shape) in zip(op.outputs, specs, strict=True)]
+        for t, v in zip(op.outputs, outs, strict=True):
+            values[t] = v
     prog.instrs.append(Instr(prim, args, op.attrs, outs, op))
     if prim.assigns:
         _commit(op, outs[0], prog)
@@ -207,6 +220,9 @@ def _recorded_specs(op: Operation) -> list | None:
     """The op's recorded output specs, when they are fully known: for inputs of their static
     shapes, re-running the shape rule would give the same answer."""
     outputs = op.outputs
+    if len(outputs) == 1:  # the common case
+        shape = outputs[0]._shape
+        return [(outputs[0].dtype, shape)] if shape.is_fully_defined() else None
     if all(t._shape.is_fully_defined() for t in outputs):
         return [(t.dtype, t._shape) for t in outputs]
     return None

@@ -31,14 +31,19 @@ def optimize(prog: Program) -> Program:
     """Fold, simplify, merge common subexpressions, then drop what nothing uses."""
     alias: dict[int, Value] = {}
     consts: dict[Hashable, Value] = {}
+    canonical: dict[int, tuple[Value, Value]] = {}  # id of a constant -> (it, the equal constant it becomes)
 
     def resolve(v: Value) -> Value:
         while id(v) in alias:
             v = alias[id(v)]
         if v.const is not None:
+            known = canonical.get(id(v))
+            if known is not None and known[0] is v:  # (holding v keeps its id from being reused)
+                return known[1]
             key = _const_key(v)
-            if key is not None:
-                v = consts.setdefault(key, v)
+            first = v if key is None else consts.setdefault(key, v)
+            canonical[id(v)] = (v, first)
+            v = first
         return v
 
     prog.instrs = _rewrite(prog.instrs, resolve, alias, {})
@@ -161,7 +166,7 @@ def _cse_key(ins: Instr) -> Hashable | None:
         attrs = _freeze(ins.attrs) if ins.attrs else ()  # most instructions have no attributes
     except TypeError:
         return None
-    return (ins.prim.name, tuple(id(a) for a in ins.args), attrs)
+    return (ins.prim.name, tuple(map(id, ins.args)), attrs)
 
 
 def _fold(ins: Instr) -> list[Value] | None:
@@ -173,12 +178,12 @@ def _fold(ins: Instr) -> list[Value] | None:
     if source is not None and ins.args[source].const is not None and ins.args[source].is_uniform() \
             and ins.outs[0].shape.is_fully_defined():
         return [uniform(ins.outs[0], ins.args[source].scalar())]
+    for a in ins.args:  # first: most instructions have a computed argument
+        if a.const is None and a.kind is not Kind.SHAPE:
+            return None
     emit = EMITTERS.get(ins.prim)
     if emit is None or not ins.args or not ins.prim.foldable:
         return None
-    for a in ins.args:
-        if a.const is None and a.kind is not Kind.SHAPE:
-            return None
     if any(o.size is None or o.size > FOLD_LIMIT for o in ins.outs):
         return None
     names = [f"_a{i}" for i in range(len(ins.args))]
@@ -214,7 +219,9 @@ def _live_instrs(instrs: list[Instr], live: set[int]) -> list[Instr]:
         if ins.blocks:
             if _prune_control(ins, live):
                 kept.append(ins)
-        elif ins.prim.effect or not live.isdisjoint(map(id, ins.outs)):
+            continue
+        outs = ins.outs
+        if ins.prim.effect or (id(outs[0]) in live if len(outs) == 1 else not live.isdisjoint(map(id, outs))):
             kept.append(ins)
             live.update(map(id, ins.args))
     kept.reverse()

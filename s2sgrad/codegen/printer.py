@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Sequence
 
-__all__ = ["print_statement", "print_lines", "Unsupported"]
+__all__ = ["print_statement", "print_lines", "assignment_lines", "Unsupported"]
 
 # ast._Precedence values (CPython's ast.py), from low to high
 _TUPLE, _TEST, _NOT, _CMP, _BOR, _BXOR, _BAND, _SHIFT, _ARITH, _TERM, _FACTOR, _POWER, _ATOM = (
@@ -71,6 +71,18 @@ def print_lines(node: ast.stmt, width: int) -> list[str]:
     except Unsupported:
         pass
     return [text]
+
+
+def assignment_lines(name: str, value: ast.expr, width: int) -> list[str]:
+    """``print_lines`` of ``name = value`` (the common statement: no ``Assign`` node is built
+    unless the line must be broken)."""
+    try:
+        text = f"{name} = {_expr(value, _TEST)}"
+    except Unsupported:
+        text = ""
+    if text and len(text) <= width:
+        return [text]
+    return print_lines(ast.Assign([ast.Name(name, ast.Store())], value, None, lineno=0), width)
 
 
 def _fill(prefix: str, node: ast.expr, suffix: str, width: int, text: str | None = None) -> list[str]:
