@@ -78,9 +78,10 @@ class _Emitter:
     def _count_uses(self, instrs: list[Instr], in_block: bool = False) -> None:
         """Uses of each value by instructions; a block's results and records are kept (named), and
         what a block defines is never deleted after it (a loop may not have run)."""
+        uses = self.uses
         for ins in instrs:
             for a in ins.args:
-                self.uses[id(a)] = self.uses.get(id(a), 0) + 1
+                uses[id(a)] = uses.get(id(a), 0) + 1
             if in_block:
                 self.in_blocks.update(id(o) for o in ins.outs)
             for block in ins.blocks:
@@ -151,6 +152,8 @@ class _Emitter:
 
     def _absorb(self, stmt: Statement, pending: dict[str, Statement], out: list[Statement]) -> None:
         """Put pending single-use expressions into ``stmt``; those it cannot take get statements."""
+        if not pending:
+            return
         mine = [ref for ref in stmt.refs if ref[0].id in pending]
         counts: dict[str, int] = {}
         for ref in mine:
@@ -259,12 +262,14 @@ class _Emitter:
         for ref in stmt.refs:
             node = ref[0]
             token = node.id
-            if token[0] == REF:  # not renamed yet (a name used twice has two references)
+            if token[:1] == REF:  # not renamed yet (a name used twice has two references)
                 node.id = self.name_of(self.refs[token])
 
     def _deletable(self, v: Value) -> bool:
-        return (v.kind is Kind.TEMP and id(v) not in self.keep and v.const is None and id(v) not in self.in_blocks
-                and (v.size is None or v.size >= DEL_MIN_ELEMENTS))
+        if v.kind is not Kind.TEMP or id(v) in self.keep or v.const is not None or id(v) in self.in_blocks:
+            return False
+        size = v.size
+        return size is None or size >= DEL_MIN_ELEMENTS
 
     def _copy_outputs(self, returned: Sequence[Value]) -> list[int]:
         """Indices of returned values that may share memory with a variable, constant or feed."""

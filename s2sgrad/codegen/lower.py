@@ -5,6 +5,7 @@ slice's shape rules on concrete shapes and returns a Program.
 """
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -30,11 +31,17 @@ def needed_ops(fetch_tensors: Iterable[Tensor], target_ops: Iterable[Operation],
             continue
         seen.add(op)
         refs = op.prim.ref_inputs
-        for i, t in enumerate(op.inputs):
-            if i not in refs and t not in fed and t.op not in seen:
-                stack.append(t.op)
-        stack.extend(c for c in op.control_inputs if c not in seen)
-    ops = sorted(seen, key=lambda o: o.id)
+        if refs:
+            for i, t in enumerate(op.inputs):
+                if i not in refs and t not in fed and t.op not in seen:
+                    stack.append(t.op)
+        else:
+            for t in op.inputs:
+                if t not in fed and t.op not in seen:
+                    stack.append(t.op)
+        if op.control_inputs:
+            stack.extend(c for c in op.control_inputs if c not in seen)
+    ops = sorted(seen, key=_op_id)
     inner = next((op for op in ops if op.region is not None), None)
     if inner is not None and inner.region is not None:
         owner = inner.region.owner.name if inner.region.owner is not None else "a control-flow op"
@@ -47,6 +54,9 @@ def needed_ops(fetch_tensors: Iterable[Tensor], target_ops: Iterable[Operation],
                 None, op, f"You must feed a value for placeholder tensor '{op.name}' with dtype "
                 f"{t.dtype.name} and shape {dims_text(t.shape.sizes, '<unknown>')}  [created at {op.where}]")
     return ops
+
+
+_op_id = operator.attrgetter("id")
 
 
 def lower(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feeds: dict,

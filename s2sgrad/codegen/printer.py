@@ -214,6 +214,8 @@ def _expr(node: ast.expr, context: int) -> str:
             text += " "
         return f"{text}.{node.attr}"
     if type(node) is ast.Call:
+        if not node.keywords and len(node.args) == 1:  # the common call: np.tanh(x)
+            return f"{_expr(node.func, _ATOM)}({_expr(node.args[0], _TEST)})"
         args = [_expr(a, _TEST) for a in node.args]
         for k in node.keywords:
             if k.arg is None:
@@ -256,7 +258,10 @@ def _constant(node: ast.Constant) -> str:
     if value is Ellipsis:
         return "..."
     if isinstance(value, (float, complex)):
-        return repr(value).replace("inf", _INFSTR).replace("nan", f"({_INFSTR}-{_INFSTR})")
+        text = repr(value)
+        if "n" not in text:  # neither inf nor nan
+            return text
+        return text.replace("inf", _INFSTR).replace("nan", f"({_INFSTR}-{_INFSTR})")
     if isinstance(value, tuple):
         raise Unsupported("tuple constant")
     return ("u" if getattr(node, "kind", None) == "u" else "") + repr(value)

@@ -55,9 +55,11 @@ def _last_ops(graph: Graph) -> dict:
     if scan[0] == len(graph._ops):
         return scan[1]
     new = graph._ops[scan[0]:]   # append-only: the ops added since the last scan
+    location = found = None      # consecutive ops often come from one line: looked up once
     for op in new:
         if op.grad_of is None and not op.prim.ref_inputs:  # writes are named new_<variable>
-            found = _statement(op.location)
+            if op.location != location:
+                location, found = op.location, _statement(op.location)
             if found is not None:
                 scan[1][found[0]] = op.id
     scan[0] += len(new)
