@@ -84,18 +84,20 @@ def _rewrite(instrs: list[Instr], resolve: Any, alias: dict[int, Value], seen: d
 def _replacement(ins: Instr, seen: dict[Hashable, Instr]) -> list[Value] | None:
     """What an instruction's outputs can be replaced with: a folded constant, a simpler value or
     the outputs of an earlier identical instruction (None: keep it)."""
-    for o in ins.outs:
+    prim, outs = ins.prim, ins.outs
+    for o in outs:
         if not o.shape.is_fully_defined():
             _refine_shapes(ins)
             break
-    replacement = _fold(ins) if ins.prim.pure and not ins.prim.lists and not ins.prim.effect else None
-    if replacement is None and ins.prim.fill is not None and ins.outs[0].shape.is_fully_defined():
-        replacement = [uniform(ins.outs[0], ins.prim.fill)]
-    simplify = SIMPLIFY.get(ins.prim) if replacement is None else None
+    computes = prim.pure and not prim.effect  # a pure computation: may fold, simplify or merge
+    replacement = _fold(ins) if computes and not prim.lists else None
+    if replacement is None and prim.fill is not None and outs[0].shape.is_fully_defined():
+        replacement = [uniform(outs[0], prim.fill)]
+    simplify = SIMPLIFY.get(prim) if replacement is None else None
     if simplify is not None:
         out = simplify(ins)
         replacement = None if out is None else out if isinstance(out, list) else [out]
-    if replacement is None and ins.prim.pure and not ins.prim.effect:
+    if replacement is None and computes:
         key = _cse_key(ins)
         if key is not None:
             first = seen.setdefault(key, ins)
