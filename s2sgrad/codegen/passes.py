@@ -58,7 +58,8 @@ def _rewrite(instrs: list[Instr], resolve: Any, alias: dict[int, Value], seen: d
     A block sees the common subexpressions of the blocks around it; its own stay inside it."""
     kept: list[Instr] = []
     for ins in instrs:
-        ins.args = [resolve(a) for a in ins.args]
+        # most arguments are computed values nothing replaced: resolve would return them as they are
+        ins.args = [a if a.const is None and id(a) not in alias else resolve(a) for a in ins.args]
         if ins.blocks:
             for block in ins.blocks:
                 block.instrs = _rewrite(block.instrs, resolve, alias, dict(seen))
