@@ -15,8 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .codegen.backends import get_backend
-from .codegen.compiler import _QUIET as NUMPY_QUIET
-from .codegen.compiler import quiet_numpy_warnings
+from .codegen.compiler import NUMPY_QUIET, quiet_numpy_warnings
 from .drawing import render, slice_dot
 from .pipeline import Executable, FeedSpecs, Plan, generate, plan, static_variable_spec, translate_error
 from .pipeline.fastpath import make_dispatcher, make_step
