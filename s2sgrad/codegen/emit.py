@@ -72,6 +72,7 @@ class _Emitter:
         self.keep = {id(v) for v in prog.outputs} | {id(v) for _, v in prog.commits}
         self.uses: dict[int, int] = {}
         self.in_blocks: set[int] = set()
+        self.added_into = {id(v) for v in prog.accumulators.values()}  # partial sums whose name lives on
         self._count_uses(prog.instrs)
 
     def _count_uses(self, instrs: list[Instr], in_block: bool = False) -> None:
@@ -233,6 +234,12 @@ class _Emitter:
         if not ins.outs:  # an effect (a check, a print): a call statement
             code = print_lines(ast.Expr(stmt.expr), MAX_LINE - 4)
             return with_comment(code, _op_comment(ins), "    "), ins.op
+        into = self.prog.accumulators.get(id(ins.outs[0])) if len(ins.outs) == 1 else None
+        if into is not None and id(ins.outs[0]) not in self.names:  # a running sum: ``total += term``
+            self.names[id(ins.outs[0])] = self.name_of(into)
+            code = print_lines(ast.AugAssign(ast.Name(self.name_of(into), _STORE), ast.Add(), stmt.expr.right),
+                               MAX_LINE - 4 * (depth + 1))
+            return with_comment(code, _op_comment(ins), "    " * (depth + 1)), ins.op
         if len(ins.outs) == 1:
             target: ast.expr = ast.Name(self.name_of(ins.outs[0]), _STORE)
         else:
@@ -251,7 +258,7 @@ class _Emitter:
 
     def _deletable(self, v: Value) -> bool:
         return (v.kind is Kind.TEMP and id(v) not in self.keep and v.const is None and id(v) not in self.in_blocks
-                and (v.size is None or v.size >= DEL_MIN_ELEMENTS))
+                and id(v) not in self.added_into and (v.size is None or v.size >= DEL_MIN_ELEMENTS))
 
     def _copy_outputs(self, returned: Sequence[Value]) -> list[int]:
         """Indices of returned values that may share memory with a variable, constant or feed."""

@@ -2,7 +2,8 @@
 
 Every pass rewrites the Program **in place** (``optimize``: fold, simplify, CSE, DCE;
 ``hoist_invariants``: loop-invariant code moves before its loop; ``share_transposes``: one
-contiguous copy of a matrix used transposed several times); none returns a new Program. In
+contiguous copy of a matrix used transposed several times; ``accumulate``: a gradient summed over
+terms made at different times is added up as they come); none returns a new Program. In
 checked mode (``set_checked(True)``, which the test suite turns on) the graph slice is verified
 before lowering and the Program after lowering and after every pass, so a pass that breaks an
 invariant is named by the error.
@@ -13,6 +14,7 @@ from collections.abc import Callable, Sequence
 
 from ..ssa.graph import Operation, Tensor
 from ..ssa.verify import verify_graph
+from .accumulate import accumulate
 from .hoist import hoist_invariants
 from .layout import share_transposes
 from .lower import lower
@@ -22,7 +24,7 @@ from .verify import VerifyError, verify_program
 
 __all__ = ["PASSES", "is_checked", "lower_and_optimize", "set_checked"]
 
-PASSES: tuple[Callable[[Program], object], ...] = (optimize, hoist_invariants, share_transposes)
+PASSES: tuple[Callable[[Program], object], ...] = (optimize, hoist_invariants, share_transposes, accumulate)
 _checked = False
 
 
