@@ -31,7 +31,7 @@ def _scheduled(instrs: list[Instr], accumulators: dict[int, Value]) -> list[Inst
     after: dict[int, list[Instr]] = {}   # position -> the partial sums placed after it
     split: set[int] = set()
     for i, ins in enumerate(instrs):
-        if ins.prim is ADD_N and len(ins.args) >= MIN_TERMS:
+        if ins.prim is ADD_N and len(ins.args) >= MIN_TERMS and _sums_gradients(ins):
             chain = _chain(ins, position, accumulators)
             if chain:
                 split.add(i)
@@ -45,6 +45,13 @@ def _scheduled(instrs: list[Instr], accumulators: dict[int, Value]) -> list[Inst
             out.append(ins)
         out += after.get(i, ())
     return out
+
+
+def _sums_gradients(ins: Instr) -> bool:
+    """``tf.gradients``' sum of one tensor's gradient contributions (its value is never folded into
+    another statement, so each partial sum keeps a name to add into)."""
+    t = ins.outs[0].tensor
+    return t is not None and t.op.graph.primal_of(t) is not None
 
 
 def _chain(ins: Instr, position: dict[int, int], accumulators: dict[int, Value]) -> list[tuple[int, Instr]]:
