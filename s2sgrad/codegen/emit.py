@@ -190,6 +190,11 @@ class _Emitter:
         for token, i in last_use.items():
             if self._deletable(self.refs[token]):
                 dying.setdefault(i, []).append(self.refs[token])
+        for i, stmt in enumerate(stmts):  # a loop variable nothing reads after its loop goes with it
+            if stmt.ins is not None and stmt.ins.blocks:
+                unread = [o for o in stmt.ins.outs if not self.is_used(o) and self._deletable(o)]
+                if unread:
+                    dying.setdefault(i, []).extend(unread)
         body: list[tuple[list[str], Operation | None]] = []
         for i, stmt in enumerate(stmts):
             body += self.statement_lines(stmt, 0)
