@@ -50,6 +50,7 @@ def _drop_carries(loop: Instr, replaced: dict[int, Value]) -> None:
             continue
         for total, zero in sums:
             total.args = [a for a in total.args if a is not zero]
+        _remove(body, {id(reader) for reader in uses.get(id(param), [])})
         del loop.args[1 + j], body.params[1 + j], body.results[j]
         replaced[id(loop.outs.pop(j))] = init
         loop.attrs = {**loop.attrs, "_n_vars": loop.attrs["_n_vars"] - 1}
@@ -89,6 +90,14 @@ def _uses(instrs: list[Instr], uses: dict[int, list[Instr]]) -> dict[int, list[I
             for v in block.results + block.kept:
                 uses.setdefault(id(v), []).append(ins)
     return uses
+
+
+def _remove(block: Block, gone: set[int]) -> None:
+    """Drop the instructions in ``gone`` from ``block`` and the blocks in it."""
+    block.instrs = [ins for ins in block.instrs if id(ins) not in gone]
+    for ins in block.instrs:
+        for inner in ins.blocks:
+            _remove(inner, gone)
 
 
 def _substitute(instrs: list[Instr], replaced: dict[int, Value]) -> None:
