@@ -240,8 +240,8 @@ class _Emitter:
             code = print_lines(ast.Expr(stmt.expr), MAX_LINE - 4)
             return with_comment(code, _op_comment(ins), "    "), ins.op
         into = self.prog.accumulators.get(id(ins.outs[0])) if len(ins.outs) == 1 else None
-        if into is not None and id(ins.outs[0]) not in self.names:  # a running sum: ``total += term``
-            self.names[id(ins.outs[0])] = self.name_of(into)
+        if into is not None and id(ins.outs[0]) not in self.names and isinstance(stmt.expr, ast.BinOp):
+            self.names[id(ins.outs[0])] = self.name_of(into)   # a running sum: ``total += term``
             code = print_lines(ast.AugAssign(ast.Name(self.name_of(into), _STORE), ast.Add(), stmt.expr.right),
                                MAX_LINE - 4 * (depth + 1))
             return with_comment(code, _op_comment(ins), "    " * (depth + 1)), ins.op
