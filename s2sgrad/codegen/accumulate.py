@@ -13,9 +13,10 @@ from __future__ import annotations
 from ..primitives.math import ADD_N
 from .program import Instr, Program, Value
 
-__all__ = ["accumulate", "MIN_TERMS"]
+__all__ = ["accumulate", "MIN_TERMS", "SPREAD"]
 
 MIN_TERMS = 3   # a sum of two is one statement either way
+SPREAD = 2      # split a sum whose terms are made more than this many instructions apart, on average
 
 
 def accumulate(prog: Program) -> None:
@@ -56,14 +57,13 @@ def _sums_gradients(ins: Instr) -> bool:
 
 def _chain(ins: Instr, position: dict[int, int], accumulators: dict[int, Value]) -> list[tuple[int, Instr]]:
     """The two-term sums replacing ``ins``, each with the position it follows; [] when the terms
-    are computed together (nothing would die sooner)."""
+    are made close together (little would die sooner, and one sum reads better)."""
     def made_at(v: Value) -> int:  # -1: before the program (a parameter, a constant)
         return -1 if v.producer is None else position.get(id(v.producer), -1)
 
     terms = sorted(ins.args, key=made_at)  # stable: terms made together keep the sum's order
     places = [made_at(v) for v in terms]
-    distinct = len(set(places))
-    if distinct < 2 or places[-1] - places[0] + 1 == distinct:
+    if places[-1] - places[0] <= SPREAD * len(terms):
         return []
     out = ins.outs[0]
     chain = []
