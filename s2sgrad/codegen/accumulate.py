@@ -28,11 +28,15 @@ def accumulate(prog: Program) -> None:
 def _scheduled(instrs: list[Instr], accumulators: dict[int, Value]) -> list[Instr]:
     """``instrs`` with their spread-out sums split (linear in their number). Loop bodies keep
     theirs: a body's values may be recorded per iteration, so none is added into in place."""
+    sums = [i for i, ins in enumerate(instrs) if ins.prim is ADD_N and len(ins.args) >= MIN_TERMS]
+    if not sums:
+        return instrs
     position = {id(ins): i for i, ins in enumerate(instrs)}
     after: dict[int, list[Instr]] = {}   # position -> the partial sums placed after it
     split: set[int] = set()
-    for i, ins in enumerate(instrs):
-        if ins.prim is ADD_N and len(ins.args) >= MIN_TERMS and _sums_gradients(ins):
+    for i in sums:
+        ins = instrs[i]
+        if _sums_gradients(ins):
             chain = _chain(ins, position, accumulators)
             if chain:
                 split.add(i)
