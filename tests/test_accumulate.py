@@ -1,12 +1,10 @@
 """The accumulate pass: a gradient summed over terms made at different times becomes running sums."""
 from __future__ import annotations
 
-import tracemalloc
-
 import numpy as np
-from conftest import central_differences
 
 import s2sgrad as tf
+from conftest import central_differences, run_peak
 from s2sgrad.codegen import stages
 from s2sgrad.codegen.accumulate import accumulate
 
@@ -36,14 +34,18 @@ def _unrolled_graph(xs, wx0, wh0):
     return xp, wx, wh, loss
 
 
-def test_unrolled_weight_gradients_are_running_sums_and_match_central_differences():
+def _weight_gradients():
+    """The unrolled RNN's weight gradients: the module text, their values and the data."""
     xs, wx0, wh0 = _data()
     xp, wx, wh, loss = _unrolled_graph(xs, wx0, wh0)
     grads = tf.gradients(loss, [wx, wh])
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
-        source = sess.source(grads, {xp: xs})
-        g_wx, g_wh = sess.run(grads, {xp: xs})
+        return sess.source(grads, {xp: xs}), sess.run(grads, {xp: xs}), (xs, wx0, wh0)
+
+
+def test_unrolled_weight_gradients_are_running_sums_and_match_central_differences():
+    source, (g_wx, g_wh), (xs, wx0, wh0) = _weight_gradients()
     assert "add_n" not in source, source
     lines = [line.strip() for line in source.splitlines()]
     running = [line for line in lines if " += " in line]
@@ -54,12 +56,7 @@ def test_unrolled_weight_gradients_are_running_sums_and_match_central_difference
 
 
 def test_each_term_is_added_before_the_next_step_gradient_is_computed():
-    xs, wx0, wh0 = _data()
-    xp, wx, wh, loss = _unrolled_graph(xs, wx0, wh0)
-    grads = tf.gradients(loss, [wx, wh])
-    with tf.Session() as sess:
-        sess.run(tf.global_variables_initializer())
-        body = sess.source(grads, {xp: xs}).split("def run", 1)[1].splitlines()
+    body = _weight_gradients()[0].split("def run", 1)[1].splitlines()
     tanh_grads = [i for i, line in enumerate(body) if "# grad of Tanh" in line]
     sums = [i for i, line in enumerate(body) if " += " in line]
     # from the third step back on, both weights get their term before the next step's gradient
@@ -80,15 +77,7 @@ def _peak_of_gradient_step() -> int:
         h = tf.zeros([batch, hidden])
         for t in range(steps):
             h = tf.tanh(tf.matmul(xp[t], wx) + tf.matmul(h, wh))
-        grads = tf.gradients(tf.reduce_sum(h * h), [wx, wh])
-        with tf.Session() as sess:
-            sess.run(tf.global_variables_initializer())
-            sess.run(grads, {xp: xs})
-            tracemalloc.start()
-            sess.run(grads, {xp: xs})
-            peak = tracemalloc.get_traced_memory()[1]
-            tracemalloc.stop()
-    return peak
+        return run_peak(tf.gradients(tf.reduce_sum(h * h), [wx, wh]), {xp: xs})
 
 
 def test_running_sums_keep_fewer_arrays_alive_than_one_sum_at_the_end(monkeypatch):

@@ -1,12 +1,10 @@
 """The loop_zeros pass: a zero gradient a gradient loop carries unchanged is dropped from it."""
 from __future__ import annotations
 
-import tracemalloc
-
 import numpy as np
-from conftest import central_differences
 
 import s2sgrad as tf
+from conftest import central_differences, run_peak
 from s2sgrad.codegen import stages
 from s2sgrad.codegen.loop_zeros import drop_zero_carries
 
@@ -86,15 +84,7 @@ def _peak(steps=40, batch=16, hidden=32) -> int:
     with tf.Graph().as_default():
         x = tf.placeholder(tf.float32, xs.shape)
         _, state = tf.nn.dynamic_rnn(tf.nn.rnn_cell.BasicLSTMCell(hidden), x, dtype=tf.float32, time_major=True)
-        grads = tf.gradients(tf.reduce_sum(state.h), tf.trainable_variables())
-        with tf.Session() as sess:
-            sess.run(tf.global_variables_initializer())
-            sess.run(grads, {x: xs})
-            tracemalloc.start()
-            sess.run(grads, {x: xs})
-            peak = tracemalloc.get_traced_memory()[1]
-            tracemalloc.stop()
-    return peak
+        return run_peak(tf.gradients(tf.reduce_sum(state.h), tf.trainable_variables()), {x: xs})
 
 
 def test_dropping_the_zero_gradient_lowers_the_peak(monkeypatch):
