@@ -8,17 +8,17 @@ from conftest import central_differences, run_peak
 from s2sgrad.codegen import stages
 from s2sgrad.codegen.accumulate import accumulate
 
-T, B, D, H = 6, 3, 4, 5
+T, B, D, H = 6, 32, 4, 32   # each step's gradient has 1024 elements: an array worth freeing early
 
 
-def _data():
+def _data(batch=B):
     rng = np.random.default_rng(7)
-    return (rng.standard_normal((T, B, D)), rng.standard_normal((D, H)) * 0.5, rng.standard_normal((H, H)) * 0.5)
+    return (rng.standard_normal((T, batch, D)), rng.standard_normal((D, H)) * 0.3, rng.standard_normal((H, H)) * 0.2)
 
 
 def _unrolled(xs, wx, wh):
     """The unrolled tanh RNN in NumPy (float64): the loss at the last state."""
-    h = np.zeros((B, H))
+    h = np.zeros((xs.shape[1], H))
     for x in xs:
         h = np.tanh(x @ wx + h @ wh)
     return np.sum(h * h) / 2
@@ -27,16 +27,16 @@ def _unrolled(xs, wx, wh):
 def _unrolled_graph(xs, wx0, wh0):
     xp = tf.placeholder(tf.float64, xs.shape)
     wx, wh = tf.Variable(wx0), tf.Variable(wh0)
-    h = tf.zeros([B, H], tf.float64)
+    h = tf.zeros([xs.shape[1], H], tf.float64)
     for t in range(T):
         h = tf.tanh(tf.matmul(xp[t], wx) + tf.matmul(h, wh))
     loss = tf.reduce_sum(h * h) / 2
     return xp, wx, wh, loss
 
 
-def _weight_gradients():
+def _weight_gradients(batch=B):
     """The unrolled RNN's weight gradients: the module text, their values and the data."""
-    xs, wx0, wh0 = _data()
+    xs, wx0, wh0 = _data(batch)
     xp, wx, wh, loss = _unrolled_graph(xs, wx0, wh0)
     grads = tf.gradients(loss, [wx, wh])
     with tf.Session() as sess:
@@ -51,8 +51,8 @@ def test_unrolled_weight_gradients_are_running_sums_and_match_central_difference
     running = [line for line in lines if " += " in line]
     assert len(running) == 2 * (T - 2), source   # each weight: a first sum of two terms, then one += per step
     assert all("grad of MatMul" in line for line in running), source
-    np.testing.assert_allclose(g_wx, central_differences(lambda w: _unrolled(xs, w, wh0), wx0), rtol=1e-6, atol=1e-8)
-    np.testing.assert_allclose(g_wh, central_differences(lambda w: _unrolled(xs, wx0, w), wh0), rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(g_wx, central_differences(lambda w: _unrolled(xs, w, wh0), wx0), rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(g_wh, central_differences(lambda w: _unrolled(xs, wx0, w), wh0), rtol=1e-6, atol=1e-6)
 
 
 def test_each_term_is_added_before_the_next_step_gradient_is_computed():
@@ -63,6 +63,15 @@ def test_each_term_is_added_before_the_next_step_gradient_is_computed():
     assert len(tanh_grads) == T
     for first, second in zip(tanh_grads[2:], tanh_grads[3:] + [len(body)], strict=True):
         assert sum(first < i < second for i in sums) == 2, "\n".join(body)
+
+
+def test_a_sum_of_small_arrays_made_from_small_arrays_stays_one_sum():
+    # batch 2: each step's gradient has 64 elements, wx's terms 128; wh's terms are 32x32 = 1024 (large)
+    source, (g_wx, g_wh), (xs, wx0, wh0) = _weight_gradients(batch=2)
+    assert "# sum of gradients of Variable  " in source and "g_variable += " not in source, source
+    assert "g_variable_1 += " in source, source
+    np.testing.assert_allclose(g_wx, central_differences(lambda w: _unrolled(xs, w, wh0), wx0), rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(g_wh, central_differences(lambda w: _unrolled(xs, wx0, w), wh0), rtol=1e-6, atol=1e-6)
 
 
 def _peak_of_gradient_step() -> int:

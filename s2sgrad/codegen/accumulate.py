@@ -11,6 +11,7 @@ and the final value (the one the program's consumers read) is computed before it
 from __future__ import annotations
 
 from ..primitives.math import ADD_N
+from .emit import DEL_MIN_ELEMENTS
 from .program import Instr, Program, Value
 
 __all__ = ["accumulate", "MIN_TERMS", "SPREAD"]
@@ -59,15 +60,23 @@ def _sums_gradients(ins: Instr) -> bool:
     return t is not None and t.op.graph.primal_of(t) is not None
 
 
+def _made_from_large(term: Value) -> bool:
+    """Whether keeping ``term`` alive keeps a large array alive: it is one, or is made from one
+    (the emitter deletes arrays from this size on; smaller ones cost too little to reorder for)."""
+    made_from = term.producer.args if term.producer is not None else []
+    return any(v.const is None and (v.size is None or v.size >= DEL_MIN_ELEMENTS) for v in [term, *made_from])
+
+
 def _chain(ins: Instr, position: dict[int, int], accumulators: dict[int, Value]) -> list[tuple[int, Instr]]:
     """The two-term sums replacing ``ins``, each with the position it follows; [] when the terms
-    are made close together (little would die sooner, and one sum reads better)."""
+    are made close together or from small arrays only (little would die sooner, and one sum reads
+    better)."""
     def made_at(v: Value) -> int:  # -1: before the program (a parameter, a constant)
         return -1 if v.producer is None else position.get(id(v.producer), -1)
 
     terms = sorted(ins.args, key=made_at)  # stable: terms made together keep the sum's order
     places = [made_at(v) for v in terms]
-    if places[-1] - places[0] <= SPREAD * len(terms):
+    if places[-1] - places[0] <= SPREAD * len(terms) or not any(map(_made_from_large, terms)):
         return []
     out = ins.outs[0]
     chain = []
