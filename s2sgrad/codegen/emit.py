@@ -73,6 +73,7 @@ class _Emitter:
         self.keep = {id(v) for v in prog.outputs} | {id(v) for _, v in prog.commits}
         self.uses: dict[int, int] = {}
         self.in_blocks: set[int] = set()
+        self.added_into = {id(v) for v in prog.accumulators.values()}  # partial sums whose name lives on
         self._count_uses(prog.instrs)
 
     def _count_uses(self, instrs: list[Instr], in_block: bool = False) -> None:
@@ -201,6 +202,11 @@ class _Emitter:
         for token, i in last_use.items():
             if self._deletable(self.refs[token]):
                 dying.setdefault(i, []).append(self.refs[token])
+        for i, stmt in enumerate(stmts):  # a loop variable nothing reads after its loop goes with it
+            if stmt.ins is not None and stmt.ins.blocks:
+                unread = [o for o in stmt.ins.outs if not self.is_used(o) and self._deletable(o)]
+                if unread:
+                    dying.setdefault(i, []).extend(unread)
         body: list[tuple[list[str], Operation | None]] = []
         for i, stmt in enumerate(stmts):
             if stmt.ins is not None and stmt.ins.blocks:
@@ -249,6 +255,12 @@ class _Emitter:
             code = print_lines(ast.Expr(stmt.expr), MAX_LINE - 4)
             return with_comment(code, _op_comment(ins), "    "), ins.op
         indent = "    " * (depth + 1)
+        into = self.prog.accumulators.get(id(ins.outs[0])) if len(ins.outs) == 1 else None
+        if into is not None and id(ins.outs[0]) not in self.names and isinstance(stmt.expr, ast.BinOp):
+            self.names[id(ins.outs[0])] = self.name_of(into)   # a running sum: ``total += term``
+            code = print_lines(ast.AugAssign(ast.Name(self.name_of(into), _STORE), ast.Add(), stmt.expr.right),
+                               MAX_LINE - len(indent))
+            return with_comment(code, _op_comment(ins), indent), ins.op
         if len(ins.outs) == 1:
             code = assignment_lines(self.name_of(ins.outs[0]), stmt.expr, MAX_LINE - len(indent))
         else:
@@ -266,7 +278,8 @@ class _Emitter:
                 node.id = self.name_of(self.refs[token])
 
     def _deletable(self, v: Value) -> bool:
-        if v.kind is not Kind.TEMP or id(v) in self.keep or v.const is not None or id(v) in self.in_blocks:
+        if (v.kind is not Kind.TEMP or id(v) in self.keep or v.const is not None or id(v) in self.in_blocks
+                or id(v) in self.added_into):
             return False
         size = v.size
         return size is None or size >= DEL_MIN_ELEMENTS
