@@ -30,5 +30,7 @@ def location_text(location: tuple[str, int]) -> str:
 
 def shortest_float(value: np.floating) -> float:
     """The Python float with the shortest repr that converts back to exactly ``value``."""
+    if type(value) is np.float64:  # a Python float already: its repr is the shortest
+        return float(value)
     candidate = float(str(value))
     return candidate if value.dtype.type(candidate) == value else float(value)

@@ -1,5 +1,6 @@
 """Shared fixtures: every test starts with a fresh default graph."""
 import os
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -32,6 +33,19 @@ def central_differences(f, x, eps=1e-6):
         step[i] = eps
         out[i] = (f(x + step) - f(x - step)) / (2 * eps)
     return out
+
+
+def run_peak(fetches, feed_dict):
+    """tracemalloc's peak over one ``Session.run`` of ``fetches`` (variables initialized, compiled by a
+    first run), in bytes."""
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(fetches, feed_dict)
+        tracemalloc.start()
+        sess.run(fetches, feed_dict)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    return peak
 
 
 @pytest.fixture(autouse=True)

@@ -299,9 +299,50 @@ add(np.linalg.eig, lambda x: np.square(np.linalg.eig(x)[1]), (REAL_SPECTRUM,), l
 add(np.linalg.eigvals, np.linalg.eigvals, (REAL_SPECTRUM,))
 add(np.linalg.svd, lambda x: np.linalg.svd(x, compute_uv=False), (distinct(3, 2),), second=False)
 add(np.linalg.qr, lambda x: np.linalg.qr(x)[1], (u(3, 3) + 2 * np.eye(3),), second=False)
+add(np.linalg.qr, lambda x: np.linalg.qr(x)[0] + np.linalg.qr(x)[1][:, :2], (u(2, 4),), label="wide", second=False)
 add(np.linalg.pinv, np.linalg.pinv, (u(3, 2),), (u(2, 3),))
 add(np.linalg.matrix_power, lambda x: np.linalg.matrix_power(x, 3), (u(2, 2),))
 add(np.linalg.matrix_power, lambda x: np.linalg.matrix_power(x, -1), (spd(2),), label="inverse")
+add(np.linalg.tensorinv, lambda x: np.linalg.tensorinv(x, ind=1), (u(4, 2, 2) + np.eye(4).reshape(4, 2, 2),))
+add(np.linalg.tensorsolve, np.linalg.tensorsolve, ((u(6, 6) + 3 * np.eye(6)).reshape(2, 3, 6), u(2, 3)), grad=(0, 1))
+add(np.linalg.tensorsolve, lambda x, y: np.linalg.tensorsolve(x, y, axes=(0,)),
+    ((u(6, 6) + 3 * np.eye(6)).T.reshape(6, 2, 3), u(2, 3)), grad=(0, 1), label="axes")
+add(np.linalg.multi_dot, lambda x, y, z: np.linalg.multi_dot([x, y, z]), (u(2, 3), u(3, 4), u(4, 2)),
+    (u(3), u(3, 2), u(2)), grad=(0, 1, 2))
+
+# -- NaN-ignoring functions, steps and remainders with corners (docs/decorator.md's corner table) -------
+
+def with_nans(*shape: int) -> np.ndarray:
+    """Well-separated values with a NaN in every other row (no slice is all NaN)."""
+    x = distinct(*shape)
+    x.reshape(-1, shape[-1])[::2, 0] = np.nan
+    return x
+
+
+add(np.compress, lambda x: np.compress([True, False, True], x, axis=-1), (u(3),), (u(2, 3),))
+add(np.compress, lambda x: np.compress(np.array([False, True]), x), (u(2, 2),), label="flat")
+add(np.compress, lambda x: x.compress([True, True, False, True], axis=0), (u(4, 2),), label="method")
+add(np.extract, lambda x: np.extract(np.eye(3, dtype=bool), x), (u(3, 3),))
+add(np.fmod, np.fmod, (u(5) * 4, u(5, lo=0.6, hi=1.4)), (u(2, 3) * 4, -1.3), (u(4) * 3, u(2, 1, lo=0.6, hi=1.2)),
+    grad=(0, 1))
+add(np.heaviside, lambda x, y: np.heaviside(x, y) * x, (u(4), 0.5), (u(2, 3), u(3)), grad=(0, 1), second=False)
+add(np.heaviside, np.heaviside, (np.array([-1.0, 0.0, 2.0, 0.0]), u(4)), grad=(1,), label="at-0")
+for _f in (np.nansum, np.nanprod, np.nanmean, np.nanvar, np.nanstd, np.nanmax, np.nanmin, np.nanmedian):
+    add(_f, _f, (with_nans(5),), (with_nans(3, 4),))
+    add(_f, lambda x, f=_f: f(x, axis=0), (with_nans(4, 3),), label="axis")
+for _f in (np.nancumsum, np.nancumprod):
+    add(_f, lambda x, f=_f: f(x, axis=1), (with_nans(3, 4),))
+for _f in (np.nanargmax, np.nanargmin):
+    add(_f, lambda x, f=_f: np.take_along_axis(x, f(x, axis=1, keepdims=True), axis=1), (with_nans(4, 3),))
+add(np.nanquantile, lambda x: np.nanquantile(x, [0.1, 0.5, 0.8], axis=1), (with_nans(3, 5),))
+for _m in ("lower", "higher", "nearest", "midpoint"):
+    add(np.nanquantile, lambda x, m=_m: np.nanquantile(x, [0.25, 0.6], method=m, axis=0), (with_nans(5, 2),),
+        label=_m)
+add(np.nanpercentile, lambda x: np.nanpercentile(x, 35, axis=-1, keepdims=True), (with_nans(2, 6),))
+for _m in ("inverted_cdf", "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf", "hazen",
+           "weibull", "median_unbiased", "normal_unbiased", "lower", "higher", "nearest", "midpoint"):
+    add(np.quantile, lambda x, m=_m: np.quantile(x, [0.1, 0.5, 0.75], method=m, axis=1), (distinct(2, 7),), label=_m)
+
 
 # -- Fourier transforms (complex arguments as ``x + 1j * y``: both parts are checked) ------------------
 

@@ -27,7 +27,6 @@ NOT_YET = {
     # names (tracing/numpy_hooks.py) rather than dispatched, so supported()'s tables do not hold them
     "numpy.full": "routed while tracing, not dispatched", "numpy.array": "routed while tracing, not dispatched",
     "numpy.real_if_close": "a result dtype that depends on the values",
-    "ndarray.compress": "a result shape that depends on the values of the condition",
 }
 
 

@@ -15,7 +15,8 @@ from s2sgrad.primitives import ALL, FAMILIES, Primitive
 FAMILY_TABLES = {name: getattr(emitters, name).EMITTERS
                  for name in ("array", "control", "data", "fills", "indexing", "joining", "linalg", "math",
                               "matrix", "nn", "reduce", "state", "summary", "tensor_array", "segment", "debug",
-                              "sampling", "conv", "eig", "numpy_random", "complex", "fft")}
+                              "sampling", "conv", "eig", "numpy_random", "complex", "numpy_corners",
+                              "fft")}
 
 
 def test_a_primitive_declares_no_emitter_or_simplification():

@@ -19,7 +19,7 @@ from . import runtime
 from .source_files import forget_source, register_source
 
 __all__ = ["load_source", "GENERATED_PREFIX", "GENERATED_MODULE", "compile_listeners", "compile_hooks",
-           "quiet_numpy_warnings", "show_numpy_warnings"]
+           "quiet_numpy_warnings", "show_numpy_warnings", "NUMPY_QUIET"]
 
 GENERATED_MODULE = "s2sgrad.generated"
 
@@ -47,22 +47,22 @@ compile_hooks: list[Callable[[GeneratedRun, str, dict[str, Any], Any], Generated
 # come first to win over the user's (``simplefilter("always")`` or ``"error"``), and
 # ``warnings.catch_warnings`` swaps the whole list, so ``quiet_numpy_warnings`` (called at the
 # start of every run) puts it back in front whenever it is not.
-_QUIET = ("ignore", None, RuntimeWarning, re.compile(r"s2sgrad\.(generated|codegen\.runtime(_summary|_conv)?)\Z"), 0)
+NUMPY_QUIET = ("ignore", None, RuntimeWarning, re.compile(r"s2sgrad\.(generated|codegen\.runtime(_[a-z_]+)?)\Z"), 0)
 _show = False
 
 
 def quiet_numpy_warnings() -> None:
     """Make sure generated code's NumPy RuntimeWarnings are silenced (cheap when nothing changed)."""
     try:
-        if warnings.filters[0] is _QUIET:  # the common case, on every run
+        if warnings.filters[0] is NUMPY_QUIET:  # the common case, on every run
             return
     except IndexError:  # no filters at all (warnings.resetwarnings())
         pass
     if not _show:
         filters = cast("list[Any]", warnings.filters)  # a list at run time (typeshed says Sequence)
-        while _QUIET in filters:
-            filters.remove(_QUIET)
-        filters.insert(0, _QUIET)
+        while NUMPY_QUIET in filters:
+            filters.remove(NUMPY_QUIET)
+        filters.insert(0, NUMPY_QUIET)
         warnings._filters_mutated()  # type: ignore[attr-defined]  # CPython's own hook, absent from typeshed
 
 
@@ -74,8 +74,8 @@ def show_numpy_warnings(enabled: bool = True) -> None:
     """
     global _show
     _show = bool(enabled)
-    while _show and _QUIET in warnings.filters:
-        cast("list[Any]", warnings.filters).remove(_QUIET)
+    while _show and NUMPY_QUIET in warnings.filters:
+        cast("list[Any]", warnings.filters).remove(NUMPY_QUIET)
         warnings._filters_mutated()  # type: ignore[attr-defined]  # CPython's own hook, absent from typeshed
     quiet_numpy_warnings()
 

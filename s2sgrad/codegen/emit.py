@@ -25,7 +25,7 @@ from .emitters import EMITTERS
 from .emitters.common import literal, np_attr
 from .lines import MAX_LINE, dels, signature, with_comment, wrapped_title
 from .names import INTERNAL_NAMES, Namer, value_name
-from .printer import print_lines
+from .printer import assignment_lines, print_lines
 from .program import Instr, Kind, Program, Value
 from .statement import REF, Statement
 
@@ -69,17 +69,20 @@ class _Emitter:
         self.refs: dict[str, Value] = {}
         self.const_lines: list[str] = []
         self.constants: dict[str, np.ndarray] = {}
+        self.scalars: dict[int, ast.expr] = {}   # a uniform constant's Python scalar literal, by value
         self.keep = {id(v) for v in prog.outputs} | {id(v) for _, v in prog.commits}
         self.uses: dict[int, int] = {}
         self.in_blocks: set[int] = set()
+        self.added_into = {id(v) for v in prog.accumulators.values()}  # partial sums whose name lives on
         self._count_uses(prog.instrs)
 
     def _count_uses(self, instrs: list[Instr], in_block: bool = False) -> None:
         """Uses of each value by instructions; a block's results and records are kept (named), and
         what a block defines is never deleted after it (a loop may not have run)."""
+        uses = self.uses
         for ins in instrs:
             for a in ins.args:
-                self.uses[id(a)] = self.uses.get(id(a), 0) + 1
+                uses[id(a)] = uses.get(id(a), 0) + 1
             if in_block:
                 self.in_blocks.update(id(o) for o in ins.outs)
             for block in ins.blocks:
@@ -92,14 +95,17 @@ class _Emitter:
 
     # -- rendering arguments -----------------------------------------------------------------------
     def render(self, v: Value, ins: Instr | None) -> ast.expr:
-        if v.kind is Kind.SHAPE:
-            raise AssertionError(f"{ins.prim.name if ins else 'return'}: emitter read a shape-only argument")
-        if v.const is None:
+        if v.const is None:  # the common case first (a shape-only value has no constant either)
+            if v.kind is Kind.SHAPE:
+                raise AssertionError(f"{ins.prim.name if ins else 'return'}: emitter read a shape-only argument")
             token = f"{REF}{id(v)}"
             self.refs[token] = v
             return ast.Name(token, _LOAD)
         if ins is not None and _can_be_scalar(v, ins):
-            return literal(_python_scalar(v.scalar()))
+            scalar = self.scalars.get(id(v))  # one node for all uses of a constant (nothing mutates it)
+            if scalar is None:
+                scalar = self.scalars[id(v)] = literal(_python_scalar(v.scalar()))
+            return scalar
         if not isinstance(v.const, np.ndarray) or v.const.ndim == 0:
             return literal(np.asarray(v.const, dtype=v.dtype.np)[()])
         return ast.Name(self.constant_name(v), _LOAD)
@@ -147,6 +153,8 @@ class _Emitter:
 
     def _absorb(self, stmt: Statement, pending: dict[str, Statement], out: list[Statement]) -> None:
         """Put pending single-use expressions into ``stmt``; those it cannot take get statements."""
+        if not pending:
+            return
         mine = [ref for ref in stmt.refs if ref[0].id in pending]
         counts: dict[str, int] = {}
         for ref in mine:
@@ -163,12 +171,17 @@ class _Emitter:
                 out.append(producer)
 
     def _fusable(self, ins: Instr) -> bool:
-        if len(ins.outs) != 1 or not ins.prim.pure or ins.prim.assigns or not ins.prim.fusable:
+        outs = ins.outs
+        if len(outs) != 1:
             return False
-        v = ins.outs[0]
+        v = outs[0]
+        if v.kind is not Kind.TEMP or self.uses.get(id(v), 0) != 1 or id(v) in self.keep:
+            return False
+        prim = ins.prim
+        if not prim.pure or prim.assigns or not prim.fusable:
+            return False
         t = v.tensor
-        return (self.uses.get(id(v), 0) == 1 and id(v) not in self.keep and v.kind is Kind.TEMP
-                and (t is None or t.op.graph.primal_of(t) is None))
+        return t is None or t.op.graph.primal_of(t) is None
 
     # -- module --------------------------------------------------------------------------------
     def module(self, title: str) -> Module:
@@ -189,9 +202,17 @@ class _Emitter:
         for token, i in last_use.items():
             if self._deletable(self.refs[token]):
                 dying.setdefault(i, []).append(self.refs[token])
+        for i, stmt in enumerate(stmts):  # a loop variable nothing reads after its loop goes with it
+            if stmt.ins is not None and stmt.ins.blocks:
+                unread = [o for o in stmt.ins.outs if not self.is_used(o) and self._deletable(o)]
+                if unread:
+                    dying.setdefault(i, []).extend(unread)
         body: list[tuple[list[str], Operation | None]] = []
         for i, stmt in enumerate(stmts):
-            body += self.statement_lines(stmt, 0)
+            if stmt.ins is not None and stmt.ins.blocks:
+                body += control_lines(self, stmt, 0)
+            else:
+                body.append(self._text(stmt, 0))
             if i in dying:
                 body.append((dels(sorted(self.name_of(v) for v in dying[i])), None))
         self._resolve(final[-1])
@@ -233,25 +254,35 @@ class _Emitter:
         if not ins.outs:  # an effect (a check, a print): a call statement
             code = print_lines(ast.Expr(stmt.expr), MAX_LINE - 4)
             return with_comment(code, _op_comment(ins), "    "), ins.op
+        indent = "    " * (depth + 1)
+        into = self.prog.accumulators.get(id(ins.outs[0])) if len(ins.outs) == 1 else None
+        if into is not None and id(ins.outs[0]) not in self.names and isinstance(stmt.expr, ast.BinOp):
+            self.names[id(ins.outs[0])] = self.name_of(into)   # a running sum: ``total += term``
+            code = print_lines(ast.AugAssign(ast.Name(self.name_of(into), _STORE), ast.Add(), stmt.expr.right),
+                               MAX_LINE - len(indent))
+            return with_comment(code, _op_comment(ins), indent), ins.op
         if len(ins.outs) == 1:
-            target: ast.expr = ast.Name(self.name_of(ins.outs[0]), _STORE)
+            code = assignment_lines(self.name_of(ins.outs[0]), stmt.expr, MAX_LINE - len(indent))
         else:
             target = ast.Tuple([ast.Name(self.name_of(o) if id(o) in self.uses or id(o) in self.keep else "_",
                                          _STORE) for o in ins.outs], _STORE)
-        indent = "    " * (depth + 1)
-        code = print_lines(ast.Assign([target], stmt.expr, None, lineno=0), MAX_LINE - len(indent))
+            code = print_lines(ast.Assign([target], stmt.expr, None, lineno=0), MAX_LINE - len(indent))
         return with_comment(code, _op_comment(ins), indent), ins.op
 
     def _resolve(self, stmt: Statement) -> None:
         """Give placeholder names their final identifiers (in statement order, so numbering reads well)."""
         for ref in stmt.refs:
             node = ref[0]
-            if node.id.startswith(REF):
-                node.id = self.name_of(self.refs[node.id])
+            token = node.id
+            if token[:1] == REF:  # not renamed yet (a name used twice has two references)
+                node.id = self.name_of(self.refs[token])
 
     def _deletable(self, v: Value) -> bool:
-        return (v.kind is Kind.TEMP and id(v) not in self.keep and v.const is None and id(v) not in self.in_blocks
-                and (v.size is None or v.size >= DEL_MIN_ELEMENTS))
+        if (v.kind is not Kind.TEMP or id(v) in self.keep or v.const is not None or id(v) in self.in_blocks
+                or id(v) in self.added_into):
+            return False
+        size = v.size
+        return size is None or size >= DEL_MIN_ELEMENTS
 
     def _copy_outputs(self, returned: Sequence[Value]) -> list[int]:
         """Indices of returned values that may share memory with a variable, constant or feed."""
@@ -279,7 +310,7 @@ class _LazyArgs(Sequence[ast.expr]):
     def __getitem__(self, i: slice) -> list[ast.expr]: ...
 
     def __getitem__(self, i: int | slice) -> ast.expr | list[ast.expr]:
-        if isinstance(i, slice):
+        if type(i) is slice:
             return [self[j] for j in range(*i.indices(len(self)))]
         return self._emitter.render(self._ins.args[i], self._ins)
 
@@ -300,10 +331,13 @@ def _can_be_scalar(v: Value, ins: Instr) -> bool:
     gives the same dtype (another non-constant argument has v's dtype) and the same shape."""
     if not ins.prim.ufunc or v.dtype.name == "string" or not v.is_uniform():
         return False
-    others = [a for a in ins.args if a is not v]
     out = ins.outs[0].shape.sizes
     typed = covers = False
-    for a in others:
+    others = []
+    for a in ins.args:
+        if a is v:
+            continue
+        others.append(a)
         if a.const is None and a.dtype is v.dtype:
             typed = True
         if a.shape.sizes == out:

@@ -5,6 +5,7 @@ slice's shape rules on concrete shapes and returns a Program.
 """
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -30,11 +31,17 @@ def needed_ops(fetch_tensors: Iterable[Tensor], target_ops: Iterable[Operation],
             continue
         seen.add(op)
         refs = op.prim.ref_inputs
-        for i, t in enumerate(op.inputs):
-            if i not in refs and t not in fed and t.op not in seen:
-                stack.append(t.op)
-        stack.extend(c for c in op.control_inputs if c not in seen)
-    ops = sorted(seen, key=lambda o: o.id)
+        if refs:
+            for i, t in enumerate(op.inputs):
+                if i not in refs and t not in fed and t.op not in seen:
+                    stack.append(t.op)
+        else:
+            for t in op.inputs:
+                if t not in fed and t.op not in seen:
+                    stack.append(t.op)
+        if op.control_inputs:
+            stack.extend(c for c in op.control_inputs if c not in seen)
+    ops = sorted(seen, key=_op_id)
     inner = next((op for op in ops if op.region is not None), None)
     if inner is not None and inner.region is not None:
         owner = inner.region.owner.name if inner.region.owner is not None else "a control-flow op"
@@ -47,6 +54,9 @@ def needed_ops(fetch_tensors: Iterable[Tensor], target_ops: Iterable[Operation],
                 None, op, f"You must feed a value for placeholder tensor '{op.name}' with dtype "
                 f"{t.dtype.name} and shape {dims_text(t.shape.sizes, '<unknown>')}  [created at {op.where}]")
     return ops
+
+
+_op_id = operator.attrgetter("id")
 
 
 def lower(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feeds: dict,
@@ -112,14 +122,22 @@ def _lower_op(op: Operation, values: dict, prog: Any, rng_params: dict) -> None:
     args = []
     as_recorded = True  # every input has its static shape and dtype
     refs, shape_only = prim.ref_inputs, prim.shape_only
-    for i, t in enumerate(op.inputs):
-        if refs and i in refs:
-            continue
-        v = values[t]
-        as_recorded = as_recorded and v.shape is t._shape and v.dtype is t.dtype
-        if shape_only and i in shape_only and v.shape.is_fully_defined():
-            v = Value(v.dtype, v.shape, kind=Kind.SHAPE)  # only its shape is read: no runtime use
-        args.append(v)
+    if refs or shape_only:
+        for i, t in enumerate(op.inputs):
+            if refs and i in refs:
+                continue
+            v = values[t]
+            if v.shape is not t._shape or v.dtype is not t.dtype:
+                as_recorded = False
+            if shape_only and i in shape_only and v.shape.is_fully_defined():
+                v = Value(v.dtype, v.shape, kind=Kind.SHAPE)  # only its shape is read: no runtime use
+            args.append(v)
+    else:  # the common case
+        for t in op.inputs:
+            v = values[t]
+            if v.shape is not t._shape or v.dtype is not t.dtype:
+                as_recorded = False
+            args.append(v)
     if prim is ASSIGN:  # the new value is the assigned value
         values[op.outputs[0]] = args[0]
         _commit(op, args[0], prog)
@@ -134,9 +152,14 @@ def _lower_op(op: Operation, values: dict, prog: Any, rng_params: dict) -> None:
         raise errors.InvalidArgumentError(
             None, op, f"{e} for '{op.name}' ({op.type}) with input shapes {shapes} "
             f"[created at {op.where}]") from None
-    outs = [Value(dt, shape, tensor=t) for t, (dt, shape) in zip(op.outputs, specs, strict=True)]
-    for t, v in zip(op.outputs, outs, strict=True):
-        values[t] = v
+    if type(specs) is list and len(specs) == 1 == len(op.outputs):  # the common case
+        t = op.outputs[0]
+        outs = [Value(specs[0][0], specs[0][1], tensor=t)]
+        values[t] = outs[0]
+    else:
+        outs = [Value(dt, shape, tensor=t) for t, (dt, shape) in zip(op.outputs, specs, strict=True)]
+        for t, v in zip(op.outputs, outs, strict=True):
+            values[t] = v
     prog.instrs.append(Instr(prim, args, op.attrs, outs, op))
     if prim.assigns:
         _commit(op, outs[0], prog)
@@ -207,6 +230,9 @@ def _recorded_specs(op: Operation) -> list | None:
     """The op's recorded output specs, when they are fully known: for inputs of their static
     shapes, re-running the shape rule would give the same answer."""
     outputs = op.outputs
+    if len(outputs) == 1:  # the common case
+        shape = outputs[0]._shape
+        return [(outputs[0].dtype, shape)] if shape.is_fully_defined() else None
     if all(t._shape.is_fully_defined() for t in outputs):
         return [(t.dtype, t._shape) for t in outputs]
     return None

@@ -27,12 +27,15 @@ _INVALID = re.compile(r"[^a-z0-9_]+")
 _GRADIENT_SCOPE = re.compile(r"^gradients(_\d+)?/")
 _RUNS = re.compile(r"__+")
 _SAFE = re.compile(r"(?!\d)[a-z0-9]+(?:_[a-z0-9]+)*")  # what ``identifier`` returns unchanged (up to _MAX_LEN)
+_PLAIN = re.compile(r"[A-Za-z][a-z0-9]*(?:_[a-z0-9]+)*")  # what ``identifier`` only lower-cases (up to _MAX_LEN)
 _MAX_LEN = 40
 
 
 @functools.lru_cache(maxsize=8192)
 def identifier(text: str) -> str:
     """``'layer1/MatMul_1'`` -> ``'layer1_mat_mul_1'``; always a safe identifier (maybe reserved)."""
+    if len(text) <= _MAX_LEN and _PLAIN.fullmatch(text):  # most op names: ``Tanh_5``, ``add``
+        return text.lower()
     text = _CAMEL.sub("_", str(text)).lower()
     text = _INVALID.sub("_", text.replace("/", "_")).strip("_")
     text = _RUNS.sub("_", text)[:_MAX_LEN].rstrip("_")
@@ -45,7 +48,11 @@ def identifier(text: str) -> str:
 
 def op_identifier(op_name: str) -> str:
     """Identifier from the last two components of an op name: ``a/b/update_w/Mul`` -> ``update_w_mul``."""
-    return identifier("/".join(_GRADIENT_SCOPE.sub("", op_name).split("/")[-2:]))
+    if "/" not in op_name:
+        return identifier(op_name)
+    if op_name.startswith("gradients"):
+        op_name = _GRADIENT_SCOPE.sub("", op_name)
+    return identifier("/".join(op_name.rsplit("/", 2)[-2:]))
 
 
 class Namer:

@@ -31,14 +31,19 @@ def optimize(prog: Program) -> Program:
     """Fold, simplify, merge common subexpressions, then drop what nothing uses."""
     alias: dict[int, Value] = {}
     consts: dict[Hashable, Value] = {}
+    canonical: dict[int, tuple[Value, Value]] = {}  # id of a constant -> (it, the equal constant it becomes)
 
     def resolve(v: Value) -> Value:
         while id(v) in alias:
             v = alias[id(v)]
         if v.const is not None:
+            known = canonical.get(id(v))
+            if known is not None and known[0] is v:  # (holding v keeps its id from being reused)
+                return known[1]
             key = _const_key(v)
-            if key is not None:
-                v = consts.setdefault(key, v)
+            first = v if key is None else consts.setdefault(key, v)
+            canonical[id(v)] = (v, first)
+            v = first
         return v
 
     prog.instrs = _rewrite(prog.instrs, resolve, alias, {})
@@ -53,7 +58,8 @@ def _rewrite(instrs: list[Instr], resolve: Any, alias: dict[int, Value], seen: d
     A block sees the common subexpressions of the blocks around it; its own stay inside it."""
     kept: list[Instr] = []
     for ins in instrs:
-        ins.args = [resolve(a) for a in ins.args]
+        # most arguments are computed values nothing replaced: resolve would return them as they are
+        ins.args = [a if a.const is None and id(a) not in alias else resolve(a) for a in ins.args]
         if ins.blocks:
             for block in ins.blocks:
                 block.instrs = _rewrite(block.instrs, resolve, alias, dict(seen))
@@ -79,18 +85,20 @@ def _rewrite(instrs: list[Instr], resolve: Any, alias: dict[int, Value], seen: d
 def _replacement(ins: Instr, seen: dict[Hashable, Instr]) -> list[Value] | None:
     """What an instruction's outputs can be replaced with: a folded constant, a simpler value or
     the outputs of an earlier identical instruction (None: keep it)."""
-    for o in ins.outs:
+    prim, outs = ins.prim, ins.outs
+    for o in outs:
         if not o.shape.is_fully_defined():
             _refine_shapes(ins)
             break
-    replacement = _fold(ins) if ins.prim.pure and not ins.prim.lists and not ins.prim.effect else None
-    if replacement is None and ins.prim.fill is not None and ins.outs[0].shape.is_fully_defined():
-        replacement = [uniform(ins.outs[0], ins.prim.fill)]
-    simplify = SIMPLIFY.get(ins.prim) if replacement is None else None
+    computes = prim.pure and not prim.effect  # a pure computation: may fold, simplify or merge
+    replacement = _fold(ins) if computes and not prim.lists else None
+    if replacement is None and prim.fill is not None and outs[0].shape.is_fully_defined():
+        replacement = [uniform(outs[0], prim.fill)]
+    simplify = SIMPLIFY.get(prim) if replacement is None else None
     if simplify is not None:
         out = simplify(ins)
         replacement = None if out is None else out if isinstance(out, list) else [out]
-    if replacement is None and ins.prim.pure and not ins.prim.effect:
+    if replacement is None and computes:
         key = _cse_key(ins)
         if key is not None:
             first = seen.setdefault(key, ins)
@@ -161,7 +169,7 @@ def _cse_key(ins: Instr) -> Hashable | None:
         attrs = _freeze(ins.attrs) if ins.attrs else ()  # most instructions have no attributes
     except TypeError:
         return None
-    return (ins.prim.name, tuple(id(a) for a in ins.args), attrs)
+    return (ins.prim.name, tuple(map(id, ins.args)), attrs)
 
 
 def _fold(ins: Instr) -> list[Value] | None:
@@ -173,12 +181,12 @@ def _fold(ins: Instr) -> list[Value] | None:
     if source is not None and ins.args[source].const is not None and ins.args[source].is_uniform() \
             and ins.outs[0].shape.is_fully_defined():
         return [uniform(ins.outs[0], ins.args[source].scalar())]
+    for a in ins.args:  # first: most instructions have a computed argument
+        if a.const is None and a.kind is not Kind.SHAPE:
+            return None
     emit = EMITTERS.get(ins.prim)
     if emit is None or not ins.args or not ins.prim.foldable:
         return None
-    for a in ins.args:
-        if a.const is None and a.kind is not Kind.SHAPE:
-            return None
     if any(o.size is None or o.size > FOLD_LIMIT for o in ins.outs):
         return None
     names = [f"_a{i}" for i in range(len(ins.args))]
@@ -214,7 +222,9 @@ def _live_instrs(instrs: list[Instr], live: set[int]) -> list[Instr]:
         if ins.blocks:
             if _prune_control(ins, live):
                 kept.append(ins)
-        elif ins.prim.effect or not live.isdisjoint(map(id, ins.outs)):
+            continue
+        outs = ins.outs
+        if ins.prim.effect or (id(outs[0]) in live if len(outs) == 1 else not live.isdisjoint(map(id, outs))):
             kept.append(ins)
             live.update(map(id, ins.args))
     kept.reverse()

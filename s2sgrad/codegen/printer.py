@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Sequence
 
-__all__ = ["print_statement", "print_lines", "Unsupported"]
+__all__ = ["print_statement", "print_lines", "assignment_lines", "Unsupported"]
 
 # ast._Precedence values (CPython's ast.py), from low to high
 _TUPLE, _TEST, _NOT, _CMP, _BOR, _BXOR, _BAND, _SHIFT, _ARITH, _TERM, _FACTOR, _POWER, _ATOM = (
@@ -71,6 +71,18 @@ def print_lines(node: ast.stmt, width: int) -> list[str]:
     except Unsupported:
         pass
     return [text]
+
+
+def assignment_lines(name: str, value: ast.expr, width: int) -> list[str]:
+    """``print_lines`` of ``name = value`` (the common statement: no ``Assign`` node is built
+    unless the line must be broken)."""
+    try:
+        text = f"{name} = {_expr(value, _TEST)}"
+    except Unsupported:
+        text = ""
+    if text and len(text) <= width:
+        return [text]
+    return print_lines(ast.Assign([ast.Name(name, ast.Store())], value, None, lineno=0), width)
 
 
 def _fill(prefix: str, node: ast.expr, suffix: str, width: int, text: str | None = None) -> list[str]:
@@ -202,6 +214,8 @@ def _expr(node: ast.expr, context: int) -> str:
             text += " "
         return f"{text}.{node.attr}"
     if type(node) is ast.Call:
+        if not node.keywords and len(node.args) == 1:  # the common call: np.tanh(x)
+            return f"{_expr(node.func, _ATOM)}({_expr(node.args[0], _TEST)})"
         args = [_expr(a, _TEST) for a in node.args]
         for k in node.keywords:
             if k.arg is None:
@@ -244,7 +258,10 @@ def _constant(node: ast.Constant) -> str:
     if value is Ellipsis:
         return "..."
     if isinstance(value, (float, complex)):
-        return repr(value).replace("inf", _INFSTR).replace("nan", f"({_INFSTR}-{_INFSTR})")
+        text = repr(value)
+        if "n" not in text:  # neither inf nor nan
+            return text
+        return text.replace("inf", _INFSTR).replace("nan", f"({_INFSTR}-{_INFSTR})")
     if isinstance(value, tuple):
         raise Unsupported("tuple constant")
     return ("u" if getattr(node, "kind", None) == "u" else "") + repr(value)

@@ -125,6 +125,7 @@ class Program:
         self.instrs: list[Instr] = []
         self.outputs: list[Value] = []
         self.commits: list[tuple[Operation, Value]] = []  # (variable Operation, new value), graph order
+        self.accumulators: dict[int, Value] = {}  # id of a running sum -> the partial sum it adds into, in place
 
 
 def uniform(like: Value, scalar: Any) -> Value:

@@ -1,8 +1,10 @@
 """The pass manager: lower a graph slice, then run each pass over the Program in order.
 
-Every pass rewrites the Program **in place** (``optimize``: fold, simplify, CSE, DCE;
+Every pass rewrites the Program **in place** (``drop_zero_carries``: a zero gradient a gradient
+loop carries unchanged leaves it; ``optimize``: fold, simplify, CSE, DCE;
 ``hoist_invariants``: loop-invariant code moves before its loop; ``share_transposes``: one
-contiguous copy of a matrix used transposed several times); none returns a new Program. In
+contiguous copy of a matrix used transposed several times; ``accumulate``: a gradient summed over
+terms made at different times is added up as they come); none returns a new Program. In
 checked mode (``set_checked(True)``, which the test suite turns on) the graph slice is verified
 before lowering and the Program after lowering and after every pass, so a pass that breaks an
 invariant is named by the error.
@@ -13,8 +15,10 @@ from collections.abc import Callable, Sequence
 
 from ..ssa.graph import Operation, Tensor
 from ..ssa.verify import verify_graph
+from .accumulate import accumulate
 from .hoist import hoist_invariants
 from .layout import share_transposes
+from .loop_zeros import drop_zero_carries
 from .lower import lower
 from .passes import optimize
 from .program import Program
@@ -22,7 +26,8 @@ from .verify import VerifyError, verify_program
 
 __all__ = ["PASSES", "is_checked", "lower_and_optimize", "set_checked"]
 
-PASSES: tuple[Callable[[Program], object], ...] = (optimize, hoist_invariants, share_transposes)
+PASSES: tuple[Callable[[Program], object], ...] = (drop_zero_carries, optimize, hoist_invariants,
+                                                    share_transposes, accumulate)
 _checked = False
 
 

@@ -55,35 +55,67 @@ class Statement:
 
 
 def scan(expr: ast.AST) -> tuple[list[Ref], int, set[str]]:
-    """Placeholder references (with their parents), operation count and ``rt`` helpers of ``expr``."""
+    """Placeholder references (with their parents), operation count and ``rt`` helpers of ``expr``.
+
+    References come in the order of a depth-first walk visiting a node's fields last to first
+    (naming follows it); calls and operators, most of any tree, are walked without looking up
+    their fields, in that same order."""
     refs: list[Ref] = []
     size = 0
     helpers: set[str] = set()
     stack: list = [(expr, None, None, None)]
+    push = stack.append
     while stack:
         node, parent, field, index = stack.pop()
         kind = type(node)
         if kind is ast.Name:
-            if node.id.startswith(REF):
+            if node.id[:1] == REF:
                 refs.append((node, parent, field, index))
+            continue
+        if kind is ast.Call and type(node.args) is list and type(node.keywords) is list:
+            size += 1
+            push((node.func, node, "func", None))
+            for i, item in enumerate(node.args):
+                if type(item) is not ast.Constant:
+                    push((item, node, "args", i))
+            for i, item in enumerate(node.keywords):
+                push((item, node, "keywords", i))
+            continue
+        if kind is ast.BinOp:
+            size += 1
+            if type(node.left) is not ast.Constant:
+                push((node.left, node, "left", None))
+            if type(node.right) is not ast.Constant:
+                push((node.right, node, "right", None))
+            continue
+        if kind is ast.Attribute:
+            value = node.value
+            if type(value) is ast.Name:
+                if value.id == "rt":
+                    helpers.add(node.attr)
+                elif value.id[:1] == REF:
+                    refs.append((value, node, "value", None))
+            elif type(value) is not ast.Constant:
+                push((value, node, "value", None))
             continue
         if kind in _OPERATIONS:
             size += 1
-        elif kind is ast.Attribute and type(node.value) is ast.Name and node.value.id == "rt":
-            helpers.add(node.attr)
         fields = _CHILD_FIELDS.get(kind)
         if fields is None:
             fields = _CHILD_FIELDS[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
         for name in fields:
             child = getattr(node, name, None)
-            if isinstance(child, ast.AST):
-                stack.append((child, node, name, None))
-            elif isinstance(child, list):
-                stack.extend((item, node, name, i) for i, item in enumerate(child) if isinstance(item, ast.AST))
+            if child is None or type(child) is ast.Constant:  # nothing to find in it (most leaves)
+                continue
+            if isinstance(child, list):
+                stack.extend((item, node, name, i) for i, item in enumerate(child)
+                             if type(item) is not ast.Constant and isinstance(item, ast.AST))
+            elif isinstance(child, ast.AST):
+                push((child, node, name, None))
     return refs, size, helpers
 
 
 # Fields that never hold a name, an operation or an attribute (contexts, operators, constants'
-# values): ``scan`` does not descend into them.
-_LEAF_FIELDS = frozenset({"ctx", "op", "ops", "kind"})
+# values, attribute and keyword names): ``scan`` does not descend into them.
+_LEAF_FIELDS = frozenset({"ctx", "op", "ops", "kind", "attr", "arg", "type_comment"})
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {ast.Constant: ()}

@@ -28,6 +28,7 @@ _missing: set[str] = set()   # files without source
 _files: dict[str, tuple[list, dict[int, tuple[_Statement, str | None]]]] = {}
 # graph -> [ops scanned, {statement: id of its last op}]; ids, not ops, so the graph can die
 _scans: weakref.WeakKeyDictionary[Graph, list] = weakref.WeakKeyDictionary()
+_recent: list = [None, None]  # [weak reference to the graph last asked about, its scan]: one op after another
 
 
 def assigned_name(op: Operation) -> str | None:
@@ -45,13 +46,20 @@ def assigned_name(op: Operation) -> str | None:
 
 def _last_ops(graph: Graph) -> dict:
     """Statement -> the id of its last forward op, updated with the ops added since the last call."""
-    scan = _scans.get(graph)
-    if scan is None:
-        scan = _scans[graph] = [0, {}]
+    ref, scan = _recent
+    if ref is None or ref() is not graph:
+        scan = _scans.get(graph)
+        if scan is None:
+            scan = _scans[graph] = [0, {}]
+        _recent[:] = [weakref.ref(graph), scan]
+    if scan[0] == len(graph._ops):
+        return scan[1]
     new = graph._ops[scan[0]:]   # append-only: the ops added since the last scan
+    location = found = None      # consecutive ops often come from one line: looked up once
     for op in new:
         if op.grad_of is None and not op.prim.ref_inputs:  # writes are named new_<variable>
-            found = _statement(op.location)
+            if op.location != location:
+                location, found = op.location, _statement(op.location)
             if found is not None:
                 scan[1][found[0]] = op.id
     scan[0] += len(new)

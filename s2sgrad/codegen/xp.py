@@ -33,7 +33,7 @@ SAME = frozenset("""abs all any arange argmax argmin broadcast_to ceil clip cos 
     minimum multiply add subtract divide prod reshape round sign sin sinh sqrt square squeeze stack sum take tan
     tanh where zeros zeros_like ones ones_like full_like moveaxis tile linalg float16 float32 float64 int8 int16
     int32 int64 uint8 uint16 uint32 uint64 complex64 complex128 nan inf pi e matmul tensordot real imag conj
-    fft""".split())
+    sort hypot take_along_axis fft""".split())
 # np.<name> -> the standard's name
 RENAMED = {"concatenate": "concat", "transpose": "permute_dims", "power": "pow", "arccos": "acos", "arcsin": "asin",
            "arcsinh": "asinh", "arccosh": "acosh", "arctan": "atan", "arctanh": "atanh", "arctan2": "atan2",
@@ -45,6 +45,9 @@ NUMPY_ONLY = {
     "np.object_": "string tensors are NumPy object arrays",
     "np.argwhere": "its result's shape depends on the values",
     "np.einsum": "the standard has no einsum (the torch, jax and cupy backends use theirs)",
+    "np.fmax": "the standard has no NaN-ignoring maximum", "np.fmin": "the standard has no NaN-ignoring minimum",
+    "np.cbrt": "the standard has no cube root", "np.argsort": "NumPy's kind= (the standard's argsort takes stable=)",
+    "np.partition": "the standard has no partition", "np.argpartition": "the standard has no partition",
     "rt.segment_sum": "scatter-add into a new array (no standard scatter)",
     "rt.scatter_into_zeros": "scatter into a new array (no standard scatter)",
     "rt.scatter_nd": "scatter into a new array (no standard scatter)",

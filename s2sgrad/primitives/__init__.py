@@ -24,6 +24,7 @@ from . import (
     math,
     matrix,
     nn,
+    numpy_corners,
     numpy_random,
     reduce,
     sampling,
@@ -38,7 +39,7 @@ __all__ = ["ALL", "BY_NAME", "FAMILIES", "Primitive", "define"]
 
 FAMILIES: tuple[ModuleType, ...] = (state, math, reduce, linalg, array, joining, fills, indexing, nn, control,
                                      tensor_array, data, segment, debug, sampling, conv, matrix, summary,
-                                     eig, numpy_random, complex, fft)
+                                     eig, numpy_random, complex, numpy_corners, fft)
 
 
 def _declared(families: tuple[ModuleType, ...]) -> tuple[Primitive, ...]:

@@ -109,8 +109,9 @@ FLOOR_DIV = binary("FloorDiv", "x // y", differentiable=False, kinds="ordered", 
 FLOOR_MOD = binary("FloorMod", "x % y", kinds="ordered", numpy=(np.remainder,), tf_names=("floormod", "mod"))
 POW = define("Pow", _binary_infer("Pow", "numeric"), ufunc=True, arity=2, kinds="numeric",
              numpy=(np.power, np.float_power), tf_names=("pow",))
-MAXIMUM = binary("Maximum", "np.maximum(x, y)", kinds="ordered", numpy=(np.maximum,), tf_names=("maximum",))
-MINIMUM = binary("Minimum", "np.minimum(x, y)", kinds="ordered", numpy=(np.minimum,), tf_names=("minimum",))
+# np.maximum/np.minimum are primitives/numpy_corners.py's in the decorator (ties split, as in autograd)
+MAXIMUM = binary("Maximum", "np.maximum(x, y)", kinds="ordered", tf_names=("maximum",))
+MINIMUM = binary("Minimum", "np.minimum(x, y)", kinds="ordered", tf_names=("minimum",))
 SQUARED_DIFFERENCE = binary("SquaredDifference", "np.square(x - y)", tf_names=("squared_difference",))
 ATAN2 = binary("Atan2", "np.arctan2(x, y)", kinds="real", numpy=(np.arctan2,), tf_names=("atan2",))
 XLOGY = binary("Xlogy", "np.where(x == 0, 0, x * np.log(y))", kinds="float", tf_names=("xlogy",))

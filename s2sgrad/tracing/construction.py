@@ -1,4 +1,4 @@
-"""Choosing and making values: where, clip, round, the ``*_like`` constructors, copy,
+"""Choosing and making values: where, round, the ``*_like`` constructors, copy,
 linspace, and the shape queries (``np.shape``, ``np.ndim``, ``np.size``)."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 from ..ops import array_ops as a
 from ..ops import math_ops as m
 from ..ops.convert import constant
-from .convert import as_tensor, as_traced, cast, graph_dtype, promote, result_type
+from .convert import as_tensor, as_traced, cast, graph_dtype, promote
 from .registry import implements, unsupported
 from .traced import Traced
 
@@ -64,22 +64,6 @@ def _copy(a_: Any, order: str = "K", subok: bool = False) -> Traced:
 implements(np.shape)(lambda a_: as_traced(a_).shape)
 implements(np.ndim)(lambda a_: as_traced(a_).ndim)
 implements(np.size)(lambda a_, axis=None: as_traced(a_).size if axis is None else as_traced(a_).shape[axis])
-
-
-@implements(np.clip)
-def _clip(a_: Any, a_min: Any = np._NoValue, a_max: Any = np._NoValue, out: Any = None, *,
-          min: Any = np._NoValue, max: Any = np._NoValue, **kwargs: Any) -> Traced:
-    lo = a_min if a_min is not np._NoValue else (None if min is np._NoValue else min)
-    hi = a_max if a_max is not np._NoValue else (None if max is np._NoValue else max)
-    if out is not None:
-        raise unsupported("numpy.clip(..., out=...)", "Assign the result instead.")
-    dtype = result_type(a_, lo, hi)
-    t = as_tensor(a_, dtype)
-    if lo is not None:
-        t = m.maximum(t, as_tensor(lo, dtype))
-    if hi is not None:
-        t = m.minimum(t, as_tensor(hi, dtype))
-    return Traced(t)
 
 
 @implements(np.round, np.around)

@@ -1,5 +1,6 @@
-"""Elementwise functions whose plain formula has a bad point, written so the value is NumPy's and
-the gradient is finite there: sinc at 0, nan_to_num (and isposinf/isneginf, which it uses).
+"""Elementwise functions with corners, written so the value is NumPy's and the gradient autograd's
+or finite there: clip (no gradient at a bound), sinc at 0, nan_to_num (and isposinf/isneginf,
+which it uses).
 
 The "double where" pattern keeps the bad point out of the differentiated branch: the unchosen
 branch of ``np.where`` gets a zero gradient, and its input is replaced by a harmless value so that
@@ -12,11 +13,36 @@ from typing import Any
 
 import numpy as np
 
-from .convert import as_traced
-from .registry import implements
+from ..ops import math_ops as m
+from ..primitives.numpy_corners import NUMPY_CLIP
+from .convert import as_tensor, as_traced, result_type
+from .registry import implements, unsupported
 from .traced import Traced
 
 __all__: list[str] = []
+
+
+@implements(np.clip)
+def _clip(a_: Any, a_min: Any = np._NoValue, a_max: Any = np._NoValue, out: Any = None, *,
+          min: Any = np._NoValue, max: Any = np._NoValue, **kwargs: Any) -> Traced:
+    """``np.clip(x, lo, hi)``; a missing bound is the dtype's extreme (-inf, or the smallest integer)."""
+    lo = a_min if a_min is not np._NoValue else (None if min is np._NoValue else min)
+    hi = a_max if a_max is not np._NoValue else (None if max is np._NoValue else max)
+    if out is not None:
+        raise unsupported("numpy.clip(..., out=...)", "Assign the result instead.")
+    dtype = result_type(a_, lo, hi)
+    if lo is None and hi is None:
+        return as_traced(a_, dtype).copy()
+    bounds = [as_tensor(_extreme(dtype, side) if b is None else b, dtype) for b, side in ((lo, -1), (hi, 1))]
+    return Traced(m.elementwise(NUMPY_CLIP, as_tensor(a_, dtype), *bounds))
+
+
+def _extreme(dtype: np.dtype, side: int) -> Any:
+    """The lowest (``side=-1``) or highest value of ``dtype``: no value is beyond it."""
+    if dtype.kind == "f":
+        return dtype.type(side * np.inf)
+    info = np.iinfo(dtype)
+    return info.min if side < 0 else info.max
 
 
 @implements(np.sinc)

@@ -6,9 +6,12 @@ the names below in the ``numpy`` module are wrappers. Called from the user's cod
 tracing thread, they build traced values: lists and tuples of traced values become one
 stacked array, ``np.zeros``/``ones``/``empty``/``full`` give a traced array that keeps its
 concrete value until a traced value is written into it (so ``out[i] = f(x[i])`` in a loop
-records the writes), ``np.r_``/``np.c_`` concatenate. Everywhere else (NumPy itself,
+records the writes), ``np.r_``/``np.c_`` concatenate, and the ufuncs (``np.add``...) take
+lists of traced values. Everywhere else (NumPy itself,
 s2sgrad, other threads) they are NumPy's own functions. Only the ``numpy`` module's
-attributes are routed: ``from numpy import zeros`` done before the trace keeps NumPy's.
+attributes are routed, and the globals the traced function (and the Python functions it calls)
+reads that hold NumPy's objects (``from numpy import zeros``): ``user_names`` routes those while
+the function runs and restores them before its captured globals are taken (``captures``).
 """
 from __future__ import annotations
 
@@ -16,22 +19,23 @@ import contextlib
 import functools
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import numpy as np
 
 from ..ops.convert import constant
 from .convert import as_traced, cast_traced, contains_traced, graph_dtype
-from .registry import FUNCTIONS, unsupported
+from .registry import FUNCTIONS, UFUNCS, unsupported
 from .traced import Traced, _stack, on_activate
 
-__all__ = ["routed"]
+__all__ = ["routed", "user_names"]
 
 _LOCK = threading.Lock()
 _ACTIVE = [0]                     # traces active in any thread; the wrappers are installed while > 0
 _ORIGINAL: dict[str, Any] = {}    # name in numpy -> NumPy's own object
 _ALIASES: list[Any] = []        # the wrappers entered in FUNCTIONS while installed
+_ROUTED: dict[int, Any] = {}      # id of NumPy's own object -> its wrapper, while installed
 _FOREIGN = ("numpy", "s2sgrad")   # callers from these packages get NumPy's functions
 
 
@@ -119,6 +123,41 @@ def _listed(func: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
+# -- ufuncs called on lists of traced values -----------------------------------------------------------
+
+def _stacked(args: tuple, first: int = 0) -> tuple:
+    """``args`` with every list or tuple holding traced values (from ``first`` on) as one traced array."""
+    return tuple(as_traced(v) if i >= first and isinstance(v, (list, tuple)) and contains_traced(v) else v
+                 for i, v in enumerate(args))
+
+
+class _ListTakingUfunc:
+    """A ufunc whose list arguments holding traced values become traced arrays first (NumPy would try
+    to make NumPy arrays of them): ``np.add([a, b], 1)``, ``np.maximum.reduce([a, b])``. Everything
+    else is the ufunc's own."""
+
+    _METHODS = ("reduce", "accumulate", "outer", "at", "reduceat")
+
+    def __init__(self, ufunc: np.ufunc) -> None:
+        self._ufunc = ufunc
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._ufunc(*(_stacked(args) if _stack() else args), **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._ufunc, name)
+        if name not in self._METHODS:
+            return attr
+        first = 1 if name == "at" else 0   # ufunc.at writes into its first argument: not a copy of it
+
+        def method(*args: Any, **kwargs: Any) -> Any:
+            return attr(*(_stacked(args, first) if _stack() else args), **kwargs)
+        return method
+
+    def __repr__(self) -> str:
+        return repr(self._ufunc)
+
+
 # -- np.r_ and np.c_ ---------------------------------------------------------------------------------------
 
 class _Concatenator:
@@ -165,11 +204,15 @@ def _install() -> None:
             table[name] = (_listed(getattr(np, name)), _first_holds_traced)
     for name, (traced, wanted) in table.items():
         _ORIGINAL[name] = original = getattr(np, name)
-        wrapper = _wrap(name, traced, wanted)
+        wrapper = _ROUTED[id(original)] = _wrap(name, traced, wanted)
         if original in FUNCTIONS:  # code reading FUNCTIONS[np.sum] while the wrapper is np.sum finds it
             FUNCTIONS[wrapper] = FUNCTIONS[original]
             _ALIASES.append(wrapper)
         setattr(np, name, wrapper)
+    for name, value in vars(np).items():
+        if isinstance(value, np.ufunc) and value in UFUNCS:
+            _ORIGINAL[name] = value
+            setattr(np, name, _ROUTED.setdefault(id(value), _ListTakingUfunc(value)))
     for name, column in (("r_", False), ("c_", True)):
         _ORIGINAL[name] = getattr(np, name)
         setattr(np, name, _Concatenator(_ORIGINAL[name], column))
@@ -179,6 +222,7 @@ def _uninstall() -> None:
     for name, original in _ORIGINAL.items():
         setattr(np, name, original)
     _ORIGINAL.clear()
+    _ROUTED.clear()
     for wrapper in _ALIASES:
         del FUNCTIONS[wrapper]
     _ALIASES.clear()
@@ -198,6 +242,21 @@ def routed() -> Iterator[None]:
             _ACTIVE[0] -= 1
             if _ACTIVE[0] == 0:
                 _uninstall()
+
+
+@contextlib.contextmanager
+def user_names(globals_read: Iterable[tuple[dict, str]]) -> Iterator[None]:
+    """While the block runs, the ``(namespace, name)`` globals holding NumPy's routed objects hold
+    their wrappers (``from numpy import zeros`` done before the trace); then NumPy's objects again."""
+    with _LOCK:
+        swapped = [(ns, name, ns[name]) for ns, name in globals_read if id(ns.get(name)) in _ROUTED]
+        for ns, name, original in swapped:
+            ns[name] = _ROUTED[id(original)]
+    try:
+        yield
+    finally:
+        for ns, name, original in swapped:
+            ns[name] = original
 
 
 on_activate(routed)

@@ -24,6 +24,7 @@ from .arguments import Argument, Leaf, flatten, rebuild
 from .captures import Captures, rebound, scan
 from .control_flow import call_traced
 from .convert import as_tensor, graph_dtype
+from .numpy_hooks import user_names
 from .random_streams import TracedStream, live_random, streams_of
 from .traced import Trace, Traced, current_trace
 
@@ -74,7 +75,8 @@ class Recording:
                 leaves.append(Traced(t, weak=leaf.kind == "weak" or (leaf.kind == "traced" and leaf.value.weak)))
             values.append(rebuild(arg.tree, iter(leaves)))
         f = self._with_streams(fn, streams, inline)
-        with live_random():
+        read = [(c.namespace, c.name) for c in self.captures.entries if c.namespace is not None]
+        with live_random(), user_names(read):
             out = call_traced(f, arguments, values)
         self.captures.refresh()
         self.aux_tree: Any = None

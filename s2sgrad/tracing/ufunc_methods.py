@@ -44,6 +44,7 @@ _REDUCTIONS: dict[np.ufunc, Callable[..., Any]] = {
     np.logical_and: _named(np.all), np.logical_or: _named(np.any),
     np.logaddexp: _logsumexp(np.exp, np.log), np.logaddexp2: _logsumexp(np.exp2, np.log2)}
 _SCANS: dict[np.ufunc, Callable[..., Any]] = {np.add: np.cumsum, np.multiply: np.cumprod}
+_SEGMENT_SUMS = (np.add, np.subtract)  # NumPy's ufuncs (while tracing, np.add is numpy_hooks' list-taking one)
 
 
 def apply(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> Any:
@@ -120,14 +121,27 @@ def _at(ufunc: np.ufunc, array: Any, indices: Any, values: Any = None) -> None:
     positions = np.arange(x.size, dtype=np.int64).reshape(x.shape)[indices]
     if (values is None) != (ufunc.nin == 1):
         raise TypeError(f"{ufunc.__name__}.at takes {'no' if ufunc.nin == 1 else 'a'} second operand")
-    if ufunc in (np.add, np.subtract):
+    if ufunc in _SEGMENT_SUMS:
         v = np.broadcast_to(as_traced(values), positions.shape)
         sums = a.unsorted_segment_sum(FUNCTIONS[np.reshape](v, -1).tensor, constant(positions.reshape(-1)), x.size)
         assign_all(x, call(ufunc, (x, Traced(a.reshape(sums, list(x.shape)))), {}))
         return
     updated = Traced(a.reshape(x.tensor, [-1]))  # a copy, not a view of x
+    flat = positions.reshape(-1)
     vs = None if values is None else np.reshape(np.broadcast_to(as_traced(values), positions.shape), -1)
-    for k, p in enumerate(positions.reshape(-1).tolist()):
-        value = call(ufunc, (updated[p],) if vs is None else (updated[p], vs[k]), {})  # the view dies here
-        updated[p] = value
+    for turn in _turns(flat):
+        at = flat[turn]
+        value = call(ufunc, (updated[at],) if vs is None else (updated[at], vs[turn]), {})  # the view dies here
+        updated[at] = value
     assign_all(x, Traced(a.reshape(updated.tensor, list(x.shape))))
+
+
+def _turns(positions: np.ndarray) -> list[np.ndarray]:
+    """The entries of ``positions`` in turns of distinct positions, each turn in NumPy's order: the
+    ``k``-th turn holds every position's ``k``-th occurrence (one turn when none repeats)."""
+    order = np.argsort(positions, kind="stable")
+    ordered = positions[order]
+    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+    occurrence = np.empty(len(positions), dtype=np.int64)
+    occurrence[order] = np.arange(len(positions)) - np.repeat(starts, np.diff(np.r_[starts, len(positions)]))
+    return [np.flatnonzero(occurrence == k) for k in range(int(occurrence.max(initial=-1)) + 1)]

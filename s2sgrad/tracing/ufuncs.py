@@ -151,24 +151,10 @@ UFUNCS[np.deg2rad] = UFUNCS[np.radians] = _scaled(math.pi / 180)
 UFUNCS[np.rad2deg] = UFUNCS[np.degrees] = _scaled(180 / math.pi)
 
 
-@ufunc_rule(np.cbrt)
-def _cbrt(x: Any) -> Any:
-    return m.sign(x) * m.pow(m.abs(x), _const_like(x, 1 / 3))
-
-
-@ufunc_rule(np.arccosh)
-def _arccosh(x: Any) -> Any:
-    return m.log(x + m.sqrt(m.square(x) - 1.0))
-
-
 @ufunc_rule(np.arctanh)
 def _arctanh(x: Any) -> Any:
-    return 0.5 * m.log1p(2.0 * x / (1.0 - x))
-
-
-@ufunc_rule(np.hypot)
-def _hypot(x: Any, y: Any) -> Any:
-    return m.sqrt(m.square(x) + m.square(y))
+    """``(log1p(x) - log1p(-x)) / 2``: accurate on (-1, 1), infinite at 1 with an infinite gradient."""
+    return 0.5 * (m.log1p(x) - m.log1p(-x))
 
 
 def _logaddexp(exp: Callable, log: Callable) -> Callable:
@@ -194,15 +180,19 @@ def _power(x: Any, y: Any) -> Any:
     return m.pow(a.where_v2(zero_zero, _const_like(x, 1), x), y)
 
 
-def _nan_ignoring(prefer: Any) -> Any:
-    """fmax/fmin: ``x`` where it wins (ties: ``x``, as np.maximum's gradient) or ``y`` is NaN, else ``y``."""
-    def rule(x: Any, y: Any) -> Any:
-        return a.where_v2(m.logical_or(prefer(x, y), m.is_nan(y)) if _is_float(y) else prefer(x, y), x, y)
-    return rule
+@ufunc_rule(np.fmod)
+def _fmod(x: Any, y: Any) -> Any:
+    """The remainder with the sign of ``x``: ``x % |y|`` mirrored for negative ``x`` (NumPy's exact values)."""
+    size = m.abs(y)
+    return a.where_v2(x < _const_like(x, 0), -m.floormod(-x, size), m.floormod(x, size))
 
 
-UFUNCS[np.fmax] = _nan_ignoring(m.greater_equal)
-UFUNCS[np.fmin] = _nan_ignoring(m.less_equal)
+@ufunc_rule(np.heaviside)
+def _heaviside(x: Any, y: Any) -> Any:
+    """0 below 0, 1 above, ``y`` at 0 (its gradient reaches ``y`` there), NaN where ``x`` is NaN."""
+    x = a.stop_gradient(x)  # a step: no gradient reaches x
+    step = a.where_v2(x > _const_like(x, 0), _const_like(x, 1), a.where_v2(x < _const_like(x, 0), _const_like(x, 0), x))
+    return a.where_v2(m.equal(x, _const_like(x, 0)), y, step)
 
 
 # -- Python operators ------------------------------------------------------------------------------

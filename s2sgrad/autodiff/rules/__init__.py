@@ -21,6 +21,7 @@ from . import (
                math,
                matrix,
                nn,
+               numpy_corners,
                reduce,
                segment,
                state,
@@ -33,5 +34,5 @@ __all__ = ["RULES", "Needed", "Rule"]
 RULES: dict[Primitive, Rule] = {**state.RULES, **math.RULES, **reduce.RULES, **linalg.RULES, **array.RULES,
                                 **joining.RULES, **fills.RULES, **indexing.RULES, **nn.RULES, **control.RULES,
                                 **tensor_array.RULES, **segment.RULES, **debug.RULES, **conv.RULES,
-                                **matrix.RULES, **eig.RULES, **fft.RULES,
+                                **matrix.RULES, **eig.RULES, **numpy_corners.RULES, **fft.RULES,
                                 **complex.RULES}  # complex last: it extends others' rules

@@ -25,6 +25,7 @@ from . import (
     math,
     matrix,
     nn,
+    numpy_corners,
     numpy_random,
     reduce,
     sampling,
@@ -55,7 +56,8 @@ EMITTERS: dict[Primitive, Emitter] = _merged(array.EMITTERS, control.EMITTERS,
                                              state.EMITTERS, tensor_array.EMITTERS, data.EMITTERS,
                                              segment.EMITTERS, debug.EMITTERS, sampling.EMITTERS, conv.EMITTERS,
                                              matrix.EMITTERS, summary.EMITTERS, eig.EMITTERS,
-                                             numpy_random.EMITTERS, complex.EMITTERS, fft.EMITTERS)
+                                             numpy_random.EMITTERS, complex.EMITTERS,
+                                             numpy_corners.EMITTERS, fft.EMITTERS)
 
 
 def emitter(prim: Primitive) -> Emitter | None:

@@ -23,38 +23,43 @@ def template(text: str, inputs: Sequence[str] = EXPR_ARGS) -> Emitter:
     attr_names = tuple(sorted(names - set(inputs) - {"np", "rt"}))
     used = [(name, i) for i, name in enumerate(inputs) if name in names]
 
-    substituted = frozenset(name for name, _ in used) | frozenset(attr_names)
-    builders: list[Callable[[dict], ast.expr]] = []   # made on first use (not at import)
+    builders: list[Callable[[Sequence[ast.expr], dict], ast.expr]] = []   # made on first use (not at import)
 
     def emit(instr: Instr, args: Sequence[ast.expr]) -> ast.expr:
-        subst = {name: args[i] for name, i in used}
-        for name in attr_names:
-            subst[name] = literal(instr.attrs[name])
         if not builders:
-            builders.append(_builder(tree, substituted))
-        return builders[0](subst)
+            builders.append(_builder(tree, used, attr_names))
+        return builders[0](args, instr.attrs)
 
     return emit
 
 
-def _builder(tree: ast.expr, substituted: frozenset) -> Callable[[dict], ast.expr]:
-    """A function making a copy of ``tree`` with the ``substituted`` names replaced (from its dict
-    argument); subtrees without any of them are shared (generated trees only ever mutate the
-    substituted nodes' parents). Written out once per template as one nested constructor call."""
+def _builder(tree: ast.expr, used: list[tuple[str, int]],
+             attr_names: tuple[str, ...]) -> Callable[[Sequence[ast.expr], dict], ast.expr]:
+    """A function of (arguments, attrs) making a copy of ``tree`` with the input names replaced by
+    the arguments they name (read in input order) and the attribute names by their literals;
+    subtrees without any of them are shared (generated trees only ever mutate the substituted
+    nodes' parents). Written out once per template as one nested constructor call."""
+    substituted = frozenset(name for name, _ in used) | frozenset(attr_names)
     shared: list[Any] = []
 
     def code(node: Any) -> str:
         if isinstance(node, ast.Name) and node.id in substituted:
-            return f"s[{node.id!r}]"
+            return f"v_{node.id}"
         if isinstance(node, list):
             return "[" + ", ".join(code(n) for n in node) + "]"
         if isinstance(node, ast.AST) and not substituted.isdisjoint(
                 n.id for n in ast.walk(node) if isinstance(n, ast.Name)):
             shared.append(type(node))
             k = len(shared) - 1
-            return f"k{k}(" + ", ".join(f"{f}={code(getattr(node, f))}" for f in node._fields) + ")"
+            return f"_k{k}(" + ", ".join(f"{f}={code(getattr(node, f))}" for f in node._fields) + ")"
         shared.append(node)
-        return f"k{len(shared) - 1}"
+        return f"_k{len(shared) - 1}"
 
-    text = f"lambda s: {code(tree)}"
-    return cast("Callable[[dict], ast.expr]", eval(text, {f"k{i}": k for i, k in enumerate(shared)}))
+    lines = ["def build(_args, _attrs):"]
+    lines += [f"    v_{name} = _args[{i}]" for name, i in used]
+    lines += [f"    v_{name} = _literal(_attrs[{name!r}])" for name in attr_names]
+    lines.append(f"    return {code(tree)}")
+    namespace: dict[str, Any] = {f"_k{i}": k for i, k in enumerate(shared)}
+    namespace["_literal"] = literal
+    exec("\n".join(lines), namespace)  # our own text: names from the template, indices
+    return cast("Callable[[Sequence[ast.expr], dict], ast.expr]", namespace["build"])
