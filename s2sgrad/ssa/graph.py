@@ -82,54 +82,57 @@ class Graph(GraphElement):
                   name: str | None = None) -> Operation:
         """Append an op of primitive ``prim`` (its ``type`` is ``prim.name``); infers output dtypes
         and shapes or raises."""
-        op_type = prim.name
-        attrs = {} if attrs is None else attrs
+        # Every op of every program comes through here: the common case (no scopes of blocks,
+        # control dependencies, devices or gradient overrides in force) takes no detours.
+        if attrs is None:
+            attrs = {}
         inputs = tuple(inputs)
         local = self._local
         for t in inputs:
-            if not isinstance(t, Tensor):
-                raise TypeError(f"{op_type}: input {t!r} is not a Tensor")
+            if type(t) is not Tensor and not isinstance(t, Tensor):
+                raise TypeError(f"{prim.name}: input {t!r} is not a Tensor")
             producer = t.op
             if producer.graph is not self:
-                raise ValueError(f"Tensor {t.name} must be from the same graph as the {op_type} op being created.")
+                raise ValueError(f"Tensor {t.name} must be from the same graph as the {prim.name} op being created.")
             if producer.region is not None and not encloses(producer.region, local.region) \
                     and not local.foreign_reads:
-                raise _outside_its_block(t, op_type)
+                raise _outside_its_block(t, prim.name)
         if self._finalized:
             raise RuntimeError("Graph is finalized and cannot be modified.")
         if name is not None and (type(name) is not str or name and not _valid_name(name)):
             raise _invalid_name(name, "node", first_char=True)
         with self._lock:
-            exact = name[:-1] if name and name.endswith("/") else None
+            exact = name[:-1] if name and name[-1] == "/" else None
             try:
                 specs = prim.infer(inputs, attrs)
             except (ValueError, TypeError) as e:
                 full_name = exact or self.unique_name(name or prim.default_name, mark_as_used=False)
                 shapes = ", ".join(dims_text(t.shape.sizes, "?") for t in inputs)
-                raise type(e)(f"{e} for '{full_name}' (op: {op_type}) with input shapes: {shapes}.") from None
+                raise type(e)(f"{e} for '{full_name}' (op: {prim.name}) with input shapes: {shapes}.") from None
             if exact is None:
                 full_name = self.unique_name(name or prim.default_name)
             elif exact in self._by_name:
                 raise ValueError(f"Duplicate node name in graph: '{exact}'")
             else:
                 full_name = exact
-            override = self._gradient_override_map.get(op_type)
-            if override is not None:
-                attrs = {**attrs, "_gradient_op_type": override}
+            if self._gradient_override_map:
+                override = self._gradient_override_map.get(prim.name)
+                if override is not None:
+                    attrs = {**attrs, "_gradient_op_type": override}
             control: Sequence[Operation] = local.control
             if control:
                 control = tuple(op for op in control if all(op is not t.op for t in inputs))
             region = local.region
-            op = Operation(self, full_name, prim, inputs, attrs, specs, control, local.location or user_location(),
-                           local.grad_of, region)
+            ops = self._ops
+            op = Operation(self, full_name, prim, inputs, attrs, specs, control, local.location or user_location(2),
+                           local.grad_of, region, len(ops))
             if region is not None:
                 region.ops.append(op)
-            placement = self._local.placement
+            placement = local.placement
             if placement.devices or placement.colocation:
                 placement.assign(op)
-            op.id = len(self._ops)
-            self._ops.append(op)
-            self._by_name[op.name] = op
+            ops.append(op)
+            self._by_name[full_name] = op
             for t in inputs:
                 t._consumers.append(op)
         return op
@@ -140,16 +143,17 @@ class Graph(GraphElement):
         if scope:
             name = scope + "/" + name
         key = name.lower()
-        i = self._names_in_use.get(key, 0)
+        in_use = self._names_in_use
+        i = in_use.get(key, 0)
         if mark_as_used:
-            self._names_in_use[key] = i + 1
+            in_use[key] = i + 1
         if i > 0:
             base = key
-            while key in self._names_in_use:
+            while key in in_use:
                 key = f"{base}_{i}"
                 i += 1
             if mark_as_used:
-                self._names_in_use[key] = 1
+                in_use[key] = 1
             name = f"{name}_{i - 1}"
         return name
 
@@ -208,6 +212,11 @@ class Graph(GraphElement):
     def _gradient_context(self, forward_op: Operation) -> contextlib.AbstractContextManager[None]:
         """Ops created inside belong to ``forward_op``'s gradient (for names and comments)."""
         return self._recording("grad_of", forward_op)
+
+    def _gradient_scope(self, forward_op: Operation) -> contextlib.AbstractContextManager[str]:
+        """``name_scope(forward_op.name + "_grad")`` and ``_gradient_context(forward_op)`` in one
+        (``tf.gradients`` enters one per op it differentiates)."""
+        return _GradientScope(self, forward_op)
 
     def _in_region(self, region: Region | None) -> contextlib.AbstractContextManager[None]:
         """Ops created inside are recorded into ``region`` (None: the top level)."""
@@ -337,23 +346,47 @@ class _NameScope:
         self.graph, self.name = graph, name
 
     def __enter__(self) -> str:
-        graph, name = self.graph, self.name
-        old = self.old = graph._local.scope
-        pattern = _VALID_SCOPE if old else _VALID_NAME  # as TF: a top-level scope is spelled like an op
-        if name is not None and (type(name) is not str or name and not pattern.match(name)):
-            raise _invalid_name(name, "scope", first_char=not old)
-        if not name:
-            new = ""
-        elif name.endswith("/"):
-            new = name[:-1]
-        else:
-            with graph._lock:  # two threads opening scope "a" get "a" and "a_1"
-                new = graph.unique_name(name)
-        graph._local.scope = new
-        return new + "/" if new else ""
+        self.old = self.graph._local.scope
+        return _enter_scope(self.graph, self.name, self.old)
 
     def __exit__(self, *exc: object) -> None:
         self.graph._local.scope = self.old
+
+
+def _enter_scope(graph: Graph, name: str | None, old: str) -> str:
+    """Make the scope ``name`` inside ``old`` this thread's current one; its ``scope/`` prefix."""
+    pattern = _VALID_SCOPE if old else _VALID_NAME  # as TF: a top-level scope is spelled like an op
+    if name is not None and (type(name) is not str or name and not pattern.match(name)):
+        raise _invalid_name(name, "scope", first_char=not old)
+    if not name:
+        new = ""
+    elif name.endswith("/"):
+        new = name[:-1]
+    else:
+        with graph._lock:  # two threads opening scope "a" get "a" and "a_1"
+            new = graph.unique_name(name)
+    graph._local.scope = new
+    return new + "/" if new else ""
+
+
+class _GradientScope:
+    """``with graph._gradient_scope(op):`` the name scope ``<op>_grad``, ops made inside recorded as
+    parts of ``op``'s gradient."""
+
+    __slots__ = ("graph", "op", "old")
+
+    def __init__(self, graph: Graph, op: Operation) -> None:
+        self.graph, self.op = graph, op
+
+    def __enter__(self) -> str:
+        local = self.graph._local
+        self.old = local.scope, local.grad_of
+        prefix = _enter_scope(self.graph, self.op.name + "_grad", self.old[0])
+        local.grad_of = self.op
+        return prefix
+
+    def __exit__(self, *exc: object) -> None:
+        self.graph._local.scope, self.graph._local.grad_of = self.old
 
 
 @functools.lru_cache(maxsize=4096)
