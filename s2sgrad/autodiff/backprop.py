@@ -293,14 +293,22 @@ class _Walk:
             _add_grad(grads, t, g)
 
     def _call_rule(self, op: Operation, grad_fn: Callable, out_grads: list) -> list:
-        for i, g in enumerate(out_grads):
-            if g is None and op.outputs[i].dtype.is_differentiable and not op.prim.control:
-                out_grads[i] = a.zeros_like(op.outputs[i])
+        for g in out_grads:
+            if g is None:
+                _zeros_for_missing(op, out_grads)
+                break
         between = self.between
-        needed = tuple([t.op in between for t in op.inputs])
+        inputs = op.inputs
+        if len(inputs) == 2:  # most ops: spelled out, a comprehension costs a call
+            needed: Needed = (inputs[0].op in between, inputs[1].op in between)
+        elif len(inputs) == 1:
+            needed = (inputs[0].op in between,)
+        else:
+            needed = tuple([t.op in between for t in inputs])
         with op.graph._gradient_scope(op):
             in_grads = grad_fn(op, needed, *out_grads)
-        in_grads = list(in_grads) if isinstance(in_grads, (list, tuple)) else [in_grads]
+        if type(in_grads) is not list:
+            in_grads = list(in_grads) if isinstance(in_grads, (list, tuple)) else [in_grads]
         if len(in_grads) != len(op.inputs):
             raise ValueError(f"Num gradients {len(in_grads)} generated for op {op.node_def} do not match num "
                              f"inputs {len(op.inputs)}")
@@ -327,6 +335,14 @@ class _Walk:
         return out
 
 
+def _zeros_for_missing(op: Operation, out_grads: list) -> None:
+    """Zeros for the float outputs of ``op`` that received no gradient (a control-flow op's rule
+    deals with its own)."""
+    for i, g in enumerate(out_grads):
+        if g is None and op.outputs[i].dtype.is_differentiable and not op.prim.control:
+            out_grads[i] = a.zeros_like(op.outputs[i])
+
+
 def _reached_ops(from_ops: list) -> set:
     """Ops reachable from ``from_ops`` along float (differentiable) tensors."""
     reached: set[Operation] = set()
@@ -343,9 +359,13 @@ def _reached_ops(from_ops: list) -> set:
 
 
 def _add_grad(grads: dict, t: Tensor, g: Any) -> None:
-    per_output = grads.get(t.op)
+    op = t.op
+    per_output = grads.get(op)
     if per_output is None:
-        per_output = grads[t.op] = [[] for _ in t.op.outputs]
+        if len(op.outputs) == 1:
+            grads[op] = [[g]]
+            return
+        per_output = grads[op] = [[] for _ in op.outputs]
     per_output[t.value_index].append(g)
 
 

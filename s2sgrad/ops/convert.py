@@ -135,7 +135,7 @@ def _const(graph: Graph, arr: np.ndarray, dtype: _dt.DType | None, name: str | N
 
 def _own_const(graph: Graph, arr: np.ndarray, dtype: _dt.DType | None, name: str | None) -> Tensor:
     """Record a Const op holding ``arr`` itself, made read-only: an array nothing else refers to."""
-    arr.flags.writeable = False
+    arr.setflags(write=False)
     d = _dt.as_dtype(arr.dtype) if dtype is None else dtype
     return graph.create_op(CONST, (), {"value": arr, "dtype": d, "shape": arr.shape}, name or "Const").outputs[0]
 
@@ -173,6 +173,15 @@ def tensor_or_constant(value: Any, dtype: _dt.DType) -> Tensor:
 
 def convert_operands(values: Sequence[Any], dtype: Any = None) -> list[Tensor]:
     """Operands of one op: Python scalars and arrays adopt the dtype of the first tensor among them."""
+    if dtype is None and len(values) == 2:  # most ops: two tensors, or a tensor and a number
+        x, y = values
+        if type(x) is Tensor:
+            if type(y) is Tensor:
+                return [x, y]
+            if type(y) in _PLAIN_NUMBERS:
+                return [x, _own_const(x.op.graph, _as_array(y, x.dtype), x.dtype, "Const")]
+        elif type(y) is Tensor and type(x) in _PLAIN_NUMBERS:
+            return [_own_const(y.op.graph, _as_array(x, y.dtype), y.dtype, "Const"), y]
     if dtype is None:
         for v in values:
             if type(v) is Tensor:

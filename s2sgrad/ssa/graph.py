@@ -101,7 +101,9 @@ class Graph(GraphElement):
             raise RuntimeError("Graph is finalized and cannot be modified.")
         if name is not None and (type(name) is not str or name and not _valid_name(name)):
             raise _invalid_name(name, "node", first_char=True)
-        with self._lock:
+        lock = self._lock
+        lock.acquire()  # (a `with` costs twice as much, once per op)
+        try:
             exact = name[:-1] if name and name[-1] == "/" else None
             try:
                 specs = prim.infer(inputs, attrs)
@@ -135,6 +137,8 @@ class Graph(GraphElement):
             self._by_name[full_name] = op
             for t in inputs:
                 t._consumers.append(op)
+        finally:
+            lock.release()
         return op
 
     def unique_name(self, name: str, mark_as_used: bool = True) -> str:
@@ -148,13 +152,15 @@ class Graph(GraphElement):
         if mark_as_used:
             in_use[key] = i + 1
         if i > 0:
-            base = key
-            while key in in_use:
-                key = f"{base}_{i}"
+            suffix = f"_{i}"
+            candidate = key + suffix
+            while candidate in in_use:
                 i += 1
+                suffix = f"_{i}"
+                candidate = key + suffix
             if mark_as_used:
-                in_use[key] = 1
-            name = f"{name}_{i - 1}"
+                in_use[candidate] = 1
+            name += suffix
         return name
 
     # -- scopes -----------------------------------------------------------------------------------
@@ -346,27 +352,23 @@ class _NameScope:
         self.graph, self.name = graph, name
 
     def __enter__(self) -> str:
-        self.old = self.graph._local.scope
-        return _enter_scope(self.graph, self.name, self.old)
+        graph, name = self.graph, self.name
+        old = self.old = graph._local.scope
+        pattern = _VALID_SCOPE if old else _VALID_NAME  # as TF: a top-level scope is spelled like an op
+        if name is not None and (type(name) is not str or name and not pattern.match(name)):
+            raise _invalid_name(name, "scope", first_char=not old)
+        if not name:
+            new = ""
+        elif name.endswith("/"):
+            new = name[:-1]
+        else:
+            with graph._lock:  # two threads opening scope "a" get "a" and "a_1"
+                new = graph.unique_name(name)
+        graph._local.scope = new
+        return new + "/" if new else ""
 
     def __exit__(self, *exc: object) -> None:
         self.graph._local.scope = self.old
-
-
-def _enter_scope(graph: Graph, name: str | None, old: str) -> str:
-    """Make the scope ``name`` inside ``old`` this thread's current one; its ``scope/`` prefix."""
-    pattern = _VALID_SCOPE if old else _VALID_NAME  # as TF: a top-level scope is spelled like an op
-    if name is not None and (type(name) is not str or name and not pattern.match(name)):
-        raise _invalid_name(name, "scope", first_char=not old)
-    if not name:
-        new = ""
-    elif name.endswith("/"):
-        new = name[:-1]
-    else:
-        with graph._lock:  # two threads opening scope "a" get "a" and "a_1"
-            new = graph.unique_name(name)
-    graph._local.scope = new
-    return new + "/" if new else ""
 
 
 class _GradientScope:
@@ -379,11 +381,17 @@ class _GradientScope:
         self.graph, self.op = graph, op
 
     def __enter__(self) -> str:
-        local = self.graph._local
+        graph = self.graph
+        local = graph._local
         self.old = local.scope, local.grad_of
-        prefix = _enter_scope(self.graph, self.op.name + "_grad", self.old[0])
+        lock = graph._lock
+        lock.acquire()
+        try:  # an op's name needs no check as a scope name: it is made of checked names and scopes
+            local.scope = graph.unique_name(self.op.name + "_grad")
+        finally:
+            lock.release()
         local.grad_of = self.op
-        return prefix
+        return local.scope + "/"
 
     def __exit__(self, *exc: object) -> None:
         self.graph._local.scope, self.graph._local.grad_of = self.old

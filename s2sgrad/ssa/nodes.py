@@ -30,26 +30,36 @@ def user_location(start: int = 1) -> tuple[str, int]:
     """(filename, line) of the innermost frame outside the s2sgrad package, looking from the frame
     ``start`` levels up (1: the caller; ``Graph.create_op`` passes 2, its own frame being s2sgrad's)."""
     global _last_location
-    frame: FrameType | None = sys._getframe(start)
-    while frame is not None:
-        filename = frame.f_code.co_filename
-        try:
-            inside = _INSIDE[filename]
-        except KeyError:
-            inside = filename.startswith(_PKG_DIR)
-            if len(_INSIDE) < 4096:   # generated modules have unique names: stay bounded
-                _INSIDE[filename] = inside
-        if not inside:
-            break
-        frame = frame.f_back
-    if frame is None:
-        return ("<unknown>", 0)
-    line = frame.f_lineno
+    frame: Any = sys._getframe(start)
+    inside = _INSIDE
+    try:
+        while inside[frame.f_code.co_filename]:
+            frame = frame.f_back
+    except (KeyError, AttributeError):   # a file not seen before, or the bottom of the stack
+        frame = _first_outside(sys._getframe(start))
+        if frame is None:
+            return ("<unknown>", 0)
+    filename, line = frame.f_code.co_filename, frame.f_lineno
     last = _last_location
     if last[1] == line and last[0] == filename:
         return last
     _last_location = last = (filename, line)
     return last
+
+
+def _first_outside(frame: FrameType | None) -> FrameType | None:
+    """The first frame from ``frame`` down the stack whose file is not s2sgrad's (learning the files)."""
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        inside = _INSIDE.get(filename)
+        if inside is None:
+            inside = filename.startswith(_PKG_DIR)
+            if len(_INSIDE) < 4096:   # generated modules have unique names: stay bounded
+                _INSIDE[filename] = inside
+        if not inside:
+            return frame
+        frame = frame.f_back
+    return None
 
 
 class GraphElement:
