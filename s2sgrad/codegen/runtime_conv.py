@@ -3,8 +3,8 @@
 NumPy only, like ``runtime.py`` (which re-exports them, so generated code calls ``rt.<name>``, and
 ``s2sgrad.export`` copies their source). Arrays are channels-last (``N, *spatial, C``) unless
 ``channels_first``; ``padding`` is ``'SAME'``, ``'VALID'`` or one ``(before, after)`` pair per
-spatial axis. A convolution is one matrix product over a sliding-window view (im2col); its gradients
-and pooling loop over the window's offsets (a few strided slices, one product each), never over pixels.
+spatial axis. A convolution is one matrix product over a sliding-window view (im2col); pooling is
+a loop over the window's offsets (a few strided slices), never over pixels.
 """
 from __future__ import annotations
 
@@ -50,14 +50,6 @@ def _padded(x, pads, fill=0):
     out = np.full(x.shape[:1] + sizes + x.shape[-1:], fill, dtype=x.dtype)
     out[(slice(None),) + tuple(slice(b, b + n) for n, (b, _) in zip(x.shape[1:-1], pads, strict=True))] = x
     return out
-
-
-def _window_slices(window, dilations, out_sizes, strides):
-    """Per window offset (row-major): the offset, and the strided slice of the padded input that
-    holds that element of every window."""
-    return [(offset, (slice(None),) + tuple(slice(i * d, i * d + (n - 1) * s + 1, s)
-                                            for i, d, n, s in zip(offset, dilations, out_sizes, strides, strict=True)))
-            for offset in np.ndindex(*window)]
 
 
 def _windows(x, window, strides, dilations, pads):
@@ -116,38 +108,26 @@ def _flipped(w):
 
 
 def conv_backprop_input(input_sizes, w, g, strides, padding, dilations=None, channels_first=False):
-    """The gradient of ``conv`` with respect to its input of shape ``input_sizes``: per window offset,
-    ``g`` times that offset's filter, added into the (padded) input elements the offset read. Thin
-    products, no im2col matrix of ``g`` (nine times its size for a 3x3 window), any stride."""
+    """The gradient of ``conv`` with respect to its input of shape ``input_sizes``: a stride-1
+    correlation of the spread-out ``g`` with the flipped filter, inputs and outputs swapped."""
     sizes, g = _sizes_last(input_sizes, channels_first), _last(g, channels_first)
     rank = w.ndim - 2
     dilations = dilations or (1,) * rank
-    pads = conv_pads(sizes[1:-1], w.shape[:rank], strides, dilations, padding)
-    rows = g.reshape(-1, g.shape[-1])
-    product = np.empty(g.shape[:-1] + sizes[-1:], dtype=np.result_type(g, w))
-    padded = np.zeros(sizes[:1] + tuple(n + b + a for n, (b, a) in zip(sizes[1:-1], pads, strict=True)) + sizes[-1:],
-                      dtype=product.dtype)
-    for offset, index in _window_slices(w.shape[:rank], dilations, g.shape[1:-1], strides):
-        np.matmul(rows, w[offset].T, out=product.reshape(rows.shape[0], -1))
-        padded[index] += product
-    return _first(_cropped(padded, pads), channels_first)
+    spread = _spread(g, sizes, w.shape[:rank], strides, dilations, padding)
+    out = conv(spread, np.swapaxes(_flipped(w), -1, -2), (1,) * rank, "VALID", dilations)
+    return _first(out, channels_first)
 
 
 def conv_backprop_filter(x, filter_sizes, g, strides, padding, dilations=None, channels_first=False):
-    """The gradient of ``conv`` with respect to its filter of shape ``filter_sizes``: per window offset,
-    the input elements that offset read (one row per window), transposed, times ``g``."""
+    """The gradient of ``conv`` with respect to its filter of shape ``filter_sizes``: the im2col
+    matrix of ``x``, transposed, times ``g``."""
     x, g = _last(x, channels_first), _last(g, channels_first)
     sizes = tuple(int(n) for n in filter_sizes)
     rank = len(sizes) - 2
     dilations = dilations or (1,) * rank
-    padded = _padded(x, conv_pads(x.shape[1:-1], sizes[:rank], strides, dilations, padding))
-    rows = g.reshape(-1, g.shape[-1])
-    seen = np.empty(g.shape[:-1] + x.shape[-1:], dtype=x.dtype)
-    out = np.empty(sizes, dtype=np.result_type(x, g))
-    for offset, index in _window_slices(sizes[:rank], dilations, g.shape[1:-1], strides):
-        np.copyto(seen, padded[index])
-        np.matmul(seen.reshape(rows.shape[0], -1).T, rows, out=out[offset])
-    return out
+    pads = conv_pads(x.shape[1:-1], sizes[:rank], strides, dilations, padding)
+    columns = _columns(_windows(x, sizes[:rank], strides, dilations, pads))
+    return (columns.T @ g.reshape(-1, g.shape[-1])).reshape(sizes)
 
 
 def _per_channel(view):
@@ -212,7 +192,10 @@ def _offsets(x, window, strides, padding, fill):
     pads = conv_pads(x.shape[1:-1], window, strides, (1,) * rank, padding)
     x = _padded(x, pads, fill)
     out = tuple((n - k) // s + 1 for n, k, s in zip(x.shape[1:-1], window, strides, strict=True))
-    return x, pads, [index for _, index in _window_slices(window, (1,) * rank, out, strides)]
+    slices = [(slice(None),) + tuple(slice(o, o + (n - 1) * s + 1, s)
+                                     for o, n, s in zip(offset, out, strides, strict=True))
+              for offset in np.ndindex(*window)]
+    return x, pads, slices
 
 
 def _cropped(x, pads):
