@@ -1,9 +1,6 @@
 """``tf.nn``: neural-network ops (``import s2sgrad as tf; tf.nn.relu(x)``)."""
 from .ops.conv_ops import (
                          atrous_conv2d,
-                         avg_pool,
-                         avg_pool1d,
-                         avg_pool3d,
                          conv1d,
                          conv2d,
                          conv2d_backprop_filter,
@@ -13,11 +10,6 @@ from .ops.conv_ops import (
                          convolution,
                          depthwise_conv2d,
                          depthwise_conv2d_native,
-                         max_pool,
-                         max_pool1d,
-                         max_pool3d,
-                         max_pool_with_argmax,
-                         pool,
                          separable_conv2d,
 )
 from .ops.embedding_ops import embedding_lookup
@@ -53,6 +45,16 @@ from .ops.normalization_ops import (
                          lrn,
                          moments,
                          weighted_moments,
+)
+from .ops.pool_ops import (
+                         avg_pool,
+                         avg_pool1d,
+                         avg_pool3d,
+                         max_pool,
+                         max_pool1d,
+                         max_pool3d,
+                         max_pool_with_argmax,
+                         pool,
 )
 from .ops.sampling_ops import (
                          compute_accidental_hits,

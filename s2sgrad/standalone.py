@@ -18,12 +18,20 @@ from typing import Any
 
 import numpy as np
 
-from .codegen import runtime, runtime_conv, runtime_summary, runtime_xp
+from .codegen import (
+    runtime,
+    runtime_conv,
+    runtime_example,
+    runtime_summary,
+    runtime_tensor_array,
+    runtime_text,
+    runtime_xp,
+)
 from .codegen.emitters.common import literal
 
 __all__ = ["Input", "ExportSpec", "write_standalone", "run_parameters"]
 # where the helpers generated code calls as rt.<name> are defined
-RUNTIME_MODULES = (runtime, runtime_conv, runtime_summary)
+RUNTIME_MODULES = (runtime, runtime_conv, runtime_summary, runtime_text, runtime_tensor_array, runtime_example)
 
 
 @dataclasses.dataclass

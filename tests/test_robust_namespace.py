@@ -23,7 +23,7 @@ import s2sgrad as tf
 from conftest import EXAMPLES
 from generated_code import problems
 from s2sgrad import pipeline
-from s2sgrad.codegen import runtime, runtime_conv, runtime_summary
+from s2sgrad.codegen import runtime, runtime_conv, runtime_example, runtime_summary, runtime_tensor_array, runtime_text
 from test_robust_atomic import OPTIMIZERS
 
 NAMESPACE = {"__name__", "__doc__", "__builtins__", "np", "rt", "_constants", "run"}
@@ -105,10 +105,14 @@ def test_training_with_every_optimizer_compiles_to_clean_modules(optimizer):
 def test_the_runtime_helpers_depend_on_numpy_and_math_only():
     modules = {name for name, value in vars(runtime).items() if inspect.ismodule(value)}
     assert modules == {"np", "math"}
-    # runtime.py re-exports its siblings' helpers: runtime_conv.py imports NumPy only, runtime_summary.py
-    # NumPy and the standard library's struct, sys and zlib
-    for module, allowed in ((runtime, {"numpy", "math", "__future__", "runtime_conv", "runtime_summary"}),
+    # runtime.py re-exports its siblings' helpers: runtime_summary.py imports NumPy and the standard
+    # library's struct, sys and zlib, the others NumPy only
+    siblings = {"runtime_conv", "runtime_summary", "runtime_text", "runtime_tensor_array", "runtime_example"}
+    for module, allowed in ((runtime, {"numpy", "math", "__future__", *siblings}),
                             (runtime_conv, {"numpy", "numpy.lib.stride_tricks", "__future__"}),
+                            (runtime_text, {"numpy", "__future__"}),
+                            (runtime_tensor_array, {"numpy", "__future__"}),
+                            (runtime_example, {"numpy", "__future__"}),
                             (runtime_summary, {"numpy", "struct", "sys", "zlib", "__future__"})):
         tree = ast.parse(inspect.getsource(module))
         imported = {alias.name for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))

@@ -13,6 +13,7 @@ import textwrap
 import pytest
 
 from conftest import checkout_env
+from s2sgrad.codegen import source_files
 
 PROGRAM = """\
 import numpy as np
@@ -195,3 +196,17 @@ def test_source_files_are_named_by_content_and_written_once(tmp_path):
     uncaught = run(tmp_path, "sess.run(loss, bad)\n", S2SGRAD_SOURCE_DIR=str(cache))
     assert f'File "{cache / name}", line' in uncaught.stderr and LINE in uncaught.stderr
     assert os.listdir(cache) == [name]
+
+
+def test_the_source_dir_keeps_the_most_recently_used_modules(tmp_path, monkeypatch):
+    monkeypatch.setenv(source_files.SOURCE_DIR_ENV, str(tmp_path))
+    monkeypatch.setattr(source_files, "MAX_FILES", 3)
+    (tmp_path / "notes.txt").write_text("not a module")
+    paths = []
+    for k in range(4):
+        paths.append(source_files.register_source(f"x = {k}\n", f"run{k}"))
+        os.utime(paths[-1], (k, k))  # written in order, one second apart
+    assert sorted(os.listdir(tmp_path)) == sorted(["notes.txt", *(os.path.basename(p) for p in paths[1:])])
+    assert source_files.register_source("x = 1\n", "run1") == paths[1]  # found again: now the newest
+    paths.append(source_files.register_source("x = 4\n", "run4"))
+    assert sorted(os.listdir(tmp_path)) == sorted(["notes.txt", *(os.path.basename(p) for p in (paths[1], *paths[3:]))])

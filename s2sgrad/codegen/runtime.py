@@ -2,7 +2,8 @@
 
 ``s2sgrad.export`` copies the source of the helpers a module uses into the exported file,
 so every helper must depend on nothing but NumPy, ``math`` and the other helpers here; the
-convolution family's live in ``runtime_conv.py`` (re-exported here, copied from there).
+convolution, summary, text, TensorArray and Example-parsing families live in the ``runtime_*.py``
+modules beside this one (re-exported here, copied from there).
 """
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from .runtime_conv import (
     resize_nearest,
     resize_nearest_grad,
 )
+from .runtime_example import parse_example
 from .runtime_summary import (
     audio_summary,
     histogram_summary,
@@ -36,6 +38,17 @@ from .runtime_summary import (
     scalar_summary,
     text_summary,
 )
+from .runtime_tensor_array import (
+    step_grad,
+    ta_concat,
+    ta_concat_grad,
+    ta_scatter,
+    ta_size,
+    ta_split,
+    ta_stack,
+    ta_write,
+)
+from .runtime_text import assert_that, check_numerics, print_tensors, print_v2
 
 __all__ = ["sum_to", "add_n", "erf", "truncated_normal", "cumsum", "cumprod", "scatter_into_zeros", "segment_sum",
            "segment_reduce", "sorted_segment",
@@ -47,6 +60,8 @@ __all__ = ["sum_to", "add_n", "erf", "truncated_normal", "cumsum", "cumprod", "s
            "depthwise_backprop_filter", "max_pool", "max_pool_grad", "max_pool_grad_grad", "max_pool_argmax",
            "avg_pool", "avg_pool_grad", "resize_bilinear", "resize_bilinear_grad", "resize_nearest",
            "resize_nearest_grad",
+           # the TensorArray helpers (runtime_tensor_array.py)
+           "step_grad", "ta_write", "ta_stack", "ta_size", "ta_scatter", "ta_concat", "ta_split", "ta_concat_grad",
            # the summary helpers (runtime_summary.py)
            "scalar_summary", "histogram_summary", "image_summary", "audio_summary", "text_summary", "merge_summary"]
 
@@ -284,110 +299,6 @@ def in_top_k(predictions, targets, k):
     return valid & np.isfinite(picked[:, 0]) & (larger < k)
 
 
-# -- checks and prints (s2sgrad.primitives.debug) -------------------------------------------------------
-
-def tf_text(value):
-    """One element as TensorFlow writes it: the shortest of 6 (float32) or 15 (float64)
-    significant digits that reads back the same, else 9 or 17; bools as 1 and 0."""
-    if isinstance(value, bytes):
-        return value.decode("utf-8", "replace")
-    if isinstance(value, (str, np.str_)):
-        return str(value)
-    if isinstance(value, (bool, np.bool_)):
-        return "1" if value else "0"
-    if isinstance(value, np.floating) and np.isfinite(value):
-        short, long = (15, 17) if value.dtype == np.float64 else (6, 9)
-        text = f"{float(value):.{short}g}"
-        return text if value.dtype.type(text) == value else f"{float(value):.{long}g}"
-    if isinstance(value, (float, np.floating)):
-        return "nan" if value != value else "inf" if value > 0 else "-inf"
-    return str(value)
-
-
-def summarize(value, limit):
-    """TF's ``SummarizeValue``: the first ``limit`` elements (all for -1) in nested brackets,
-    ``...`` where elements were left out (what Assert and Print show)."""
-    value = np.asarray(value)
-    flat = value.reshape(-1)
-    limit = flat.size if limit < 0 else min(limit, flat.size)
-    if value.ndim == 0:
-        return tf_text(flat[0]) if limit else ""
-    out, taken = [], [0]
-
-    def dim(d):
-        last = d == value.ndim - 1
-        for i in range(value.shape[d]):
-            if taken[0] >= limit:
-                if last and d != 0:
-                    out.append("...")
-                return
-            if last:
-                out.append((" " if i else "") + tf_text(flat[taken[0]]))
-                taken[0] += 1
-            else:
-                out.append("[")
-                dim(d + 1)
-                out.append("]")
-
-    dim(0)
-    return "".join(out) + ("..." if flat.size > limit else "")
-
-
-def assert_that(condition, data, summarize_limit):
-    """``tf.Assert``: raise AssertionError with TF's message unless the scalar ``condition`` holds."""
-    condition = np.asarray(condition)
-    if condition.ndim:
-        raise ValueError(f"In[0] should be a scalar: {list(condition.shape)}")
-    if not condition:
-        raise AssertionError("assertion failed: " + " ".join(f"[{summarize(d, summarize_limit)}]" for d in data))
-
-
-def write_to(stream, text):
-    """``text`` to ``"stdout"`` (Python's, so redirections apply) or ``"stderr"`` (file descriptor 2,
-    where TensorFlow's kernels write too)."""
-    if stream == "stdout":
-        print(text, end="", flush=True)
-        return
-    print(end="", flush=True)  # what Python printed before comes first
-    with open(2, "w", closefd=False) as err:
-        err.write(text)
-
-
-def print_tensors(value, message, data, summarize_limit):
-    """``tf.Print``: write ``message`` and the summaries of ``data`` to stderr; ``value`` passes through."""
-    write_to("stderr", message + "".join(f"[{summarize(d, summarize_limit)}]" for d in data) + "\n")
-    return value
-
-
-def _print_v2_text(value, edge, depth=0):
-    """A tensor as ``tf.print`` writes it: NumPy-like rows, ``edge`` items at each end of a long axis."""
-    value = np.asarray(value)
-    if value.ndim == 0:
-        item = value[()]
-        return f'"{tf_text(item)}"' if isinstance(item, (bytes, str)) else tf_text(item)
-    n = value.shape[0]
-    cut = 0 <= edge and 2 * edge < n
-    items = [_print_v2_text(value[i], edge, depth + 1) for i in (list(range(edge)) if cut else range(n))]
-    tail = [_print_v2_text(value[i], edge, depth + 1) for i in range(n - edge, n)] if cut else []
-    parts = items + (["..."] if cut else []) + tail
-    joiner = " " if value.ndim == 1 else "\n" + " " * (depth + 1)
-    return "[" + joiner.join(parts) + "]"
-
-
-def print_v2(template, values, edge, stream):
-    """``tf.print``: ``template`` with each ``{}`` replaced by a value's text, to ``stream``."""
-    write_to(stream, template.format(*(_print_v2_text(v, edge) for v in values)))
-
-
-def check_numerics(value, message):
-    """``tf.debugging.check_numerics``: ``value``, or AssertionError when it holds NaN or Inf."""
-    nan, inf = np.isnan(value).any(), np.isinf(value).any()
-    if nan or inf:
-        what = "Inf and NaN" if nan and inf else "NaN" if nan else "Inf"
-        raise AssertionError(f"{message} : Tensor had {what} values")
-    return value
-
-
 # -- candidate sampling (s2sgrad.primitives.sampling) ----------------------------------------------------
 
 def _class_probability(distribution, classes, range_max):
@@ -424,222 +335,6 @@ def sample_candidates(rng, true_classes, distribution, num_sampled, unique, rang
         return (-np.expm1(tries * np.log1p(-p)) if unique else p * num_sampled).astype(np.float32)
 
     return sampled, expected(true_classes), expected(sampled)
-
-def step_grad(steps, index, g):
-    """Zeros with one row per recorded iteration of ``steps`` and ``g`` in row ``index``."""
-    out = np.zeros((len(steps), *np.shape(g)), dtype=np.result_type(g))
-    out[index] = g
-    return out
-
-
-def ta_write(ta, index, value, dynamic_size):
-    """A TensorArray (a list) with element ``index`` set: a new list, as TF's TensorList."""
-    index = int(index)
-    if index < 0 or (index >= len(ta) and not dynamic_size):
-        raise IndexError(f"Tried to write to index {index} but array is not resizeable and size is: {len(ta)}")
-    out = list(ta) + [None] * (index + 1 - len(ta))
-    out[index] = value
-    return out
-
-
-def ta_stack(ta, element_shape, dtype):
-    """The elements stacked; unwritten ones are zeros when the element shape is known."""
-    if any(e is None for e in ta):
-        if element_shape is None:
-            raise ValueError("Tried to stack elements of an empty list with non-fully-defined element_shape")
-        ta = [np.zeros(element_shape, dtype) if e is None else e for e in ta]
-    if not ta:
-        return np.zeros((0, *(element_shape or ())), dtype)
-    return np.stack(ta)
-
-
-def ta_size(ta):
-    return np.int32(len(ta))
-
-
-def ta_scatter(ta, indices, value):
-    out = list(ta)
-    for i, row in zip(np.reshape(indices, -1), value, strict=True):
-        if not 0 <= i < len(out):
-            raise IndexError(f"Tried to write to index {i} but array size is: {len(out)}")
-        out[int(i)] = row
-    return out
-
-
-def ta_concat(ta, element_shape, dtype):
-    return np.concatenate(ta) if ta else np.zeros((0, *(element_shape or ())[1:]), dtype)
-
-
-def ta_split(ta, value, lengths):
-    lengths = [int(n) for n in np.reshape(lengths, -1)]
-    if sum(lengths) != len(value):
-        raise ValueError(f"Expected sum of lengths to be equal to values.shape[0], but sum of lengths is "
-                         f"{sum(lengths)} and value's shape is: {list(np.shape(value))}")
-    bounds = np.cumsum([0] + lengths)
-    return [value[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
-
-
-def ta_concat_grad(ta, g):
-    """The gradient of a TensorArray concat, element by element (the elements must have one length)."""
-    lengths = {len(e) for e in ta}
-    if len(lengths) > 1:
-        raise ValueError(f"the gradient of TensorArray.concat needs elements of one length, got {sorted(lengths)}")
-    return np.reshape(g, (len(ta), lengths.pop() if lengths else 0, *np.shape(g)[1:]))
-
-
-# -- tf.train.Example parsing (ParseExample); self-contained, as every helper here -----------------
-
-def _wire_varint(data, pos):
-    """The varint at ``data[pos:]`` and the position after it."""
-    result = shift = 0
-    while True:
-        if pos >= len(data) or shift > 63:
-            raise ValueError("Can't parse serialized Example: bad varint")
-        byte = data[pos]
-        result |= (byte & 0x7F) << shift
-        pos, shift = pos + 1, shift + 7
-        if byte < 0x80:
-            return result, pos
-
-
-def _wire_fields(data):
-    """(field number, payload) of each length-delimited field of a message; others (varint,
-    fixed) as (number, int or bytes) too, so unpacked repeated values are read."""
-    pos, end, out = 0, len(data), []
-    while pos < end:
-        key, pos = _wire_varint(data, pos)
-        kind = key & 7
-        if kind == 0:
-            value, pos = _wire_varint(data, pos)
-        elif kind == 2:
-            size, pos = _wire_varint(data, pos)
-            value, pos = data[pos:pos + size], pos + size
-        elif kind in (1, 5):
-            value, pos = data[pos:pos + (8 if kind == 1 else 4)], pos + (8 if kind == 1 else 4)
-        else:
-            raise ValueError(f"Can't parse serialized Example: wire type {kind}")
-        if pos > end:
-            raise ValueError("Can't parse serialized Example: truncated field")
-        out.append((key >> 3, kind, value))
-    return out
-
-
-def _packed_varints(payload):
-    """The int64 values of a packed varint field (vectorized over its bytes)."""
-    b = np.frombuffer(payload, dtype=np.uint8)
-    if not len(b):
-        return np.zeros(0, np.int64)
-    last = b < 0x80
-    if not last[-1]:
-        raise ValueError("Can't parse serialized Example: truncated packed int64 list")
-    starts = np.concatenate(([0], np.flatnonzero(last)[:-1] + 1))
-    group = np.concatenate(([0], np.cumsum(last[:-1])))
-    shift = (np.arange(len(b)) - starts[group]) * 7
-    if shift.max() > 63:
-        raise ValueError("Can't parse serialized Example: varint longer than 10 bytes")
-    terms = (b & 0x7F).astype(np.uint64) << shift.astype(np.uint64)
-    return np.add.reduceat(terms, starts).view(np.int64)
-
-
-def _feature_values(kind, payload):
-    """A Feature's values as an array: kind 1 bytes, 2 float, 3 int64 (0: an empty Feature)."""
-    items = _wire_fields(payload)
-    if kind == 1:
-        return np.array([v for n, w, v in items if n == 1 and w == 2] + [b""], dtype=object)[:-1]
-    if kind == 2:
-        parts = [np.frombuffer(v, "<f4") for n, w, v in items if n == 1 and w in (2, 5)]
-        return np.concatenate(parts).astype(np.float32) if parts else np.zeros(0, np.float32)
-    parts = [_packed_varints(v) if w == 2 else np.array([v], np.uint64).view(np.int64) for n, w, v in items
-             if n == 1 and w in (0, 2)]
-    return np.concatenate(parts) if parts else np.zeros(0, np.int64)
-
-
-def _example_features(record):
-    """An Example's features: name -> (kind, payload of the Feature's list)."""
-    features = {}
-    for n, w, message in _wire_fields(record):
-        for m, _, entry in (_wire_fields(message) if n == 1 and w == 2 else ()):
-            fields = {k: v for k, _, v in _wire_fields(entry)} if m == 1 else {}
-            kinds = _wire_fields(fields.get(2, b""))
-            kind, payload = (kinds[-1][0], kinds[-1][2]) if kinds else (0, b"")
-            features[fields.get(1, b"").decode("utf-8")] = (kind, payload)
-    return features
-
-
-_EXAMPLE_KINDS = {"bytes": 1, "float": 2, "int64": 3}
-
-
-def _example_value(features, key, kind, shape, default):
-    """One dense feature of one example: its values in ``shape``, or ``default`` when missing."""
-    found = features.get(key)
-    if found is None:
-        if default is None:
-            raise ValueError(f"Feature: {key} (data type: {kind}) is required but could not be found.")
-        return np.array(default, dtype=object if kind == "bytes" else None)
-    values = _kind_values(key, kind, found)
-    if values.size != int(np.prod(shape)):
-        raise ValueError(f"Key: {key}.  Number of {kind} values != expected.  Values size: {values.size} "
-                         f"but output shape: {list(shape)}")
-    return values.reshape(shape)
-
-
-def _kind_values(key, kind, found):
-    if found[0] not in (0, _EXAMPLE_KINDS[kind]):
-        names = {1: "string", 2: "float", 3: "int64"}
-        raise ValueError(f"Feature: {key}. Data types don't match. Data type: {names[found[0]]} but expected "
-                         f"type: {'string' if kind == 'bytes' else kind}")
-    return _feature_values(_EXAMPLE_KINDS[kind], found[1] if found[0] else b"")
-
-
-def _sequence_values(parsed, key, kind, shape, pad, dtype):
-    """A FixedLenSequenceFeature of every example: [examples, longest, *shape], padded with ``pad``."""
-    step = int(np.prod(shape))
-    rows = []
-    for f in parsed:
-        values = _kind_values(key, kind, f[key]) if key in f else np.zeros(0, dtype)
-        if step == 0 or values.size % step:
-            raise ValueError(f"Key: {key}.  Number of {kind} values {values.size} is not a multiple of the "
-                             f"element size {step} of shape {list(shape)}")
-        rows.append(values.reshape((-1, *shape)))
-    padded = np.full((len(rows), max([len(r) for r in rows] + [0]), *shape), pad, dtype=dtype)
-    for i, r in enumerate(rows):
-        padded[i, :len(r)] = r
-    return padded
-
-
-def parse_example(serialized, dense, sparse, sequence=()):
-    """ParseExample: ``dense`` is ((key, kind, shape, default or None), ...), ``sparse`` ((key, kind), ...),
-    ``sequence`` ((key, kind, shape, padding), ...); a scalar ``serialized`` is one Example, a vector a
-    batch. Returns the dense values, the sequence values, then every sparse feature's indices, values
-    and dense shape."""
-    records = np.asarray(serialized, dtype=object)
-    batch = records.reshape(-1)
-    parsed = [_example_features(bytes(r)) for r in batch]
-    dtypes = {"bytes": object, "float": np.float32, "int64": np.int64}
-    out = []
-    for key, kind, shape, default in dense:
-        stacked = np.empty((len(parsed), *shape), dtype=dtypes[kind])
-        for i, f in enumerate(parsed):
-            stacked[i, ...] = _example_value(f, key, kind, shape, default)
-        out.append(stacked.reshape(shape) if records.ndim == 0 else stacked)
-    for key, kind, shape, pad in sequence:
-        padded = _sequence_values(parsed, key, kind, shape, pad, dtypes[kind])
-        out.append(padded[0] if records.ndim == 0 else padded)
-    indices, values, shapes = [], [], []
-    for key, kind in sparse:
-        lists = [_kind_values(key, kind, f[key]) if key in f else np.zeros(0, dtypes[kind]) for f in parsed]
-        lengths = np.array([len(v) for v in lists], dtype=np.int64)
-        rows = np.repeat(np.arange(len(lists), dtype=np.int64), lengths)
-        cols = np.arange(int(lengths.sum()), dtype=np.int64) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-        width = int(lengths.max()) if len(lengths) else 0
-        if records.ndim == 0:
-            indices.append(cols.reshape(-1, 1))
-            shapes.append(np.array([width], dtype=np.int64))
-        else:
-            indices.append(np.stack([rows, cols], axis=1))
-            shapes.append(np.array([len(lists), width], dtype=np.int64))
-        values.append(np.concatenate(lists).astype(dtypes[kind]) if lists else np.zeros(0, dtypes[kind]))
-    return out + indices + values + shapes
 
 
 def band_part(x, num_lower, num_upper):

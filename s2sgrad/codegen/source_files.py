@@ -8,10 +8,13 @@ opening a traceback's file) need a file: with ``S2SGRAD_SOURCE_DIR`` set to a di
 ``1`` for the per-user cache directory, ``$XDG_CACHE_HOME/s2sgrad/generated``), each module is
 written there, named by its label and a hash of its text (the same text, the same file, as
 compilers' caches do), atomically (a temporary file renamed into place); its code then carries
-that path. When the directory cannot be written, linecache alone serves.
+that path. When the directory cannot be written, linecache alone serves. The directory is kept
+to ``MAX_FILES`` modules: writing a new one deletes the least recently used beyond that (a file
+is "used" when written or found again), so a long-lived cache does not grow without bound.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 import linecache
@@ -22,9 +25,10 @@ import tempfile
 
 from ..tracebacks import GENERATED_PREFIX
 
-__all__ = ["SOURCE_DIR_ENV", "source_dir", "register_source", "forget_source"]
+__all__ = ["SOURCE_DIR_ENV", "MAX_FILES", "source_dir", "register_source", "forget_source"]
 
 SOURCE_DIR_ENV = "S2SGRAD_SOURCE_DIR"
+MAX_FILES = 1000  # generated modules kept in the directory; the least recently used go first
 _counter = itertools.count()
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.()-]+")
 
@@ -76,6 +80,7 @@ def _written(directory: str, name: str, source: str) -> str | None:
     try:
         with open(path, encoding="utf-8", newline="") as f:
             if f.read() == source:
+                os.utime(path)  # used again: the last to be pruned
                 return path
     except (OSError, UnicodeDecodeError):
         pass
@@ -91,4 +96,22 @@ def _written(directory: str, name: str, source: str) -> str | None:
             os.unlink(temporary)
         return None
     linecache.checkcache(path)  # an older text under this name may be cached
+    _prune(directory, MAX_FILES)
     return path
+
+
+def _prune(directory: str, keep: int) -> None:
+    """Delete the least recently used modules of ``directory`` beyond the ``keep`` newest (other
+    files, and files another process removes first, are left alone)."""
+    try:
+        with os.scandir(directory) as entries:
+            modules = [(entry.stat().st_mtime, entry.path) for entry in entries
+                       if entry.name.endswith(".py") and entry.is_file()]
+    except OSError:
+        return
+    if len(modules) <= keep:
+        return
+    modules.sort()
+    for _, path in modules[:len(modules) - keep]:
+        with contextlib.suppress(OSError):
+            os.unlink(path)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..ops import array_ops as a
-from ..ops import conv_ops as conv
+from ..ops import pool_ops
 from ..ssa.graph import Tensor
 from .base import InputSpec, Layer
 from .convolutional import normalize_data_format, normalize_padding, normalize_tuple
@@ -16,7 +16,7 @@ __all__ = ["MaxPooling1D", "MaxPooling2D", "AveragePooling1D", "AveragePooling2D
 
 class _Pooling(Layer):
     rank = 2
-    pool = staticmethod(conv.max_pool)
+    pool = staticmethod(pool_ops.max_pool)
 
     def __init__(self, pool_size: Any, strides: Any, padding: str = "valid", data_format: str = "channels_last",
                  name: str | None = None, **kwargs: Any) -> None:
@@ -56,13 +56,13 @@ class MaxPooling2D(_Pooling):
 class AveragePooling1D(_Pooling):
     """The mean of each ``pool_size`` window of ``[batch, width, channels]`` (padding not counted)."""
     rank = 1
-    pool = staticmethod(conv.avg_pool)
+    pool = staticmethod(pool_ops.avg_pool)
 
 
 class AveragePooling2D(_Pooling):
     """The mean of each ``pool_size`` window of ``[batch, height, width, channels]`` (padding not counted)."""
     rank = 2
-    pool = staticmethod(conv.avg_pool)
+    pool = staticmethod(pool_ops.avg_pool)
 
 
 def max_pooling1d(inputs: Any, pool_size: Any, strides: Any, padding: str = "valid",

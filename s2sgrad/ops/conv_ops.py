@@ -1,31 +1,28 @@
-"""``tf.nn`` convolutions and pooling: validate TF-1.x's arguments, convert, record.
+"""``tf.nn`` convolutions: validate TF-1.x's arguments, convert, record.
 
-Conv2D, Conv3D, DepthwiseConv2dNative, the pools and the gradient ops are primitives
-(``primitives/conv.py``); conv1d, the 1-D pools, separable, atrous and transposed convolutions are
+Conv2D, Conv3D, DepthwiseConv2dNative and the gradient ops are primitives (``primitives/conv.py``);
+conv1d, separable, atrous and transposed convolutions are
 compositions of them, as in TensorFlow.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from .. import dtypes as _dt
 from ..primitives import conv as P
 from ..primitives.core import Primitive
 from ..ssa.graph import Tensor
 from . import array_ops as a
 from .array_ops import static_ints
-from .convert import convert_to_tensor, graph_of, is_tensor_like, record, record1
+from .convert import convert_to_tensor, graph_of, is_tensor_like, record1
 
 __all__ = ["conv1d", "conv2d", "conv3d", "convolution", "conv2d_backprop_input", "conv2d_backprop_filter",
            "conv2d_transpose", "depthwise_conv2d", "depthwise_conv2d_native", "separable_conv2d", "atrous_conv2d",
-           "max_pool", "avg_pool", "max_pool_with_argmax", "max_pool1d", "avg_pool1d", "max_pool3d", "avg_pool3d",
-           "pool"]
+           "data_format_of", "per_axis", "padding_attrs", "padding_1d", "checked_spatial"]
 
 _FORMATS = {1: ("NWC", "NCW"), 2: ("NHWC", "NCHW"), 3: ("NDHWC", "NCDHW")}
 
 
-def _data_format(data_format: Any, rank: int, op: str) -> str:
+def data_format_of(data_format: Any, rank: int, op: str) -> str:
     if data_format is None:
         return _FORMATS[rank][0]
     if data_format not in _FORMATS[rank]:
@@ -49,7 +46,7 @@ def per_axis(value: Any, what: str, rank: int, data_format: str) -> list[int]:
     return [1, 1] + inner if data_format.startswith("NC") else [1] + inner + [1]
 
 
-def _checked_spatial(full: list[int], what: str, data_format: str) -> None:
+def checked_spatial(full: list[int], what: str, data_format: str) -> None:
     outer = [full[0], full[1]] if data_format.startswith("NC") else [full[0], full[-1]]
     if outer != [1, 1]:
         raise ValueError(f"{what} in the batch and depth dimensions must be 1, got {what}={full} "
@@ -59,7 +56,7 @@ def _checked_spatial(full: list[int], what: str, data_format: str) -> None:
         raise ValueError(f"{what} must be positive, got {what}={full}")
 
 
-def _padding(padding: Any, rank: int, data_format: str, op: str, explicit: bool = True) -> dict:
+def padding_attrs(padding: Any, rank: int, data_format: str, op: str, explicit: bool = True) -> dict:
     """``padding`` as TF's attrs: ``padding`` and ``explicit_paddings`` (a flat list)."""
     choices = ("SAME", "VALID", "EXPLICIT") if explicit else ("SAME", "VALID")
     if isinstance(padding, (list, tuple)) and explicit:
@@ -82,12 +79,12 @@ def _padding(padding: Any, rank: int, data_format: str, op: str, explicit: bool 
 
 def conv_attrs(prim: Primitive, rank: int, strides: Any, padding: Any, data_format: Any, dilations: Any) -> dict:
     """TF's attrs of a convolution op, checked."""
-    layout = _data_format(data_format, rank, prim.name)
+    layout = data_format_of(data_format, rank, prim.name)
     full_strides = per_axis(strides, "strides", rank, layout)
     full_dilations = per_axis(1 if dilations is None else dilations, "dilations", rank, layout)
-    _checked_spatial(full_strides, "strides", layout)
-    _checked_spatial(full_dilations, "dilations", layout)
-    return {"strides": full_strides, **_padding(padding, rank, layout, prim.name), "dilations": full_dilations,
+    checked_spatial(full_strides, "strides", layout)
+    checked_spatial(full_dilations, "dilations", layout)
+    return {"strides": full_strides, **padding_attrs(padding, rank, layout, prim.name), "dilations": full_dilations,
             "data_format": layout}
 
 
@@ -143,19 +140,19 @@ def conv1d(value: Any = None, filters: Any = None, stride: Any = None, padding: 
     >>> # h = tf.nn.conv1d(sequences, kernel, stride=1, padding="SAME")
     """
     x = a.either(value, input, "Cannot specify both 'value' and 'input'")
-    layout = _data_format(data_format, 1, "conv1d")
+    layout = data_format_of(data_format, 1, "conv1d")
     axis = 2 if layout == "NCW" else 1
     graph = graph_of([x, filters])
     with graph.as_default(), graph.name_scope(name or "conv1d"):
         x, w = _pair(x, filters)
         strides = [1] + per_axis(stride, "stride", 1, layout)
         dil = [1] + per_axis(1 if dilations is None else dilations, "dilations", 1, layout)
-        out = conv2d(a.expand_dims(x, axis), a.expand_dims(w, 0), strides, _padding_1d(padding),
+        out = conv2d(a.expand_dims(x, axis), a.expand_dims(w, 0), strides, padding_1d(padding),
                      data_format="NCHW" if layout == "NCW" else "NHWC", dilations=dil)
         return a.squeeze(out, [axis])
 
 
-def _padding_1d(padding: Any) -> Any:
+def padding_1d(padding: Any) -> Any:
     """Explicit 1-D padding (three pairs) with the added height axis unpadded."""
     if isinstance(padding, (list, tuple)):
         return [padding[0], [0, 0], *padding[1:]]
@@ -281,135 +278,3 @@ def atrous_conv2d(value: Any, filters: Any, rate: Any, padding: Any, name: str |
         raise ValueError(f"all values of `dilation_rate` must be positive. Received: dilation_rate={rate}")
     return conv2d(value, filters, [1, 1, 1, 1], padding, dilations=[1, rates[0], rates[-1], 1],
                   name=name or "convolution")
-
-
-# -- pooling --------------------------------------------------------------------------------------
-
-def _pool(prim: Primitive, rank: int, value: Any, ksize: Any, strides: Any, padding: Any, data_format: Any,
-          name: str | None) -> Tensor:
-    layout = _data_format(data_format, rank, prim.name)
-    attrs = {"ksize": per_axis(ksize, "ksize", rank, layout), "strides": per_axis(strides, "strides", rank, layout),
-             **_padding(padding, rank, layout, prim.name, explicit=prim in (P.MAX_POOL, P.MAX_POOL3D)),
-             "data_format": layout}
-    _checked_spatial(attrs["ksize"], "ksize", layout)
-    _checked_spatial(attrs["strides"], "strides", layout)
-    return record1(prim, [convert_to_tensor(value)], attrs, name or prim.name)
-
-
-def max_pool(value: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NHWC", name: str | None = None,
-             input: Any = None) -> Tensor:
-    """The maximum of each ``ksize`` window (padding never wins); gradients go to each window's
-    first maximum, as in TF.
-
-    >>> # h = tf.nn.max_pool(h, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="VALID")
-    """
-    x = a.either(value, input, "Cannot specify both 'value' and 'input'")
-    return _pool(P.MAX_POOL, 2, x, ksize, strides, padding, data_format, name)
-
-
-def avg_pool(value: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NHWC", name: str | None = None,
-             input: Any = None) -> Tensor:
-    """The mean of each ``ksize`` window over its input elements (padding is not counted).
-
-    >>> # h = tf.nn.avg_pool(h, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="SAME")
-    """
-    x = a.either(value, input, "Cannot specify both 'value' and 'input'")
-    return _pool(P.AVG_POOL, 2, x, ksize, strides, padding, data_format, name)
-
-
-def max_pool3d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NDHWC",
-               name: str | None = None) -> Tensor:
-    """``max_pool`` over three spatial axes.
-
-    >>> # h = tf.nn.max_pool3d(volumes, 2, 2, "VALID")
-    """
-    return _pool(P.MAX_POOL3D, 3, input, ksize, strides, padding, data_format, name)
-
-
-def avg_pool3d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NDHWC",
-               name: str | None = None) -> Tensor:
-    """``avg_pool`` over three spatial axes.
-
-    >>> # h = tf.nn.avg_pool3d(volumes, 2, 2, "VALID")
-    """
-    return _pool(P.AVG_POOL3D, 3, input, ksize, strides, padding, data_format, name)
-
-
-def _pool1d(pool2d: Any, default: str, input: Any, ksize: Any, strides: Any, padding: Any, data_format: str,
-            name: str | None) -> Tensor:
-    layout = _data_format(data_format, 1, default)
-    axis = 2 if layout == "NCW" else 1
-    graph = graph_of([input])
-    with graph.as_default(), graph.name_scope(name or default):
-        ksize2 = [1] + per_axis(ksize, "ksize", 1, layout)
-        strides2 = [1] + per_axis(strides, "strides", 1, layout)
-        out = pool2d(a.expand_dims(convert_to_tensor(input), axis), ksize2, strides2, _padding_1d(padding),
-                     "NCHW" if layout == "NCW" else "NHWC")
-        return a.squeeze(out, [axis])
-
-
-def max_pool1d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NWC",
-               name: str | None = None) -> Tensor:
-    """``max_pool`` over one spatial axis.
-
-    >>> # h = tf.nn.max_pool1d(sequences, 2, 2, "VALID")
-    """
-    return _pool1d(max_pool, "MaxPool1d", input, ksize, strides, padding, data_format, name)
-
-
-def avg_pool1d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NWC",
-               name: str | None = None) -> Tensor:
-    """``avg_pool`` over one spatial axis.
-
-    >>> # h = tf.nn.avg_pool1d(sequences, 2, 2, "VALID")
-    """
-    return _pool1d(avg_pool, "AvgPool1D", input, ksize, strides, padding, data_format, name)
-
-
-def max_pool_with_argmax(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NHWC",
-                         Targmax: Any = None, name: str | None = None, output_dtype: Any = None,
-                         include_batch_in_index: bool = False) -> tuple[Tensor, Tensor]:
-    """``max_pool`` and the flat index of each maximum: ``(y * width + x) * channels + c``
-    (plus ``b * height * width * channels`` with ``include_batch_in_index``).
-
-    >>> # values, where = tf.nn.max_pool_with_argmax(h, [1, 2, 2, 1], [1, 2, 2, 1], "SAME")
-    """
-    if data_format != "NHWC":
-        raise ValueError(f"max_pool_with_argmax supports only NHWC, got data_format={data_format!r}")
-    index_dtype = _dt.as_dtype(a.either(Targmax, output_dtype, "Cannot specify both 'Targmax' and 'output_dtype'")
-                               or _dt.int64)
-    if index_dtype not in (_dt.int32, _dt.int64):
-        raise TypeError(f"Targmax must be int32 or int64, got {index_dtype.name}")
-    attrs = {"ksize": per_axis(ksize, "ksize", 2, "NHWC"), "strides": per_axis(strides, "strides", 2, "NHWC"),
-             **_padding(padding, 2, "NHWC", "MaxPoolWithArgmax", explicit=False), "data_format": "NHWC",
-             "Targmax": index_dtype, "include_batch_in_index": bool(include_batch_in_index)}
-    _checked_spatial(attrs["ksize"], "ksize", "NHWC")
-    _checked_spatial(attrs["strides"], "strides", "NHWC")
-    op = record(P.MAX_POOL_WITH_ARGMAX, [convert_to_tensor(input)], attrs, name or "MaxPoolWithArgmax")
-    return op.outputs[0], op.outputs[1]
-
-
-_POOLS: dict[tuple[str, int], Callable[..., Tensor]] = {
-    ("MAX", 1): max_pool1d, ("MAX", 2): max_pool, ("MAX", 3): max_pool3d,
-    ("AVG", 1): avg_pool1d, ("AVG", 2): avg_pool, ("AVG", 3): avg_pool3d}
-
-
-def pool(input: Any, window_shape: Any, pooling_type: str, padding: str, dilation_rate: Any = None,
-         strides: Any = None, name: str | None = None, data_format: Any = None, dilations: Any = None) -> Tensor:
-    """``"MAX"`` or ``"AVG"`` pooling over 1, 2 or 3 spatial axes (the op named ``name`` or ``max_pool``/``avg_pool``).
-
-    >>> # h = tf.nn.pool(images, window_shape=[2, 2], pooling_type="MAX", padding="VALID", strides=[2, 2])
-    """
-    window = static_ints(window_shape, "window_shape") or []
-    rates = static_ints(a.either(dilation_rate, dilations, "Cannot specify both 'dilation_rate' and 'dilations'"),
-                        "dilation_rate")
-    if rates is not None and any(r != 1 for r in rates):
-        raise NotImplementedError("tf.nn.pool with dilation_rate > 1 is not supported")
-    function = _POOLS.get((pooling_type, len(window))) if isinstance(pooling_type, str) else None
-    if function is None:
-        raise ValueError(f"pooling_type must be 'MAX' or 'AVG' over 1-3 spatial axes, got {pooling_type!r} with "
-                         f"window_shape={window_shape}")
-    step = window if strides is None else strides
-    default = "max_pool" if pooling_type == "MAX" else "avg_pool"
-    return function(input, window, step, padding, data_format=data_format or _FORMATS[len(window)][0],
-                    name=name or default)
