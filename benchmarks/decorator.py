@@ -6,7 +6,7 @@ hand-written NumPy gradient, autograd, and JAX's ``value_and_grad`` without and 
 
 NumPy and s2sgrad are timed in one fresh process, in alternating rounds; each peer gets its own
 process (imports and thread pools do not interfere). Times are medians of per-call means; ratios
-are against ``numpy``. Peers that are not installed are skipped.
+are against ``numpy``, and for s2sgrad also the median of its per-round ratios to numpy. Peers that are not installed are skipped.
 """
 from __future__ import annotations
 
@@ -135,7 +135,9 @@ PEERS = ("autograd", "jax", "jax_jit")
 
 def time_group(workload: str, impls: list[str], repeats: int) -> dict[str, float]:
     """Median seconds per call of each of ``impls``, timed in alternating rounds (after the first
-    call and half a second of warm-up each) so that changes in load hit them alike."""
+    call and half a second of warm-up each) so that changes in load hit them alike; with ``numpy``
+    among them, also ``"<impl>/numpy"``: the median over rounds of the round's ratio to numpy (the
+    steadiest number on a busy machine)."""
     spec = WORKLOADS[workload]
     calls = {impl: spec["impls"][impl]() for impl in impls}
     for call in calls.values():
@@ -149,7 +151,11 @@ def time_group(workload: str, impls: list[str], repeats: int) -> dict[str, float
             for _ in range(spec["calls"]):
                 call()
             times[impl].append((time.perf_counter() - t0) / spec["calls"])
-    return {impl: statistics.median(t) for impl, t in times.items()}
+    found = {impl: statistics.median(t) for impl, t in times.items()}
+    if "numpy" in times:
+        found.update({f"{impl}/numpy": statistics.median(t / base for t, base in zip(ts, times["numpy"], strict=True))
+                      for impl, ts in times.items() if impl != "numpy"})
+    return found
 
 
 def _measure(workload: str, impls: list[str], repeats: int) -> dict[str, float | str]:
@@ -176,11 +182,15 @@ def main(argv: list[str] | None = None) -> int:
             found.update(_measure(workload, [impl], repeats))       # each peer in its own process
         base = found["numpy"]
         for impl, t in found.items():
+            if "/" in impl:
+                continue
             if isinstance(t, str):
                 print(f"  {impl:10s} skipped: {t}")
                 continue
             ratio = f"{t / base:6.2f}x" if not isinstance(base, str) else ""
-            print(f"  {impl:10s} {t * scale:10.2f} {ratio}")
+            paired = found.get(f"{impl}/numpy")
+            rounds = f"   (median of per-round ratios {paired:.2f}x)" if isinstance(paired, float) else ""
+            print(f"  {impl:10s} {t * scale:10.2f} {ratio}{rounds}")
     return 0
 
 

@@ -38,7 +38,7 @@ from .tf1_api import missing_names as _missing_names
 
 __all__ = ["einsum", "eye", "global_norm", "l2_normalize", "matmul", "matrix_transpose", "tensordot", "transpose",
            "inv", "det", "slogdet", "logdet", "cholesky", "solve", "triangular_solve", "eigh", "eigvalsh", "svd", "qr",
-           "diag", "diag_part", "set_diag", "band_part", "trace"]
+           "diag", "diag_part", "set_diag", "band_part", "trace", "adjoint"]
 
 inv = matrix_inverse
 det = matrix_determinant
@@ -62,10 +62,15 @@ def matrix_transpose(a: Any, name: str = "matrix_transpose", conjugate: bool = F
     rank = x.shape.rank
     if rank is None or rank < 2:
         raise ValueError(f"matrix_transpose needs a tensor of known rank >= 2, got shape {x.shape}")
-    return array_ops.transpose(x, list(range(rank - 2)) + [rank - 1, rank - 2], name=name)
+    return array_ops.transpose(x, list(range(rank - 2)) + [rank - 1, rank - 2], name=name, conjugate=conjugate)
 
 
 transpose = matrix_transpose  # TF's tf.linalg.transpose swaps the last two axes, unlike tf.transpose
+
+
+def adjoint(matrix: Any, name: str = "adjoint") -> Tensor:
+    """The conjugate transpose of each matrix (the last two axes): ``matrix_transpose(..., conjugate=True)``."""
+    return matrix_transpose(matrix, name=name, conjugate=True)
 
 
 __getattr__ = _missing_names("linalg", __name__)

@@ -10,10 +10,12 @@ from __future__ import annotations
 import contextlib
 import functools
 import threading
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from .codegen.backends import get_backend
+from .codegen.compiler import _QUIET as NUMPY_QUIET
 from .codegen.compiler import quiet_numpy_warnings
 from .drawing import render, slice_dot
 from .pipeline import Executable, FeedSpecs, Plan, generate, plan, static_variable_spec, translate_error
@@ -34,17 +36,39 @@ _NO_FEEDS: dict = {}
 
 
 class _Runner:
-    """A plan bound to one session: its dispatcher and one fast-path step per feed-shape signature."""
+    """A plan bound to one session: its dispatcher and one fast-path step per feed-shape signature.
+
+    ``dispatch`` is what ``Session.run`` calls: the plan's dispatcher (feed checks, then the step
+    for the values' shapes), or, once a bare step (one not timing its BLAS threads) is installed,
+    that step's ``checked`` twin, which is both in one function (other shapes go to the dispatcher)."""
 
     def __init__(self, plan: Plan, new_step: Callable[[_Runner, list], Callable]) -> None:
         self.plan = plan
         self.steps: dict[tuple, Callable] = {}   # per feed-shape signature, as plan.executables
         # (dtype, scalar type, tensor) per feed: values already of that type pass unconverted
         # (text always goes through convert_feed, which makes it bytes)
-        feed_types = [(None if t.dtype.name == "string" else t.dtype.np, t.dtype.np.type, t) for t in plan.fed]
+        self.feed_types = [(None if t.dtype.name == "string" else t.dtype.np, t.dtype.np.type, t) for t in plan.fed]
         # feed values -> result: checks the feeds, then runs the step for their shapes (made by
         # ``new_step`` on first use)
-        self.dispatch = make_dispatcher(feed_types, self.steps, lambda values: new_step(self, values), convert_feed)
+        self.dispatcher = make_dispatcher(self.feed_types, self.steps, lambda values: new_step(self, values),
+                                          convert_feed)
+        self.dispatch = self.dispatcher
+        self._checked: tuple | None = None   # the signature ``dispatch`` checks for, if not the dispatcher
+
+    def install(self, signature: tuple, step: Callable) -> None:
+        """Run ``step`` for feeds of this shape signature from now on."""
+        self.steps[signature] = step
+        checked = getattr(step, "checked", None)
+        if checked is not None:
+            self.dispatch, self._checked = checked, signature
+        elif self._checked == signature:
+            self.dispatch, self._checked = self.dispatcher, None
+
+    def forget(self, signature: tuple) -> None:
+        """Drop the step of this shape signature (its executable left the plan's cache)."""
+        self.steps.pop(signature, None)
+        if self._checked == signature:
+            self.dispatch, self._checked = self.dispatcher, None
 
 
 class Session(SessionBase):
@@ -96,7 +120,9 @@ class Session(SessionBase):
         compiled module, an atomic commit of the assignments."""
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
-        quiet_numpy_warnings()
+        filters = warnings.filters
+        if not filters or filters[0] is not NUMPY_QUIET:   # quiet_numpy_warnings()'s own test, inline
+            quiet_numpy_warnings()
         if options is not None or run_metadata is not None:
             check_run_arguments(options, run_metadata)
         if feed_dict is None:
@@ -138,18 +164,19 @@ class Session(SessionBase):
             if step is None:
                 structure = runner.plan.structure
                 step = make_step(
-                    exe, len(runner.plan.fed), self._store, lambda: self._store.uninitialized(exe.var_ops),
-                    lambda e: translate_error(e, exe), structure.rebuild, structure.flat)
+                    exe, self._store, lambda: self._store.uninitialized(exe.var_ops),
+                    lambda e: translate_error(e, exe), structure.rebuild, structure.flat,
+                    (runner.feed_types, convert_feed, runner.dispatcher, signature))
                 if not self._settings.fixed_threads:   # BLAS threads per step: see threads.py
-                    step = tuned_step(step, functools.partial(runner.steps.__setitem__, signature))
-                runner.steps[signature] = step
+                    step = tuned_step(step, functools.partial(runner.install, signature))
+                runner.install(signature, step)
             return step
 
     def _executable(self, runner: _Runner, values: list) -> Executable:
         """The plan's executable for these feed values' shapes (compiled on first use); when the
         plan's cache drops an older one, its step goes too."""
         with self._lock:
-            return runner.plan.executable(values, self._store.spec, forget=lambda old: runner.steps.pop(old, None))
+            return runner.plan.executable(values, self._store.spec, forget=runner.forget)
 
     # -- inspection --------------------------------------------------------------------------------
     def source(self, fetches: Any, feed_dict: Any = None) -> str:

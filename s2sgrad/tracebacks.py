@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 __all__ = ["GENERATED_PREFIX", "GLUE_PREFIX", "filtering", "filtered", "chain", "is_internal", "show_generated_lines",
-           "hide_internal_frames"]
+           "hide_internal_frames", "drop_internal_frames"]
 
 GENERATED_PREFIX = "<s2sgrad:"   # linecache names of generated modules: "<s2sgrad:run-1f2e3d4c5b-0>"
 GLUE_PREFIX = "<s2sgrad-"        # the per-plan glue (fast path, folding): internal, never user code
@@ -71,15 +71,21 @@ def hide_internal_frames(function: F) -> F:
         try:
             return function(*args, **kwargs)
         except Exception as e:
-            if isinstance(e, BdbQuit) or not filtering():
-                raise
-            tb = filtered(e.__traceback__)
-            if sys.version_info < (3, 11):  # its bare raise re-raises the original traceback; this frame shows
+            if drop_internal_frames(e) and sys.version_info < (3, 11):
+                # its bare raise re-raises the original traceback; this frame shows
                 # (B904 wants `from`: this is the same exception again, not a new one)
-                raise e.with_traceback(tb)  # noqa: B904
-            e.__traceback__ = tb
+                raise e.with_traceback(e.__traceback__)  # noqa: B904
             raise  # a bare raise adds no entry for this frame
     return call  # type: ignore[return-value]
+
+
+def drop_internal_frames(e: Exception) -> bool:
+    """Give ``e`` its ``filtered`` traceback, for the outermost s2sgrad frame's handler to re-raise
+    (``hide_internal_frames``); False, ``e`` untouched, for pdb's quit or with filtering off."""
+    if isinstance(e, BdbQuit) or not filtering():
+        return False
+    e.__traceback__ = filtered(e.__traceback__)
+    return True
 
 
 def _passes_generated_code(e: BaseException | None) -> bool:

@@ -205,6 +205,7 @@ OVERRIDES: dict[str, dict[str, Any]] = {
     "tf.matmul": {"a": lambda c: c.m23, "b": lambda c: c.m32}, "tf.tensordot": {"b": lambda c: c.m32},
     "tf.einsum": {"inputs": None}, "tf.transpose": {"a": lambda c: c.m23},
     "tf.matrix_transpose": {"a": lambda c: c.m23}, "linalg.matrix_transpose": {"a": lambda c: c.m23},
+    "linalg.adjoint": {"matrix": lambda c: c.m23},
     "tf.scatter_nd": {"indices": lambda c: tf.constant([[1], [0]]), "shape": [3]},
     "tf.gather_nd": {"indices": lambda c: tf.constant([[1], [0]])},
     "tf.one_hot": {"indices": lambda c: c.i2}, "tf.fill": {"value": 1.5},

@@ -108,3 +108,97 @@ CASES = [
     _case("complex_einsum", lambda x, y, u, v: _parts(tf.einsum("ij,jk->ik", tf.complex(x, y), tf.complex(u, v))),
            lambda x, y, u, v: _np_parts((x + 1j * y) @ (u + 1j * v)), [X, Y, XB, YB]),
 ]
+
+# -- linear algebra: complex matrices built from their parts (TF's adjoint conventions) ---------------------------
+MX, MY = R.uniform(-1.0, 1.0, (3, 3)) + 3 * np.eye(3), R.uniform(-1.0, 1.0, (3, 3))   # well conditioned
+BX, BY = R.uniform(-1.0, 1.0, (3, 2)), R.uniform(-1.0, 1.0, (3, 2))
+TX, TY = R.uniform(-1.0, 1.0, (4, 3)), R.uniform(-1.0, 1.0, (4, 3))                    # tall
+MATRIX, RHS, TALL_PARTS = [MX, MY], [MX, MY, BX, BY], [TX, TY]
+
+
+def _hpd(z):
+    """A Hermitian positive definite matrix made from ``z`` (so every perturbation of z keeps it one)."""
+    return tf.matmul(z, z, adjoint_b=True) + 3 * tf.eye(3, dtype=z.dtype)
+
+
+def _np_hpd(z):
+    return z @ z.conj().T + 3 * np.eye(3)
+
+
+def _herm(z):
+    """A Hermitian matrix with well separated eigenvalues."""
+    return (z + tf.linalg.adjoint(z)) / 2 + tf.cast(tf.linalg.diag([0.0, 3.0, 6.0]), z.dtype)
+
+
+def _np_herm(z):
+    return (z + z.conj().T) / 2 + np.diag([0.0, 3.0, 6.0])
+
+
+def _eigh_fn(z):
+    e, v = tf.linalg.eigh(_herm(z))
+    return tf.concat([e * 2.0, tf.cast(tf.abs(v[:, 0]) * tf.abs(v[:, 1]), z.dtype)], 0)   # |v|: phase-free
+
+
+def _eigh_ref(z):
+    e, v = np.linalg.eigh(_np_herm(z))
+    return np.concatenate([e * 2.0, np.abs(v[:, 0]) * np.abs(v[:, 1])]).astype(z.dtype)
+
+
+def _qr_fn(z):
+    q, r = tf.linalg.qr(z)
+    return tf.concat([q, tf.linalg.adjoint(r)], 0)
+
+
+def _qr_ref(z):
+    q, r = np.linalg.qr(z)
+    return np.concatenate([q, r.conj().T], 0)
+
+
+def _solve(name, op, ref, **kw):
+    """``op(matrix, rhs)`` of two complex operands, the rhs 3 x 2."""
+    def build(x, y, u, v):
+        return _parts(op(tf.complex(x, y), tf.complex(u, v)))
+
+    def reference(x, y, u, v):
+        return _np_parts(ref(x + 1j * y, u + 1j * v))
+    return _case(f"complex_{name}", build, reference, RHS, known_rank=True, **kw)
+
+
+def _matrix(name, op, ref, inputs=MATRIX, **kw):
+    return _of_z(name, op, ref, inputs, known_rank=True, **kw)
+
+
+CASES += [
+    _matrix("matrix_inverse", tf.linalg.inv, np.linalg.inv, order2=True),
+    _matrix("matrix_inverse_adjoint", lambda z: tf.linalg.inv(z, adjoint=True), lambda z: np.linalg.inv(z.conj().T)),
+    _matrix("matrix_determinant", tf.linalg.det, np.linalg.det, order2=True),
+    _matrix("slogdet_log", lambda z: tf.linalg.slogdet(z)[1], lambda z: np.linalg.slogdet(z)[1].astype(z.dtype)),
+    _matrix("slogdet_sign", lambda z: tf.linalg.slogdet(z)[0], lambda z: np.linalg.slogdet(z)[0]),
+    _matrix("logdet", lambda z: tf.cast(tf.linalg.logdet(_hpd(z)), z.dtype),
+            lambda z: np.linalg.slogdet(_np_hpd(z))[1]),
+    _matrix("cholesky", lambda z: tf.cholesky(_hpd(z)), lambda z: np.linalg.cholesky(_np_hpd(z)), order2=True),
+    _matrix("self_adjoint_eig", _eigh_fn, _eigh_ref),
+    _matrix("self_adjoint_eigvals", lambda z: tf.self_adjoint_eigvals(_herm(z)),
+            lambda z: np.linalg.eigvalsh(_np_herm(z)).astype(z.dtype)),
+    _matrix("svd_values", lambda z: tf.cast(tf.svd(z, compute_uv=False), z.dtype),
+            lambda z: np.linalg.svd(z, compute_uv=False), inputs=TALL_PARTS),
+    _matrix("qr", _qr_fn, _qr_ref, inputs=TALL_PARTS),
+    _matrix("qr_square", _qr_fn, _qr_ref),
+    _matrix("qr_wide", lambda z: tf.concat(tf.linalg.qr(z), 1), lambda z: np.concatenate(np.linalg.qr(z), 1),
+            inputs=[TX.T.copy(), TY.T.copy()]),
+    _matrix("adjoint", tf.linalg.adjoint, lambda z: z.conj().T, order2=True),
+    _matrix("matrix_transpose_conjugate", lambda z: tf.matrix_transpose(z, conjugate=True), lambda z: z.conj().T),
+    _matrix("transpose_conjugate", lambda z: tf.transpose(z, conjugate=True), lambda z: z.conj().T),
+    _matrix("trace", lambda z: tf.reshape(tf.linalg.trace(z), [1]), lambda z: np.trace(z)[None]),
+    _matrix("band_part", lambda z: tf.linalg.band_part(z, 1, 0), lambda z: np.tril(z) - np.tril(z, -2)),
+    _matrix("diag_part", tf.linalg.diag_part, np.diagonal),
+    _solve("matrix_solve", tf.linalg.solve, np.linalg.solve, order2=True),
+    _solve("matrix_solve_adjoint", lambda a, b: tf.matrix_solve(a, b, adjoint=True),
+           lambda a, b: np.linalg.solve(a.conj().T, b)),
+    _solve("triangular_solve", tf.linalg.triangular_solve, lambda a, b: np.linalg.solve(np.tril(a), b)),
+    _solve("triangular_solve_upper_adjoint", lambda a, b: tf.linalg.triangular_solve(a, b, lower=False, adjoint=True),
+           lambda a, b: np.linalg.solve(np.triu(a).conj().T, b)),
+    _solve("matmul_adjoint_a", lambda a, b: tf.matmul(a, b, adjoint_a=True), lambda a, b: a.conj().T @ b, order2=True),
+    _solve("matmul_adjoints", lambda a, b: tf.matmul(b, a, adjoint_a=True, adjoint_b=True),
+           lambda a, b: b.conj().T @ a.conj().T, order2=True),
+]

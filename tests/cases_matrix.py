@@ -90,6 +90,8 @@ CASES = [
     _matrix_case("svd_values_full", lambda x: tf.linalg.svd(x, full_matrices=True)[0], [TALL.T.copy()],
            lambda x: np.linalg.svd(x, compute_uv=False)),
     _matrix_case("qr", _qr_fn, [TALL], _qr_ref),
+    _matrix_case("qr_wide", lambda x: tf.concat(tf.linalg.qr(x), 1), [TALL.T.copy()],
+                 lambda x: np.concatenate(np.linalg.qr(x), 1)),
     _matrix_case("matrix_diag", tf.linalg.diag, [B.T.copy()], lambda v: np.stack([np.diag(r) for r in v]), order2=True),
     _matrix_case("matrix_diag_part", tf.linalg.diag_part, [TALL], lambda x: np.diagonal(x), order2=True),
     _matrix_case("matrix_set_diag", tf.linalg.set_diag, [A, B[:, 0].copy()],

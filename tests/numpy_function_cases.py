@@ -299,9 +299,16 @@ add(np.linalg.eig, lambda x: np.square(np.linalg.eig(x)[1]), (REAL_SPECTRUM,), l
 add(np.linalg.eigvals, np.linalg.eigvals, (REAL_SPECTRUM,))
 add(np.linalg.svd, lambda x: np.linalg.svd(x, compute_uv=False), (distinct(3, 2),), second=False)
 add(np.linalg.qr, lambda x: np.linalg.qr(x)[1], (u(3, 3) + 2 * np.eye(3),), second=False)
+add(np.linalg.qr, lambda x: np.linalg.qr(x)[0] + np.linalg.qr(x)[1][:, :2], (u(2, 4),), label="wide", second=False)
 add(np.linalg.pinv, np.linalg.pinv, (u(3, 2),), (u(2, 3),))
 add(np.linalg.matrix_power, lambda x: np.linalg.matrix_power(x, 3), (u(2, 2),))
 add(np.linalg.matrix_power, lambda x: np.linalg.matrix_power(x, -1), (spd(2),), label="inverse")
+add(np.linalg.tensorinv, lambda x: np.linalg.tensorinv(x, ind=1), (u(4, 2, 2) + np.eye(4).reshape(4, 2, 2),))
+add(np.linalg.tensorsolve, np.linalg.tensorsolve, ((u(6, 6) + 3 * np.eye(6)).reshape(2, 3, 6), u(2, 3)), grad=(0, 1))
+add(np.linalg.tensorsolve, lambda x, y: np.linalg.tensorsolve(x, y, axes=(0,)),
+    ((u(6, 6) + 3 * np.eye(6)).T.reshape(6, 2, 3), u(2, 3)), grad=(0, 1), label="axes")
+add(np.linalg.multi_dot, lambda x, y, z: np.linalg.multi_dot([x, y, z]), (u(2, 3), u(3, 4), u(4, 2)),
+    (u(3), u(3, 2), u(2)), grad=(0, 1, 2))
 
 # -- ufunc methods (covered as the ufunc's ``reduce``/``accumulate``/``outer``/``at``) ----------------
 

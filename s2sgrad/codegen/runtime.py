@@ -354,15 +354,15 @@ def matrix_diag(v):
 
 
 def triangular_solve(a, b, lower, adjoint):
-    """``x`` with ``a x = b`` reading only ``a``'s lower (or upper) triangle (``adjoint``: ``a^T x = b``)."""
+    """``x`` with ``a x = b`` reading only ``a``'s lower (or upper) triangle (``adjoint``: ``a^H x = b``)."""
     a = np.tril(a) if lower else np.triu(a)
-    return np.linalg.solve(np.swapaxes(a, -1, -2) if adjoint else a, b)
+    return np.linalg.solve(np.swapaxes(a, -1, -2).conj() if adjoint else a, b)  # conj() of a real array is itself
 
 
 def svd(x, full_matrices):
-    """TensorFlow's SVD: ``(s, u, v)`` with ``x = u diag(s) v^T`` (NumPy returns ``v^T``)."""
-    u, s, vt = np.linalg.svd(x, full_matrices=full_matrices)
-    return s, u, np.swapaxes(vt, -1, -2)
+    """TensorFlow's SVD: ``(s, u, v)`` with ``x = u diag(s) v^H`` (NumPy returns ``v^H``)."""
+    u, s, vh = np.linalg.svd(x, full_matrices=full_matrices)
+    return s, u, np.swapaxes(vh, -1, -2).conj()  # conj() of a real array is itself
 
 
 def matrix_set_diag(x, d):

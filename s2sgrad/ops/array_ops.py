@@ -18,6 +18,7 @@ from ..primitives.array import (
     STRIDED_SLICE,
     TRANSPOSE,
 )
+from ..primitives.complex import CONJ
 from ..primitives.core import Primitive
 from ..primitives.fills import FILL, ONES_LIKE, ZEROS_LIKE
 from ..primitives.indexing import GATHER_V2, UNSORTED_SEGMENT_SUM, WHERE
@@ -141,10 +142,11 @@ def squeeze(input: Any, axis: Any = None, name: str | None = None, squeeze_dims:
 
 
 def transpose(a: Any, perm: Any = None, name: str | None = None, conjugate: bool = False) -> Tensor:
-    """Permute the axes (default: reverse them)."""
+    """Permute the axes (default: reverse them); ``conjugate=True`` also conjugates a complex tensor."""
     perm = static_ints(perm, "perm")
-    return record1(TRANSPOSE, [convert_to_tensor(a)], {"perm": None if perm is None else tuple(perm)},
-                   name or "transpose")
+    x = record1(TRANSPOSE, [convert_to_tensor(a)], {"perm": None if perm is None else tuple(perm)},
+                name or "transpose")
+    return record1(CONJ, [x], name="Conj") if conjugate and x.dtype.is_complex else x
 
 
 # -- creating tensors ------------------------------------------------------------------------------

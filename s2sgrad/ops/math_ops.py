@@ -7,6 +7,7 @@ from typing import Any, Protocol
 
 from .. import dtypes as _dt
 from ..primitives import math as P
+from ..primitives.complex import CONJ
 from ..primitives.core import Primitive
 from ..primitives.linalg import MAT_MUL
 from ..ssa.graph import Tensor
@@ -218,10 +219,12 @@ def scalar_mul(scalar: Any, x: Any, name: str | None = None) -> Tensor:
 def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
            adjoint_a: bool = False, adjoint_b: bool = False, a_is_sparse: bool = False,
            b_is_sparse: bool = False, output_type: Any = None, name: str | None = None) -> Tensor:
-    """``a @ b`` over the last two axes (leading batch axes broadcast); ``adjoint`` is
-    ``transpose`` for real tensors."""
+    """``a @ b`` over the last two axes (leading batch axes broadcast); ``adjoint`` is the conjugate
+    transpose (``transpose`` for real tensors)."""
     a, b = convert_operands([a, b])
-    if (adjoint_a or adjoint_b) and a.dtype.is_complex:
-        raise NotImplementedError("adjoint_a/adjoint_b of complex tensors is not supported")
+    if adjoint_a and a.dtype.is_complex:
+        a = record1(CONJ, [a], name="Conj")
+    if adjoint_b and b.dtype.is_complex:
+        b = record1(CONJ, [b], name="Conj")
     return record1(MAT_MUL, [a, b], {"transpose_a": bool(transpose_a or adjoint_a),
                                       "transpose_b": bool(transpose_b or adjoint_b)}, name=name or "MatMul")

@@ -6,14 +6,16 @@ from typing import Any
 
 from ..primitives import matrix as P
 from ..ssa.graph import Tensor
+from . import complex_ops as c
 from . import math_ops as m
 from . import reduce_ops as r
 from .array_ops import transpose
 from .convert import convert_to_tensor, record, record1
 
-__all__ = ["matrix_inverse", "matrix_determinant", "log_matrix_determinant", "logdet", "cholesky", "matrix_solve",
-           "matrix_triangular_solve", "self_adjoint_eig", "self_adjoint_eigvals", "svd", "qr", "matrix_diag",
-           "matrix_diag_part", "matrix_set_diag", "matrix_band_part", "trace", "matrix_transpose_last"]
+__all__ = ["matrix_inverse", "matrix_determinant", "log_matrix_determinant", "slogdet", "logdet", "cholesky",
+           "matrix_solve", "matrix_triangular_solve", "self_adjoint_eig", "eigh", "self_adjoint_eigvals", "svd", "qr",
+           "matrix_diag", "matrix_diag_part", "matrix_set_diag", "matrix_band_part", "trace", "matrix_transpose_last",
+           "adjoint_last"]
 
 
 def matrix_inverse(input: Any, adjoint: bool = False, name: str | None = None) -> Tensor:
@@ -25,16 +27,25 @@ def matrix_determinant(input: Any, name: str | None = None) -> Tensor:
     return record1(P.MATRIX_DETERMINANT, [convert_to_tensor(input)], None, name or "MatrixDeterminant")
 
 
-def log_matrix_determinant(input: Any, name: str | None = None) -> tuple[Tensor, Tensor]:
-    """``(sign, log(abs(det)))`` of each square matrix (``tf.linalg.slogdet``)."""
+def slogdet(input: Any, name: str | None = None) -> tuple[Tensor, Tensor]:
+    """``(sign, log(abs(det)))`` of each square matrix with NumPy's dtypes (the log is real for a
+    complex matrix)."""
     op = record(P.LOG_MATRIX_DETERMINANT, [convert_to_tensor(input)], None, name or "LogMatrixDeterminant")
     return op.outputs[0], op.outputs[1]
 
 
+def log_matrix_determinant(input: Any, name: str | None = None) -> tuple[Tensor, Tensor]:
+    """``(sign, log(abs(det)))`` of each square matrix (``tf.linalg.slogdet``); as in TensorFlow,
+    both have the matrix's dtype (a complex log with zero imaginary part for a complex matrix)."""
+    sign, log_abs = slogdet(input, name)
+    return sign, m.cast(log_abs, sign.dtype)
+
+
 def logdet(matrix: Any, name: str | None = None) -> Tensor:
-    """``log(det(matrix))`` of Hermitian positive definite matrices, through their Cholesky factor."""
+    """``log(det(matrix))`` of Hermitian positive definite matrices, through their Cholesky factor
+    (whose diagonal is real: the result is real for a complex matrix)."""
     chol = cholesky(matrix)
-    return m.multiply(2.0, r.reduce_sum(m.log(matrix_diag_part(chol)), axis=-1), name=name or "logdet")
+    return m.multiply(2.0, r.reduce_sum(m.log(c.real(matrix_diag_part(chol))), axis=-1), name=name or "logdet")
 
 
 def cholesky(input: Any, name: str | None = None) -> Tensor:
@@ -55,11 +66,17 @@ def matrix_triangular_solve(matrix: Any, rhs: Any, lower: bool = True, adjoint: 
                    {"lower": bool(lower), "adjoint": bool(adjoint)}, name or "MatrixTriangularSolve")
 
 
-def self_adjoint_eig(tensor: Any, name: str | None = None) -> tuple[Tensor, Tensor]:
-    """``(e, v)``: eigenvalues (ascending) and eigenvectors (columns) of symmetric matrices,
-    reading their lower triangles (``tf.linalg.eigh``)."""
+def eigh(tensor: Any, name: str | None = None) -> tuple[Tensor, Tensor]:
+    """``(e, v)``: eigenvalues (ascending, real) and eigenvectors (columns) of symmetric or Hermitian
+    matrices, reading their lower triangles, with NumPy's dtypes."""
     op = record(P.SELF_ADJOINT_EIG, [convert_to_tensor(tensor)], None, name or "SelfAdjointEigV2")
     return op.outputs[0], op.outputs[1]
+
+
+def self_adjoint_eig(tensor: Any, name: str | None = None) -> tuple[Tensor, Tensor]:
+    """``eigh`` as ``tf.linalg.eigh`` types it: the eigenvalues of a complex matrix are complex."""
+    e, v = eigh(tensor, name)
+    return m.cast(e, v.dtype), v
 
 
 def self_adjoint_eigvals(tensor: Any, name: str | None = None) -> Tensor:
@@ -67,7 +84,8 @@ def self_adjoint_eigvals(tensor: Any, name: str | None = None) -> Tensor:
 
 
 def svd(tensor: Any, full_matrices: bool = False, compute_uv: bool = True, name: str | None = None) -> Any:
-    """``(s, u, v)`` with ``tensor = u @ diag(s) @ v^T`` (``s`` alone without ``compute_uv``)."""
+    """``(s, u, v)`` with ``tensor = u @ diag(s) @ v^H`` (``s`` alone without ``compute_uv``); ``s``
+    is real."""
     op = record(P.SVD, [convert_to_tensor(tensor)], {"full_matrices": bool(full_matrices)}, name or "Svd")
     return (op.outputs[0], op.outputs[1], op.outputs[2]) if compute_uv else op.outputs[0]
 
@@ -120,3 +138,8 @@ def matrix_transpose_last(x: Tensor) -> Tensor:
     if rank is None:
         raise ValueError(f"the rank of {x.name} must be known")
     return transpose(x, list(range(rank - 2)) + [rank - 1, rank - 2])
+
+
+def adjoint_last(x: Tensor) -> Tensor:
+    """``x`` with its last two axes swapped and conjugated (``matrix_transpose_last`` if real)."""
+    return c.conj(matrix_transpose_last(x))

@@ -12,7 +12,7 @@ from .matrix import _float_matrix
 
 
 def _real_eig_infer(inputs: Sequence[Any], attrs: dict) -> list:
-    batch, n, _ = _float_matrix(inputs[0], "RealEig")
+    batch, n, _ = _float_matrix(inputs[0], "RealEig", complex_ok=False)
     dtype = inputs[0].dtype
     if batch is None:
         return [(dtype, TensorShape(None)), (dtype, TensorShape(None))]

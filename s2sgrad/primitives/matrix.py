@@ -1,6 +1,9 @@
 """Matrix functions and decompositions over the last two axes (leading axes are a batch):
 inverse, determinant, log-determinant, Cholesky, solves, symmetric eigendecomposition, SVD,
-QR, and the band/diagonal structure their gradients need. Float dtypes only."""
+QR, and the band/diagonal structure their gradients need. Float and complex dtypes; for a complex
+matrix the outputs that are real by definition (eigh's eigenvalues, singular values, the log of
+``|det|``) are real, as NumPy returns them (graph mode casts eigh's and slogdet's to complex, as
+TensorFlow types them)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -10,10 +13,11 @@ from ..shapes import TensorShape
 from .core import define, same_dtype
 
 
-def _float_matrix(x: Any, op: str, square: bool = True) -> tuple:
-    if not x.dtype.is_floating:
+def _float_matrix(x: Any, op: str, square: bool = True, complex_ok: bool = True) -> tuple:
+    if not (x.dtype.is_floating or (complex_ok and x.dtype.is_complex)):
+        allowed = "float16/32/64, complex64/128" if complex_ok else "float16/32/64"
         raise TypeError(f"Value passed to parameter 'input' has DataType {x.dtype.name} not allowed for {op} "
-                        "(expects float16/32/64)")
+                        f"(expects {allowed})")
     dims = x.shape.sizes
     if dims is None:
         return None, None, None
@@ -31,12 +35,16 @@ def _like(name: str) -> Any:
     return infer
 
 
-def _batch_scalars(count: int, name: str) -> Any:
-    def infer(inputs: Sequence[Any], attrs: dict) -> list:
-        batch, _, _ = _float_matrix(inputs[0], name)
-        shape = TensorShape(None if batch is None else batch)
-        return [(inputs[0].dtype, shape)] * count
-    return infer
+def _determinant_infer(inputs: Sequence[Any], attrs: dict) -> list:
+    batch, _, _ = _float_matrix(inputs[0], "MatrixDeterminant")
+    return [(inputs[0].dtype, TensorShape(None if batch is None else batch))]
+
+
+def _log_determinant_infer(inputs: Sequence[Any], attrs: dict) -> list:
+    """``(sign, log|det|)``: the log is real for a complex matrix."""
+    batch, _, _ = _float_matrix(inputs[0], "LogMatrixDeterminant")
+    shape = TensorShape(None if batch is None else batch)
+    return [(inputs[0].dtype, shape), (inputs[0].dtype.real_dtype, shape)]
 
 
 def _solve_infer(inputs: Sequence[Any], attrs: dict) -> list:
@@ -55,18 +63,18 @@ def _eig_infer(inputs: Sequence[Any], attrs: dict) -> list:
     batch, n, _ = _float_matrix(inputs[0], "SelfAdjointEigV2")
     dtype = inputs[0].dtype
     if batch is None:
-        return [(dtype, TensorShape(None)), (dtype, TensorShape(None))]
-    return [(dtype, TensorShape([*batch, n])), (dtype, TensorShape([*batch, n, n]))]
+        return [(dtype.real_dtype, TensorShape(None)), (dtype, TensorShape(None))]
+    return [(dtype.real_dtype, TensorShape([*batch, n])), (dtype, TensorShape([*batch, n, n]))]
 
 
 def _svd_infer(inputs: Sequence[Any], attrs: dict) -> list:
     batch, m, n = _float_matrix(inputs[0], "Svd", square=False)
     dtype = inputs[0].dtype
     if batch is None:
-        return [(dtype, TensorShape(None))] * 3
+        return [(dtype.real_dtype, TensorShape(None))] + [(dtype, TensorShape(None))] * 2
     k = None if m is None or n is None else min(m, n)
     full = attrs["full_matrices"]
-    return [(dtype, TensorShape([*batch, k])), (dtype, TensorShape([*batch, m, m if full else k])),
+    return [(dtype.real_dtype, TensorShape([*batch, k])), (dtype, TensorShape([*batch, m, m if full else k])),
             (dtype, TensorShape([*batch, n, n if full else k]))]
 
 
@@ -105,8 +113,8 @@ def _band_infer(inputs: Sequence[Any], attrs: dict) -> list:
 
 
 MATRIX_INVERSE = define("MatrixInverse", _like("MatrixInverse"), printed_attrs=("adjoint",))
-MATRIX_DETERMINANT = define("MatrixDeterminant", _batch_scalars(1, "MatrixDeterminant"))
-LOG_MATRIX_DETERMINANT = define("LogMatrixDeterminant", _batch_scalars(2, "LogMatrixDeterminant"))
+MATRIX_DETERMINANT = define("MatrixDeterminant", _determinant_infer)
+LOG_MATRIX_DETERMINANT = define("LogMatrixDeterminant", _log_determinant_infer)
 CHOLESKY = define("Cholesky", _like("Cholesky"), fusable=False)
 MATRIX_SOLVE = define("MatrixSolve", _solve_infer, fusable=False)
 MATRIX_TRIANGULAR_SOLVE = define("MatrixTriangularSolve", _solve_infer, fusable=False)
@@ -115,6 +123,8 @@ SVD = define("Svd", _svd_infer, fusable=False)
 QR = define("Qr", _qr_infer, fusable=False)
 MATRIX_DIAG = define("MatrixDiag", _diag_infer)
 MATRIX_DIAG_PART = define("MatrixDiagPart", _diag_part_infer, view="readonly")
+
+
 def _set_diag_infer(inputs: Sequence[Any], attrs: dict) -> list:
     x, d = inputs
     same_dtype([x, d], "input and diagonal")

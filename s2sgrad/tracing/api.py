@@ -9,6 +9,7 @@ trace instead of compiling.
 from __future__ import annotations
 
 import functools
+import sys
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -21,10 +22,10 @@ from ..explain import analyze
 from ..ops import array_ops as a
 from ..ssa.graph import Tensor
 from ..ssa.printer import format_ops
-from ..tracebacks import hide_internal_frames
+from ..tracebacks import drop_internal_frames, hide_internal_frames
 from .arguments import Argument, Binder, rebuild, signature_key
 from .convert import as_tensor
-from .fastcall import MISS, make_fast_call
+from .fastcall import MISS, Layout, make_fast_call
 from .random_streams import TracedStream
 from .recording import Program, Recording, inline_aux, map_results
 from .traced import Traced, current_trace
@@ -65,13 +66,21 @@ class GradientFunction:
         return f"<s2sgrad {self.label} wrt={self.wrt!r}>"
 
     # -- calling --------------------------------------------------------------------------------
-    @hide_internal_frames
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        fast = self._fast
-        if fast is not None and not kwargs:
-            out = fast(args)
-            if out is not MISS:
-                return out
+        __tracebackhide__ = True  # as hide_internal_frames does, inline: this is every call
+        try:
+            fast = self._fast
+            if fast is not None and not kwargs:
+                out = fast(args)
+                if out is not MISS:
+                    return out
+            return self._call(args, kwargs)
+        except Exception as e:
+            if drop_internal_frames(e) and sys.version_info < (3, 11):
+                raise e.with_traceback(e.__traceback__)  # noqa: B904  # the same exception, this frame shown
+            raise  # a bare raise adds no entry for this frame
+
+    def _call(self, args: tuple, kwargs: dict) -> Any:
         arguments = self._bind(args, kwargs)
         if _is_traced(arguments):
             with current_trace().active():
@@ -99,28 +108,22 @@ class GradientFunction:
         return program
 
     def _fast_call(self, program: Program, arguments: list[Argument]) -> Callable | None:
-        recording, exe = program.recording, program.executable
+        recording = program.recording
         return make_fast_call(arguments, [t is not None for t in recording.inputs], program.dtypes,
-                              exe.feed_positions, exe.call, program.captures.entries, program.stream_reads,
+                              program.executable, program.captures.entries, program.stream_reads,
                               self._finisher(program))
 
-    def _finisher(self, program: Program) -> Callable:
-        """The compiled run's results -> the user's result; indexing only, for the common shapes."""
+    def _finisher(self, program: Program) -> Layout | Callable:
+        """Where the user's result comes from in the compiled run's results: for the common shapes
+        a ``Layout`` (indexing only), else a function of the list of them."""
         slots, value_index = program.slots, program.value_index
         flat = self.mode in ("grad", "value_and_grad") and not self.has_aux and not self.preserve_result and \
             all(len(r) == 1 and program.recording.arguments[i].tree is None
                 for i, r in zip(program.recording.wrt, slots, strict=True))
         if not flat or any(r[0] is None for r in slots):
             return lambda outs: self._package(*program.unpack(outs), program.recording)
-        positions = [r[0] for r in slots]
-        if self._single:
-            only = positions[0]
-            if value_index is None:
-                return lambda outs: outs[only]
-            return lambda outs: (outs[value_index], outs[only])
-        if value_index is None:
-            return lambda outs: tuple([outs[i] for i in positions])
-        return lambda outs: (outs[value_index], tuple([outs[i] for i in positions]))
+        gradients: Layout = slots[0][0] if self._single else tuple(r[0] for r in slots)
+        return gradients if value_index is None else (value_index, gradients)
 
     def _inspect(self, args: tuple, kwargs: dict) -> Program:
         arguments = self._bind(args, kwargs)

@@ -40,11 +40,13 @@ _WRITES = {"STORE_GLOBAL", "DELETE_GLOBAL"}
 class Capture:
     """One global or closure cell a trace read: where it lives and what it held."""
 
-    __slots__ = ("where", "name", "read", "value", "fingerprint", "stream", "direct", "namespace", "immutable")
+    __slots__ = ("where", "name", "read", "value", "fingerprint", "stream", "direct", "namespace", "cell",
+                 "immutable")
 
     def __init__(self, where: str, name: str, read: Callable[[], Any], direct: bool,
-                 namespace: dict | None = None) -> None:
+                 namespace: dict | None = None, cell: Any = None) -> None:
         self.namespace = namespace    # a global's module namespace (for the fast path's inline check)
+        self.cell = cell              # a closure's cell (likewise)
         self.where = where            # 'global', 'closure' or 'default'
         self.name = name
         self.read = read
@@ -167,7 +169,7 @@ def _captures_of(fn: types.FunctionType, direct: bool) -> Iterator[Capture]:
     for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or (), strict=True):
         if _cell_reader(cell)() is _MISSING:   # not assigned yet (a name the function defines later)
             continue
-        yield Capture("closure", name, _cell_reader(cell), direct)
+        yield Capture("closure", name, _cell_reader(cell), direct, cell=cell)
 
 
 def _codes(code: types.CodeType) -> Iterator[types.CodeType]:

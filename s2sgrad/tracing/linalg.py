@@ -1,5 +1,6 @@
 """Products and matrix structure on traced values: matmul (``@``), dot, inner, outer, vdot,
-tensordot, einsum, diagonal/diag/trace, triu/tril and ``np.linalg.norm``.
+tensordot, einsum, diagonal/diag/trace, triu/tril and ``np.linalg.norm``
+(real and complex).
 
 Everything lowers to the graph's MatMul (batched, rank >= 2) plus transposes and reshapes,
 which vanish from the generated code when they do nothing. 1-D operands follow NumPy: they
@@ -350,7 +351,8 @@ def _norm(x_: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) ->
     x = as_traced(x_)
     if x.dtype.kind not in "fc":
         x = x.astype(np.float64)
-    if x.dtype.kind == "c":
+    spectral = ord in (2, -2, "nuc") and (x.ndim == 2 if axis is None else np.ndim(axis) == 1 and len(axis) == 2)
+    if x.dtype.kind == "c" and not spectral:  # the SVD-based norms take the complex matrix's singular values
         x = np.abs(x)  # type: ignore[assignment]  # a Traced (NumPy's stubs say ndarray): the moduli's norms
     if axis is None:
         if ord is None:

@@ -1,10 +1,15 @@
 """Gradient rules of the matrix functions and decompositions, TensorFlow's (``linalg_grad.py``)
-formulas for real matrices."""
+formulas, written with adjoints (conjugate transposes) so that they hold for complex matrices in
+TensorFlow's convention (``dL/dx + i dL/dy``); for real matrices an adjoint is a transpose.
+Two differ from TensorFlow 2.21 for complex matrices, where its gradient is not the derivative:
+the determinant's (``g conj(det) A^-H``; TensorFlow multiplies by ``det``) and the log-determinant's
+(only the real part of the log's gradient counts, and the sign's phase is differentiated)."""
 from __future__ import annotations
 
 from typing import Any
 
 from ...ops import array_ops as a
+from ...ops import complex_ops as cx
 from ...ops import creation as c
 from ...ops import math_ops as m
 from ...ops import matrix_ops as mx
@@ -15,7 +20,7 @@ from .common import Grads, Needed
 
 __all__ = ["RULES"]
 
-T = mx.matrix_transpose_last
+H = mx.adjoint_last
 
 
 def _scalars_times(g: Tensor, matrices: Tensor) -> Tensor:
@@ -25,17 +30,25 @@ def _scalars_times(g: Tensor, matrices: Tensor) -> Tensor:
 
 def _inverse(op: Operation, needed: Needed, g: Tensor) -> Grads:
     inv = op.outputs[0]
-    grad = m.negative(m.matmul(inv, m.matmul(g, inv, transpose_b=True), transpose_a=True))
-    return [T(grad) if op.attrs["adjoint"] else grad]
+    grad = m.negative(m.matmul(inv, m.matmul(g, inv, adjoint_b=True), adjoint_a=True))
+    return [H(grad) if op.attrs["adjoint"] else grad]
 
 
 def _determinant(op: Operation, needed: Needed, g: Tensor) -> Grads:
-    return [_scalars_times(m.multiply(g, op.outputs[0]), mx.matrix_inverse(op.inputs[0], adjoint=True))]
+    return [_scalars_times(m.multiply(g, cx.conj(op.outputs[0])), mx.matrix_inverse(op.inputs[0], adjoint=True))]
 
 
 def _log_determinant(op: Operation, needed: Needed, g_sign: Any, g_log: Any) -> Grads:
-    if g_log is None:
+    """``g_log A^-T``. For a complex ``A``, ``log|det|`` is ``Re(log det)`` and ``sign`` is
+    ``exp(i Im(log det))``, so the multiplier of ``A^-H`` is ``g_log + i Im(g_sign conj(sign))``."""
+    sign, log_abs = op.outputs
+    if sign.dtype.is_complex and not _unused(g_sign, sign):
+        turn = cx.imag(m.multiply(g_sign, cx.conj(sign)))
+        g_log = cx.complex(a.zeros_like(turn) if _unused(g_log, log_abs) else g_log, turn)
+    elif g_log is None:
         return [None]
+    elif sign.dtype.is_complex:
+        g_log = m.cast(g_log, sign.dtype)
     return [_scalars_times(g_log, mx.matrix_inverse(op.inputs[0], adjoint=True))]
 
 
@@ -49,11 +62,11 @@ def _eye_like(x: Tensor) -> Tensor:
 def _cholesky(op: Operation, needed: Needed, g: Tensor) -> Grads:
     l = op.outputs[0]  # noqa: E741 - the factor's usual name
     l_inverse = mx.matrix_triangular_solve(l, broadcast_to(_eye_like(l), a.shape(l)), lower=True)
-    middle = m.matmul(l, g, transpose_a=True)
+    middle = m.matmul(l, g, adjoint_a=True)
     middle = mx.matrix_set_diag(middle, m.multiply(0.5, mx.matrix_diag_part(middle)))
     middle = mx.matrix_band_part(middle, -1, 0)
-    grad = m.matmul(m.matmul(l_inverse, middle, transpose_a=True), l_inverse)
-    return [m.multiply(0.5, m.add(grad, T(grad)))]
+    grad = m.matmul(m.matmul(l_inverse, middle, adjoint_a=True), l_inverse)
+    return [m.multiply(0.5, m.add(grad, H(grad)))]
 
 
 def _solve(op: Operation, needed: Needed, g: Tensor) -> Grads:
@@ -61,7 +74,7 @@ def _solve(op: Operation, needed: Needed, g: Tensor) -> Grads:
     x = op.outputs[0]
     adjoint = op.attrs["adjoint"]
     grad_b = mx.matrix_solve(matrix, g, adjoint=not adjoint)
-    grad_a = m.negative(m.matmul(x, grad_b, transpose_b=True) if adjoint else m.matmul(grad_b, x, transpose_b=True))
+    grad_a = m.negative(m.matmul(x, grad_b, adjoint_b=True) if adjoint else m.matmul(grad_b, x, adjoint_b=True))
     return [grad_a, grad_b]
 
 
@@ -70,20 +83,20 @@ def _triangular_solve(op: Operation, needed: Needed, g: Tensor) -> Grads:
     x = op.outputs[0]
     lower, adjoint = op.attrs["lower"], op.attrs["adjoint"]
     grad_b = mx.matrix_triangular_solve(matrix, g, lower=lower, adjoint=not adjoint)
-    grad_a = m.negative(m.matmul(x, grad_b, transpose_b=True) if adjoint else m.matmul(grad_b, x, transpose_b=True))
+    grad_a = m.negative(m.matmul(x, grad_b, adjoint_b=True) if adjoint else m.matmul(grad_b, x, adjoint_b=True))
     return [mx.matrix_band_part(grad_a, -1, 0) if lower else mx.matrix_band_part(grad_a, 0, -1), grad_b]
 
 
 def _eigh(op: Operation, needed: Needed, g_e: Any, g_v: Any) -> Grads:
-    e, v = op.outputs
-    inner = mx.matrix_diag(g_e) if g_e is not None else a.zeros_like(v)
-    if g_v is not None:
+    e, v = op.outputs   # e is real (v complex for a Hermitian matrix)
+    inner = m.cast(mx.matrix_diag(g_e), v.dtype) if g_e is not None else a.zeros_like(v)
+    if not _unused(g_v, v):
         gaps = m.subtract(a.expand_dims(e, -2), a.expand_dims(e, -1))   # e_j - e_i
-        safe = m.add(gaps, _eye_like(v))                                # no division by the zero diagonal
-        f = m.multiply(m.reciprocal(safe), m.subtract(1.0, _eye_like(v)))
-        inner = m.add(inner, m.multiply(f, m.matmul(v, g_v, transpose_a=True)))
-    grad = m.matmul(v, m.matmul(inner, v, transpose_b=True))
-    grad = mx.matrix_band_part(m.add(grad, T(grad)), -1, 0)
+        safe = m.add(gaps, _eye_like(gaps))                             # no division by the zero diagonal
+        f = m.multiply(m.reciprocal(safe), m.subtract(1.0, _eye_like(gaps)))
+        inner = m.add(inner, m.multiply(m.cast(f, v.dtype), m.matmul(v, g_v, adjoint_a=True)))
+    grad = m.matmul(v, m.matmul(inner, v, adjoint_b=True))
+    grad = mx.matrix_band_part(m.add(grad, H(grad)), -1, 0)
     return [mx.matrix_set_diag(grad, m.multiply(0.5, mx.matrix_diag_part(grad)))]
 
 
@@ -102,28 +115,42 @@ def _svd(op: Operation, needed: Needed, g_s: Any, g_u: Any, g_v: Any) -> Grads:
     k = op.outputs[0].shape.sizes[-1] if op.outputs[0].shape.sizes is not None else None
     if op.attrs["full_matrices"] and k is not None:
         u, v = u[..., :, :k], v[..., :, :k]
-    return [m.matmul(m.multiply(u, a.expand_dims(g_s, -2)), v, transpose_b=True)]
+    return [m.matmul(m.multiply(u, a.expand_dims(m.cast(g_s, u.dtype), -2)), v, adjoint_b=True)]
 
 
 def _qr(op: Operation, needed: Needed, g_q: Any, g_r: Any) -> Grads:
     q, rr = op.outputs
     dims = op.inputs[0].shape.sizes
-    if dims is None or dims[-2] is None or dims[-1] is None or dims[-2] < dims[-1] or \
-            (op.attrs["full_matrices"] and dims[-2] != dims[-1]):
-        raise NotImplementedError(f"the gradient of '{op.name}' (created at {op.where}) is supported for tall or "
-                                  "square matrices with full_matrices=False, as in TensorFlow")
+    if dims is None or dims[-2] is None or dims[-1] is None or (dims[-2] > dims[-1] and op.attrs["full_matrices"]):
+        raise NotImplementedError(f"the gradient of '{op.name}' (created at {op.where}) needs known matrix sizes and "
+                                  "is not defined for a tall matrix with full_matrices=True, as in TensorFlow")
     g_q = g_q if g_q is not None else a.zeros_like(q)
     g_r = g_r if g_r is not None else a.zeros_like(rr)
-    qdq = m.matmul(q, g_q, transpose_a=True)
-    rdr = m.matmul(rr, g_r, transpose_b=True)
-    tril = mx.matrix_band_part(m.add(m.subtract(qdq, T(qdq)), m.subtract(rdr, T(rdr))), -1, 0)
+    rows = dims[-2]
+    if rows >= dims[-1]:
+        return [_qr_square_or_tall(q, rr, g_q, g_r)]
+    # a wide matrix [x, y] = q [u, v]: x = q u is a square QR, y = q v
+    y, u = op.inputs[0][..., :, rows:], rr[..., :, :rows]
+    g_u, g_v = g_r[..., :, :rows], g_r[..., :, rows:]
+    g_x = _qr_square_or_tall(q, u, m.add(g_q, m.matmul(y, g_v, adjoint_b=True)), g_u)
+    return [a.concat([g_x, m.matmul(q, g_v)], -1)]
 
-    def right_solve(x: Tensor) -> Tensor:   # x @ inv(r)^T: r y = x^T, y^T
-        return T(mx.matrix_triangular_solve(rr, T(x), lower=False, adjoint=False))
+
+def _qr_square_or_tall(q: Tensor, rr: Tensor, g_q: Tensor, g_r: Tensor) -> Tensor:
+    qdq = m.matmul(q, g_q, adjoint_a=True)
+    rdr = m.matmul(rr, g_r, adjoint_b=True)
+    tril = mx.matrix_band_part(m.add(m.subtract(qdq, H(qdq)), m.subtract(rdr, H(rdr))), -1, 0)
+
+    def right_solve(x: Tensor) -> Tensor:   # x @ inv(r)^H: r y = x^H, y^H
+        return H(mx.matrix_triangular_solve(rr, H(x), lower=False, adjoint=False))
 
     grad_a = m.matmul(q, m.add(g_r, right_solve(tril)))
     grad_b = right_solve(m.subtract(g_q, m.matmul(q, qdq)))
-    return [m.add(grad_a, grad_b)]
+    grad = m.add(grad_a, grad_b)
+    if q.dtype.is_complex:   # r's diagonal is real: the imaginary part of diag(r dr^H - dq^H q) comes back
+        turn = cx.imag(mx.matrix_diag_part(m.subtract(rdr, H(qdq))))
+        grad = m.add(grad, right_solve(m.matmul(q, mx.matrix_diag(cx.complex(a.zeros_like(turn), m.negative(turn))))))
+    return grad
 
 
 RULES: dict = {

@@ -16,9 +16,11 @@ def _linalg(name: str) -> ast.expr:
 
 
 def _adjoint(expr: ast.expr, ins: Instr) -> ast.expr:
+    """The matrix argument, swapped (and conjugated, if complex) when the op reads its adjoint."""
     if not ins.attrs.get("adjoint"):
         return expr
-    return ast.Call(np_attr("swapaxes"), [expr, ast.Constant(-1), ast.Constant(-2)], [])
+    swapped = ast.Call(np_attr("swapaxes"), [expr, ast.Constant(-1), ast.Constant(-2)], [])
+    return ast.Call(np_attr("conj"), [swapped], []) if ins.args[0].dtype.is_complex else swapped
 
 
 def _call(name: str) -> Emitter:
