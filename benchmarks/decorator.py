@@ -6,7 +6,8 @@ hand-written NumPy gradient, autograd, and JAX's ``value_and_grad`` without and 
 
 NumPy and s2sgrad are timed in one fresh process, in alternating rounds; each peer gets its own
 process (imports and thread pools do not interfere). Times are medians of per-call means; ratios
-are against ``numpy``, and for s2sgrad also the median of its per-round ratios to numpy. Peers that are not installed are skipped.
+are against ``numpy``, and for s2sgrad also the median of its per-round ratios to numpy. Peers that
+are not installed are skipped.
 """
 from __future__ import annotations
 
