@@ -6,6 +6,7 @@ forget bias 1, so the NumPy step and the TF-1.x program compute the same numbers
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 import numpy as np
@@ -106,6 +107,9 @@ def lstm_s2sgrad() -> Callable:
 
 
 def lstm_tf1() -> Callable:
+    # TF >= 2.16 ships Keras 3, which has no BasicLSTMCell; tf.compat.v1's rnn cells come back with
+    # Keras 2 (``pip install tf-keras``) chosen before TensorFlow is imported (the peer has its own process).
+    os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
     import tensorflow.compat.v1 as tf
     tf.disable_eager_execution()
     return _lstm_session(tf, _train)

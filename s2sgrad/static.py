@@ -27,6 +27,13 @@ def constant_value(x: Any) -> Any:
 
 def broadcast_shape(*shapes: TensorShape) -> TensorShape:
     """The NumPy broadcast of static shapes; unknown dims stay unknown when they could matter."""
+    if len(shapes) == 2:  # the common case, decided without the general walk
+        first, second = shapes
+        sizes, other = first.sizes, second.sizes
+        if sizes == other or other == ():
+            return first
+        if sizes == ():
+            return second
     first = shapes[0]
     if all(s.sizes == first.sizes for s in shapes[1:]):
         return first

@@ -211,7 +211,8 @@ def _grad_ys(ys: list[Tensor], grad_ys: list) -> list[Tensor | IndexedSlices]:
 
 
 class _Walk:
-    """One ``gradients`` call: reachability, pending counts, then the reverse sweep."""
+    """One ``gradients`` call: reachability, pending counts, then the reverse sweep (its loops are
+    written out: they run once per op of the program)."""
 
     def __init__(self, ys: list, xs: list, stops: list, aggregation: Any, first_new_op: int) -> None:
         self.ys, self.xs = ys, xs
@@ -220,82 +221,100 @@ class _Walk:
         from_ops = list(dict.fromkeys(x.op for x in xs))
         reached = _reached_ops(from_ops)
         self.reachable_ys = {y.op for y in ys if y.op in reached}
-        self.pending: dict[Operation, int] = {}
+        # The ops between: reached, and leading to the ys. An input of one of them leads to the ys
+        # too, so it is between exactly when reached: each visit counts its inputs' pending uses.
+        pending: dict[Operation, int] = {}
         between: set[Operation] = set()
         queue = [y.op for y in ys]
-        order = []
         while queue:
             op = queue.pop()
             if op in reached and op not in between:
                 between.add(op)
-                order.append(op)
-                queue.extend(t.op for t in op.inputs)
-        for op in order:
-            for t in op.inputs:
-                if t.op in between:
-                    self.pending[t.op] = self.pending.get(t.op, 0) + 1
+                for t in op.inputs:
+                    producer = t.op
+                    if producer in reached:
+                        pending[producer] = pending.get(producer, 0) + 1
+                    queue.append(producer)
+        self.pending = pending
         self.between = between
-        self.stop_ops = {op for op in from_ops if not any(self.pending.get(t.op, 0) > 0 for t in op.inputs)}
+        self.stop_ops = {op for op in from_ops if not any(pending.get(t.op, 0) > 0 for t in op.inputs)}
         self.stop_ops.update(t.op for t in stops)
 
     def run(self, seeds: list) -> dict:
         grads: dict[Operation, list[list]] = {}
         for y, g in zip(self.ys, seeds, strict=True):
             _add_grad(grads, y, g)
+        pending, stop_ops = self.pending, self.stop_ops
         queue: deque[Operation] = deque()
         queued: set[Operation] = set()
         for y in self.ys:
             op = y.op
-            if self.pending.get(op, 0) == 0 and op not in queued and op in self.reachable_ys:
+            if pending.get(op, 0) == 0 and op not in queued and op in self.reachable_ys:
                 queued.add(op)
                 queue.append(op)
+        method = _aggregation_method(self.aggregation) if queue else 0  # checked before the first op, as in TF
         while queue:
             op = queue.popleft()
-            out_grads = self._aggregate(grads, op)
-            grad_fn = None
-            if op not in self.stop_ops and any(g is not None for g in out_grads):
-                grad_fn = gradient_function(op)
-            if grad_fn is not None:
-                in_grads = self._call_rule(op, grad_fn, out_grads)
-            else:
-                in_grads = [None] * len(op.inputs)
-            for i, (t, g) in enumerate(zip(op.inputs, in_grads, strict=True)):
-                if g is None:
-                    continue
-                if isinstance(g, Tensor):
-                    try:
-                        g.set_shape(t.shape)
-                    except ValueError:
-                        raise ValueError(
-                            f"Incompatible shapes between op input and calculated input gradient. Forward "
-                            f"operation: {op.name}. Input index: {i}. Original input shape: {t.shape}. "
-                            f"Calculated input gradient shape: {g.shape}") from None
-                _add_grad(grads, t, g)
-            for t in op.inputs:
-                count = self.pending.get(t.op)
+            out_grads = self._aggregate(grads, op, method)
+            inputs = op.inputs
+            if op not in stop_ops:
+                for g in out_grads:
+                    if g is not None:
+                        grad_fn = gradient_function(op)
+                        if grad_fn is not None:
+                            self._add_input_grads(grads, op, self._call_rule(op, grad_fn, out_grads))
+                        break
+            for t in inputs:
+                producer = t.op
+                count = pending.get(producer)
                 if count is None:
                     continue
-                self.pending[t.op] = count - 1
+                pending[producer] = count - 1
                 if count == 1:
-                    queue.append(t.op)
+                    queue.append(producer)
         return grads
 
+    @staticmethod
+    def _add_input_grads(grads: dict, op: Operation, in_grads: list) -> None:
+        """Add the rule's results to the contributions of ``op``'s inputs (shapes checked)."""
+        inputs = op.inputs
+        for i, g in enumerate(in_grads):
+            if g is None:
+                continue
+            t = inputs[i]
+            if isinstance(g, Tensor) and g.shape is not t.shape:
+                try:
+                    g.set_shape(t.shape)
+                except ValueError:
+                    raise ValueError(
+                        f"Incompatible shapes between op input and calculated input gradient. Forward "
+                        f"operation: {op.name}. Input index: {i}. Original input shape: {t.shape}. "
+                        f"Calculated input gradient shape: {g.shape}") from None
+            _add_grad(grads, t, g)
+
     def _call_rule(self, op: Operation, grad_fn: Callable, out_grads: list) -> list:
-        for i, g in enumerate(out_grads):
-            if g is None and op.outputs[i].dtype.is_differentiable and not op.prim.control:
-                out_grads[i] = a.zeros_like(op.outputs[i])
-        graph = op.graph
-        needed = tuple(t.op in self.between for t in op.inputs)
-        with graph.name_scope(op.name + "_grad"), graph._gradient_context(op):
+        for g in out_grads:
+            if g is None:
+                _zeros_for_missing(op, out_grads)
+                break
+        between = self.between
+        inputs = op.inputs
+        if len(inputs) == 2:  # most ops: spelled out, a comprehension costs a call
+            needed: Needed = (inputs[0].op in between, inputs[1].op in between)
+        elif len(inputs) == 1:
+            needed = (inputs[0].op in between,)
+        else:
+            needed = tuple([t.op in between for t in inputs])
+        with op.graph._gradient_scope(op):
             in_grads = grad_fn(op, needed, *out_grads)
-        in_grads = list(in_grads) if isinstance(in_grads, (list, tuple)) else [in_grads]
+        if type(in_grads) is not list:
+            in_grads = list(in_grads) if isinstance(in_grads, (list, tuple)) else [in_grads]
         if len(in_grads) != len(op.inputs):
             raise ValueError(f"Num gradients {len(in_grads)} generated for op {op.node_def} do not match num "
                              f"inputs {len(op.inputs)}")
         return in_grads
 
-    def _aggregate(self, grads: dict, op: Operation) -> list:
-        method = _aggregation_method(self.aggregation)  # checked at every op visited, as in TF
+    def _aggregate(self, grads: dict, op: Operation, method: int) -> list:
         per_output = grads.get(op)
         if per_output is None:
             return [None] * len(op.outputs)
@@ -309,11 +328,19 @@ class _Walk:
             else:
                 with op.graph._gradient_context(op):
                     total = _sum(contributions, method, op.name)
+                per_output[i] = [total]
             if isinstance(total, Tensor) and total.op.id >= self.first_new_op:
                 op.graph.record_adjoint(total, op.outputs[i])
-            per_output[i] = [total]
             out.append(total)
         return out
+
+
+def _zeros_for_missing(op: Operation, out_grads: list) -> None:
+    """Zeros for the float outputs of ``op`` that received no gradient (a control-flow op's rule
+    deals with its own)."""
+    for i, g in enumerate(out_grads):
+        if g is None and op.outputs[i].dtype.is_differentiable and not op.prim.control:
+            out_grads[i] = a.zeros_like(op.outputs[i])
 
 
 def _reached_ops(from_ops: list) -> set:
@@ -327,14 +354,18 @@ def _reached_ops(from_ops: list) -> set:
         reached.add(op)
         for t in op.outputs:
             if t.dtype.is_differentiable:
-                queue.extend(c for c in t._consumers if c not in reached)
+                queue.extend(t._consumers)
     return reached
 
 
 def _add_grad(grads: dict, t: Tensor, g: Any) -> None:
-    per_output = grads.get(t.op)
+    op = t.op
+    per_output = grads.get(op)
     if per_output is None:
-        per_output = grads[t.op] = [[] for _ in t.op.outputs]
+        if len(op.outputs) == 1:
+            grads[op] = [[g]]
+            return
+        per_output = grads[op] = [[] for _ in op.outputs]
     per_output[t.value_index].append(g)
 
 

@@ -41,10 +41,20 @@ def _sizes_last(sizes, channels_first):
     return (sizes[0],) + sizes[2:] + (sizes[1],) if channels_first else sizes
 
 
+def _padded(x, pads, fill=0):
+    """``x`` (``N, *spatial, C``) with ``(before, after)`` elements of ``fill`` around each spatial axis:
+    ``np.pad``'s constant mode without its per-call overhead (a tenth of a millisecond)."""
+    if not any(b or a for b, a in pads):
+        return x
+    sizes = tuple(n + b + a for n, (b, a) in zip(x.shape[1:-1], pads, strict=True))
+    out = np.full(x.shape[:1] + sizes + x.shape[-1:], fill, dtype=x.dtype)
+    out[(slice(None),) + tuple(slice(b, b + n) for n, (b, _) in zip(x.shape[1:-1], pads, strict=True))] = x
+    return out
+
+
 def _windows(x, window, strides, dilations, pads):
     """The ``(N, *out, C, *window)`` view of the windows of ``x`` padded with zeros by ``pads``."""
-    if any(b or a for b, a in pads):
-        x = np.pad(x, ((0, 0),) + tuple(pads) + ((0, 0),))
+    x = _padded(x, pads)
     rank = len(window)
     extent = tuple((k - 1) * d + 1 for k, d in zip(window, dilations, strict=True))
     view = sliding_window_view(x, extent, axis=tuple(range(1, rank + 1)))
@@ -180,8 +190,7 @@ def _offsets(x, window, strides, padding, fill):
     padded array that holds that element of every window (row-major window order)."""
     rank = len(window)
     pads = conv_pads(x.shape[1:-1], window, strides, (1,) * rank, padding)
-    if any(b or a for b, a in pads):
-        x = np.pad(x, ((0, 0),) + pads + ((0, 0),), constant_values=fill)
+    x = _padded(x, pads, fill)
     out = tuple((n - k) // s + 1 for n, k, s in zip(x.shape[1:-1], window, strides, strict=True))
     slices = [(slice(None),) + tuple(slice(o, o + (n - 1) * s + 1, s)
                                      for o, n, s in zip(offset, out, strides, strict=True))
@@ -242,7 +251,7 @@ def max_pool_grad_grad(x, y, gg, ksize, strides, padding, channels_first=False):
     """TF's MaxPoolGradGrad: per window, ``gg`` at the window's first maximum."""
     x, y, gg = _last(x, channels_first), _last(y, channels_first), _last(gg, channels_first)
     _, pads, hits = _first_maxima(x, y, ksize, strides, padding)
-    padded = np.pad(gg, ((0, 0),) + pads + ((0, 0),))
+    padded = _padded(gg, pads)
     out = np.zeros(y.shape, dtype=gg.dtype)
     for index, hit in hits:
         out += hit * padded[index]

@@ -16,6 +16,11 @@ __all__ = ["constant", "convert_to_tensor", "convert_operands", "tensor_or_const
            "is_tensor_like"]
 
 
+# Python and NumPy numbers: never tensors, nor anything standing for one (skipping the attribute probes)
+_PLAIN_NUMBERS = frozenset({float, int, np.float64, np.float32, np.float16, np.int64, np.int32})
+_FLOATS = frozenset({float, np.float64, np.float32, np.float16})
+
+
 def is_tensor_like(value: Any) -> bool:
     """A Tensor, or an object standing for one (a Variable: ``_as_graph_element``)."""
     return isinstance(value, Tensor) or hasattr(value, "_as_graph_element")
@@ -25,12 +30,12 @@ def graph_of(values: Sequence[Any]) -> Graph:
     """The graph of the tensors among ``values`` (ValueError if they disagree), else the default."""
     graph = None
     for v in values:
-        t = _as_tensor_or_none(v)
+        t: Tensor | None = v if type(v) is Tensor else None if type(v) in _PLAIN_NUMBERS else _as_tensor_or_none(v)
         if t is None:
             continue
         if graph is None:
-            graph = t.graph
-        elif t.graph is not graph:
+            graph = t.op.graph
+        elif t.op.graph is not graph:
             raise ValueError(f"Tensor {t.name} must be from the same graph as the other inputs.")
     return graph if graph is not None else get_default_graph()
 
@@ -51,11 +56,11 @@ def record(prim: Primitive, inputs: Sequence[Tensor], attrs: dict | None = None,
 def record1(prim: Primitive, inputs: Sequence[Tensor], attrs: dict | None = None,
             name: str | None = None) -> Tensor:
     """``record`` for single-output ops: the output tensor."""
-    return record(prim, inputs, attrs, name).outputs[0]
+    return graph_of(inputs).create_op(prim, inputs, attrs, name).outputs[0]  # one frame less to walk per op
 
 
 def _as_array(value: Any, dtype: _dt.DType | None) -> np.ndarray:
-    if dtype is not None and type(value) is float and dtype.is_floating:
+    if dtype is not None and type(value) in _FLOATS and dtype.is_floating:
         return np.array(value, dtype=dtype.np)
     if dtype is None:
         dtype = _dt.infer_dtype(value)
@@ -125,8 +130,12 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: str | None 
 
 def _const(graph: Graph, arr: np.ndarray, dtype: _dt.DType | None, name: str | None) -> Tensor:
     """Record a Const op holding a private, read-only copy of ``arr``."""
-    arr = np.array(arr, copy=True)
-    arr.flags.writeable = False
+    return _own_const(graph, np.array(arr, copy=True), dtype, name)
+
+
+def _own_const(graph: Graph, arr: np.ndarray, dtype: _dt.DType | None, name: str | None) -> Tensor:
+    """Record a Const op holding ``arr`` itself, made read-only: an array nothing else refers to."""
+    arr.setflags(write=False)
     d = _dt.as_dtype(arr.dtype) if dtype is None else dtype
     return graph.create_op(CONST, (), {"value": arr, "dtype": d, "shape": arr.shape}, name or "Const").outputs[0]
 
@@ -135,6 +144,8 @@ def convert_to_tensor(value: Any, dtype: Any = None, name: str | None = None,
                       preferred_dtype: Any = None, dtype_hint: Any = None) -> Tensor:
     """A Tensor for ``value``: tensors pass through (dtype checked), Variables give their value,
     IndexedSlices are densified, anything else becomes a constant."""
+    if type(value) is Tensor and dtype is None:
+        return value
     dtype = None if dtype is None else _dt.as_dtype(dtype)
     t = _as_tensor_or_none(value)
     if t is None and hasattr(value, "_dense_tensor"):
@@ -162,27 +173,44 @@ def tensor_or_constant(value: Any, dtype: _dt.DType) -> Tensor:
 
 def convert_operands(values: Sequence[Any], dtype: Any = None) -> list[Tensor]:
     """Operands of one op: Python scalars and arrays adopt the dtype of the first tensor among them."""
+    if dtype is None and len(values) == 2:  # most ops: two tensors, or a tensor and a number
+        x, y = values
+        if type(x) is Tensor:
+            if type(y) is Tensor:
+                return [x, y]
+            if type(y) in _PLAIN_NUMBERS:
+                return [x, _own_const(x.op.graph, _as_array(y, x.dtype), x.dtype, "Const")]
+        elif type(y) is Tensor and type(x) in _PLAIN_NUMBERS:
+            return [_own_const(y.op.graph, _as_array(x, y.dtype), y.dtype, "Const"), y]
     if dtype is None:
         for v in values:
+            if type(v) is Tensor:
+                dtype = v.dtype
+                break
+            if type(v) in _PLAIN_NUMBERS:
+                continue
             t = _as_tensor_or_none(v)
             if t is None and hasattr(v, "_dense_tensor"):
                 t = v._dense_tensor()
             if t is not None:
                 dtype = t.dtype
                 break
-    if all(type(v) is Tensor for v in values):
+    for v in values:
+        if type(v) is not Tensor:
+            break
+    else:
         return list(values)
     graph = graph_of(values)
     out = []
     for v in values:
         if type(v) is Tensor:
             t = v
-        elif is_tensor_like(v) or hasattr(v, "_dense_tensor"):
+        elif type(v) not in _PLAIN_NUMBERS and (is_tensor_like(v) or hasattr(v, "_dense_tensor")):
             t = convert_to_tensor(v)
         else:
             if isinstance(v, bool) and dtype is not None and not dtype.is_bool:
                 raise TypeError(f"Cannot convert {v!r} to a tensor of dtype {dtype.name}")
-            t = _const(graph, _as_array(v, dtype), dtype, "Const")
+            t = _own_const(graph, _as_array(v, dtype), dtype, "Const")  # _as_array's arrays are new
         dtype = dtype or t.dtype
         out.append(t)
     return out

@@ -25,20 +25,29 @@ def _check_kind(op: str, x: Any, kinds: str) -> None:
 
 
 def _unary_infer(name: str, kinds: str, out: _dt.DType | None = None) -> Any:
+    allowed = KINDS[kinds]
+
     def infer(inputs: Sequence[Any], attrs: dict) -> list:
-        _check_kind(name, inputs[0], kinds)
-        return [(out or inputs[0].dtype, inputs[0].shape)]
+        x = inputs[0]
+        dtype = x.dtype
+        if dtype.np.kind not in allowed:
+            _check_kind(name, x, kinds)
+        return [(out or dtype, x.shape)]
     return infer
 
 
 def _binary_infer(name: str, kinds: str, out: _dt.DType | None = None) -> Any:
+    allowed = KINDS[kinds]
+
     def infer(inputs: Sequence[Any], attrs: dict) -> list:
         x, y = inputs
-        if x.dtype is not y.dtype:
+        dtype = x.dtype
+        if dtype is not y.dtype:
             raise TypeError(f"Input 'y' of '{name}' Op has type {y.dtype.name} that does not match type "
-                            f"{x.dtype.name} of argument 'x'.")
-        _check_kind(name, x, kinds)
-        return [(out or x.dtype, broadcast_shape(x.shape, y.shape))]
+                            f"{dtype.name} of argument 'x'.")
+        if dtype.np.kind not in allowed:
+            _check_kind(name, x, kinds)
+        return [(out or dtype, broadcast_shape(x.shape, y.shape))]
     return infer
 
 

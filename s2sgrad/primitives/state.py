@@ -18,6 +18,20 @@ def _attr_spec(inputs: Sequence[Any], attrs: dict) -> list:
     return [(attrs["dtype"], TensorShape(attrs["shape"]))]
 
 
+_CONST_SHAPES: dict[tuple, TensorShape] = {}  # a Const's shape by its value's sizes (shapes are immutable)
+
+
+def _const_spec(inputs: Sequence[Any], attrs: dict) -> list:
+    """``_attr_spec`` for a Const, whose ``shape`` is its value's: one TensorShape per distinct shape."""
+    sizes = attrs["shape"]
+    shape = _CONST_SHAPES.get(sizes)
+    if shape is None:
+        shape = TensorShape(sizes)
+        if len(_CONST_SHAPES) < 1024:
+            _CONST_SHAPES[sizes] = shape
+    return [(attrs["dtype"], shape)]
+
+
 def _with_default(inputs: Sequence[Any], attrs: dict) -> list:
     shape = TensorShape(attrs["shape"])
     if not shape.is_compatible_with(inputs[0].shape):
@@ -47,7 +61,7 @@ def _no_outputs(inputs: Sequence[Any], attrs: dict) -> list:
     return []
 
 
-CONST = define("Const", _attr_spec, differentiable=False, known_value=lambda op: op.attrs["value"],
+CONST = define("Const", _const_spec, differentiable=False, known_value=lambda op: op.attrs["value"],
                printed_attrs=("value",))
 PLACEHOLDER = define("Placeholder", _attr_spec, differentiable=False)
 PLACEHOLDER_WITH_DEFAULT = define("PlaceholderWithDefault", _with_default)

@@ -82,56 +82,63 @@ class Graph(GraphElement):
                   name: str | None = None) -> Operation:
         """Append an op of primitive ``prim`` (its ``type`` is ``prim.name``); infers output dtypes
         and shapes or raises."""
-        op_type = prim.name
-        attrs = {} if attrs is None else attrs
+        # Every op of every program comes through here: the common case (no scopes of blocks,
+        # control dependencies, devices or gradient overrides in force) takes no detours.
+        if attrs is None:
+            attrs = {}
         inputs = tuple(inputs)
         local = self._local
         for t in inputs:
-            if not isinstance(t, Tensor):
-                raise TypeError(f"{op_type}: input {t!r} is not a Tensor")
+            if type(t) is not Tensor and not isinstance(t, Tensor):
+                raise TypeError(f"{prim.name}: input {t!r} is not a Tensor")
             producer = t.op
             if producer.graph is not self:
-                raise ValueError(f"Tensor {t.name} must be from the same graph as the {op_type} op being created.")
+                raise ValueError(f"Tensor {t.name} must be from the same graph as the {prim.name} op being created.")
             if producer.region is not None and not encloses(producer.region, local.region) \
                     and not local.foreign_reads:
-                raise _outside_its_block(t, op_type)
+                raise _outside_its_block(t, prim.name)
         if self._finalized:
             raise RuntimeError("Graph is finalized and cannot be modified.")
         if name is not None and (type(name) is not str or name and not _valid_name(name)):
             raise _invalid_name(name, "node", first_char=True)
-        with self._lock:
-            exact = name[:-1] if name and name.endswith("/") else None
+        lock = self._lock
+        lock.acquire()  # (a `with` costs twice as much, once per op)
+        try:
+            exact = name[:-1] if name and name[-1] == "/" else None
             try:
                 specs = prim.infer(inputs, attrs)
             except (ValueError, TypeError) as e:
                 full_name = exact or self.unique_name(name or prim.default_name, mark_as_used=False)
                 shapes = ", ".join(dims_text(t.shape.sizes, "?") for t in inputs)
-                raise type(e)(f"{e} for '{full_name}' (op: {op_type}) with input shapes: {shapes}.") from None
+                raise type(e)(f"{e} for '{full_name}' (op: {prim.name}) with input shapes: {shapes}.") from None
             if exact is None:
                 full_name = self.unique_name(name or prim.default_name)
             elif exact in self._by_name:
                 raise ValueError(f"Duplicate node name in graph: '{exact}'")
             else:
                 full_name = exact
-            override = self._gradient_override_map.get(op_type)
-            if override is not None:
-                attrs = {**attrs, "_gradient_op_type": override}
+            if self._gradient_override_map:
+                override = self._gradient_override_map.get(prim.name)
+                if override is not None:
+                    attrs = {**attrs, "_gradient_op_type": override}
             control: Sequence[Operation] = local.control
             if control:
                 control = tuple(op for op in control if all(op is not t.op for t in inputs))
             region = local.region
-            op = Operation(self, full_name, prim, inputs, attrs, specs, control, local.location or user_location(),
-                           local.grad_of, region)
+            ops = self._ops
+            op = Operation(self, full_name, prim, inputs, attrs, specs, control, local.location or user_location(2),
+                           local.grad_of, region, len(ops))
             if region is not None:
                 region.ops.append(op)
-            placement = self._local.placement
+            placement = local.placement
             if placement.devices or placement.colocation:
                 placement.assign(op)
-            op.id = len(self._ops)
-            self._ops.append(op)
-            self._by_name[op.name] = op
+            ops.append(op)
+            self._by_name[full_name] = op
             for t in inputs:
                 t._consumers.append(op)
+        finally:
+            lock.release()
         return op
 
     def unique_name(self, name: str, mark_as_used: bool = True) -> str:
@@ -140,17 +147,20 @@ class Graph(GraphElement):
         if scope:
             name = scope + "/" + name
         key = name.lower()
-        i = self._names_in_use.get(key, 0)
+        in_use = self._names_in_use
+        i = in_use.get(key, 0)
         if mark_as_used:
-            self._names_in_use[key] = i + 1
+            in_use[key] = i + 1
         if i > 0:
-            base = key
-            while key in self._names_in_use:
-                key = f"{base}_{i}"
+            suffix = f"_{i}"
+            candidate = key + suffix
+            while candidate in in_use:
                 i += 1
+                suffix = f"_{i}"
+                candidate = key + suffix
             if mark_as_used:
-                self._names_in_use[key] = 1
-            name = f"{name}_{i - 1}"
+                in_use[candidate] = 1
+            name += suffix
         return name
 
     # -- scopes -----------------------------------------------------------------------------------
@@ -208,6 +218,11 @@ class Graph(GraphElement):
     def _gradient_context(self, forward_op: Operation) -> contextlib.AbstractContextManager[None]:
         """Ops created inside belong to ``forward_op``'s gradient (for names and comments)."""
         return self._recording("grad_of", forward_op)
+
+    def _gradient_scope(self, forward_op: Operation) -> contextlib.AbstractContextManager[str]:
+        """``name_scope(forward_op.name + "_grad")`` and ``_gradient_context(forward_op)`` in one
+        (``tf.gradients`` enters one per op it differentiates)."""
+        return _GradientScope(self, forward_op)
 
     def _in_region(self, region: Region | None) -> contextlib.AbstractContextManager[None]:
         """Ops created inside are recorded into ``region`` (None: the top level)."""
@@ -354,6 +369,32 @@ class _NameScope:
 
     def __exit__(self, *exc: object) -> None:
         self.graph._local.scope = self.old
+
+
+class _GradientScope:
+    """``with graph._gradient_scope(op):`` the name scope ``<op>_grad``, ops made inside recorded as
+    parts of ``op``'s gradient."""
+
+    __slots__ = ("graph", "op", "old")
+
+    def __init__(self, graph: Graph, op: Operation) -> None:
+        self.graph, self.op = graph, op
+
+    def __enter__(self) -> str:
+        graph = self.graph
+        local = graph._local
+        self.old = local.scope, local.grad_of
+        lock = graph._lock
+        lock.acquire()
+        try:  # an op's name needs no check as a scope name: it is made of checked names and scopes
+            local.scope = graph.unique_name(self.op.name + "_grad")
+        finally:
+            lock.release()
+        local.grad_of = self.op
+        return local.scope + "/"
+
+    def __exit__(self, *exc: object) -> None:
+        self.graph._local.scope, self.graph._local.grad_of = self.old
 
 
 @functools.lru_cache(maxsize=4096)

@@ -22,14 +22,44 @@ __all__ = ["GraphElement", "Operation", "Tensor", "TensorOperators", "user_locat
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # s2sgrad/
 
 
-def user_location() -> tuple[str, int]:
-    """(filename, line) of the innermost frame outside the s2sgrad package."""
-    frame: FrameType | None = sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename.startswith(_PKG_DIR):
+_INSIDE: dict[str, bool] = {}         # co_filename -> is it s2sgrad's (the walk below runs for every op)
+_last_location = ("<unknown>", 0)     # consecutive ops of one user line share one tuple
+
+
+def user_location(start: int = 1) -> tuple[str, int]:
+    """(filename, line) of the innermost frame outside the s2sgrad package, looking from the frame
+    ``start`` levels up (1: the caller; ``Graph.create_op`` passes 2, its own frame being s2sgrad's)."""
+    global _last_location
+    frame: Any = sys._getframe(start)
+    inside = _INSIDE
+    try:
+        while inside[frame.f_code.co_filename]:
+            frame = frame.f_back
+    except (KeyError, AttributeError):   # a file not seen before, or the bottom of the stack
+        frame = _first_outside(sys._getframe(start))
+        if frame is None:
+            return ("<unknown>", 0)
+    filename, line = frame.f_code.co_filename, frame.f_lineno
+    last = _last_location
+    if last[1] == line and last[0] == filename:
+        return last
+    _last_location = last = (filename, line)
+    return last
+
+
+def _first_outside(frame: FrameType | None) -> FrameType | None:
+    """The first frame from ``frame`` down the stack whose file is not s2sgrad's (learning the files)."""
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        inside = _INSIDE.get(filename)
+        if inside is None:
+            inside = filename.startswith(_PKG_DIR)
+            if len(_INSIDE) < 4096:   # generated modules have unique names: stay bounded
+                _INSIDE[filename] = inside
+        if not inside:
+            return frame
         frame = frame.f_back
-    if frame is None:
-        return ("<unknown>", 0)
-    return (frame.f_code.co_filename, frame.f_lineno)
+    return None
 
 
 class GraphElement:
@@ -181,7 +211,7 @@ class Operation(GraphElement):
 
     def __init__(self, graph: Graph, name: str, prim: Primitive, inputs: tuple, attrs: dict,
                  specs: Sequence[tuple], control_inputs: Sequence[Operation], location: tuple, grad_of: Any,
-                 region: Any = None) -> None:
+                 region: Any = None, op_id: int = -1) -> None:
         self.graph = graph
         self.name = name
         self.prim = prim
@@ -191,7 +221,7 @@ class Operation(GraphElement):
         self.control_inputs = control_inputs
         self.location = location
         self.grad_of: Operation | None = grad_of  # the forward op whose gradient rule made this op
-        self.id = -1
+        self.id = op_id                           # its index in the graph's creation order
         self.region: Region | None = region      # the control-flow block holding it (None: the graph's top level)
         self._device = ""                         # recorded only: see s2sgrad.platform.devices
         self._colocation: tuple | None = None     # b"loc:@<op>" groups from tf.colocate_with

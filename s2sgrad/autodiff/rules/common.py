@@ -30,7 +30,8 @@ def only_needed(needed: Needed, *makers: Callable[[], Tensor | IndexedSlices | N
 
 def unbroadcast(g: Tensor, x: Tensor) -> Tensor:
     """``g`` summed down to ``x``'s shape (a no-op when the static shapes already agree)."""
-    if g.shape.is_fully_defined() and g.shape == x.shape:
+    shape = g.shape
+    if (shape is x.shape or shape == x.shape) and shape.is_fully_defined():
         return g
     return a.sum_to(g, x)
 

@@ -33,7 +33,10 @@ def _conj(t: Tensor | IndexedSlices) -> Tensor | IndexedSlices:
 def holomorphic(rule: Rule) -> Rule:
     """``rule`` for complex inputs too: ``conj(rule(conj(g)))``."""
     def complex_rule(op: Operation, needed: Needed, *grads: Tensor) -> Grads:
-        if not any(t.dtype.is_complex for t in op.inputs):
+        for t in op.inputs:
+            if t.dtype.is_complex:
+                break
+        else:
             return rule(op, needed, *grads)
         result = rule(op, needed, *[_conj(g) for g in grads])
         return [None if g is None else _conj(g) for g in result]
