@@ -106,16 +106,68 @@ def _unused(g: Any, t: Tensor) -> bool:
 
 
 def _svd(op: Operation, needed: Needed, g_s: Any, g_u: Any, g_v: Any) -> Grads:
-    if not (_unused(g_u, op.outputs[1]) and _unused(g_v, op.outputs[2])):
-        raise NotImplementedError(f"the gradient of the singular vectors of '{op.name}' (created at {op.where}) is "
-                                  "not supported; the singular values' is (tf.linalg.svd(..., compute_uv=False))")
+    s, u, v = op.outputs
+    if _unused(g_u, u) and _unused(g_v, v):
+        return [_svd_values(op, g_s)]
+    dims = op.inputs[0].shape.sizes
+    if dims is None or dims[-2] is None or dims[-1] is None:
+        raise NotImplementedError(f"the gradient of the singular vectors of '{op.name}' (created at {op.where}) "
+                                  "needs known matrix sizes, as in TensorFlow")
+    rows, cols = dims[-2], dims[-1]
+    if op.attrs["full_matrices"] and abs(rows - cols) > 1:
+        raise NotImplementedError(f"the gradient of the singular vectors of '{op.name}' (created at {op.where}) "
+                                  f"is not defined for a {rows} x {cols} matrix with full_matrices=True (only when "
+                                  "the sizes differ by at most 1, as in TensorFlow); use full_matrices=False")
+    g_s, g_u, g_v = (g if g is not None else a.zeros_like(t) for g, t in zip((g_s, g_u, g_v), (s, u, v)))
+    if rows <= cols:
+        return [_svd_wide(s, u, v, g_s, g_u, g_v)]
+    return [H(_svd_wide(s, v, u, g_s, g_v, g_u))]   # x^H = v s u^H is wide
+
+
+def _svd_values(op: Operation, g_s: Any) -> Tensor | None:
+    """``u diag(g_s) v^H`` over the first ``k = min(m, n)`` singular vectors."""
     if g_s is None:
-        return [None]
+        return None
     _, u, v = op.outputs
     k = op.outputs[0].shape.sizes[-1] if op.outputs[0].shape.sizes is not None else None
     if op.attrs["full_matrices"] and k is not None:
         u, v = u[..., :, :k], v[..., :, :k]
-    return [m.matmul(m.multiply(u, a.expand_dims(m.cast(g_s, u.dtype), -2)), v, adjoint_b=True)]
+    return m.matmul(m.multiply(u, a.expand_dims(m.cast(g_s, u.dtype), -2)), v, adjoint_b=True)
+
+
+def _safe_reciprocal(x: Tensor) -> Tensor:
+    """``x / (x^2 + 1e-20)``: ``1 / x``, but 0 rather than infinite at a repeated or zero singular value."""
+    return m.divide(x, m.add(m.square(x), 1e-20))
+
+
+def _svd_wide(s: Tensor, u: Tensor, v: Tensor, g_s: Tensor, g_u: Tensor, g_v: Tensor) -> Tensor:
+    """The gradient of ``x = u diag(s) v1^H`` for ``m <= n`` (``v1``: the first ``m`` columns of ``v``), with
+    ``f[i, j] = 1 / (s_j^2 - s_i^2)`` (0 on the diagonal) coupling the singular vectors."""
+    k = u.shape.sizes[-1]
+    s = m.cast(s, u.dtype)
+    squares = m.square(s)
+    f = mx.matrix_set_diag(_safe_reciprocal(m.subtract(a.expand_dims(squares, -2), a.expand_dims(squares, -1))),
+                           a.zeros_like(s))
+    v1, g_v1 = (v[..., :, :k], g_v[..., :, :k]) if v.shape.sizes[-1] != k else (v, g_v)
+    f_u = m.multiply(f, m.matmul(u, g_u, adjoint_a=True))
+    v_gv = m.matmul(v1, g_v1, adjoint_a=True)
+    f_v = m.multiply(f, v_gv)
+    inner = m.add(mx.matrix_diag(m.cast(g_s, u.dtype)),
+                  m.add(m.multiply(m.add(f_u, H(f_u)), a.expand_dims(s, -2)),
+                        m.multiply(a.expand_dims(s, -1), m.add(f_v, H(f_v)))))
+    s_inverse = _safe_reciprocal(s)
+    if u.dtype.is_complex:   # the phase shared by u's and v's columns: only v's side is seen
+        turn = mx.matrix_diag_part(v_gv)
+        inner = m.add(inner, mx.matrix_diag(m.multiply(0.5, m.multiply(s_inverse, m.subtract(cx.conj(turn), turn)))))
+    grad = m.matmul(u, m.matmul(inner, v1, adjoint_b=True))
+    if v.shape.sizes[-2] == k:   # square
+        return grad
+    g_v1_h = H(g_v1)
+    rest = m.subtract(g_v1_h, m.matmul(m.matmul(g_v1_h, v1), v1, adjoint_b=True))
+    if v.shape.sizes[-1] > k:   # full_matrices: v's extra columns v2
+        v2, g_v2 = v[..., :, k:], g_v[..., :, k:]
+        rest = m.subtract(rest, m.matmul(m.matmul(v1, g_v2, adjoint_a=True), v2, adjoint_b=True))
+    return m.add(grad, m.matmul(m.multiply(u, a.expand_dims(s_inverse, -2)), rest))
 
 
 def _qr(op: Operation, needed: Needed, g_q: Any, g_r: Any) -> Grads:
