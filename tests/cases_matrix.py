@@ -53,6 +53,16 @@ def _qr_ref(x):
     return (q * s) @ (np.diag(s) @ r) + q * s
 
 
+def _svd_fn(x, full_matrices=False):
+    s, u, v = tf.linalg.svd(x, full_matrices=full_matrices)
+    return tf.concat([u * u, v * v, tf.expand_dims(s, 0)], 0)   # squares: sign-free
+
+
+def _svd_ref(x, full_matrices=False):
+    u, s, vh = np.linalg.svd(x, full_matrices=full_matrices)
+    return np.concatenate([u * u, vh.T * vh.T, s[None, :]], 0)
+
+
 def _matrix_case(*args, **kwargs):
     """A case whose op needs the matrix ranks and sizes statically (its unknown-shape variant keeps them)."""
     return OpCase(*args, known_rank=True, **kwargs)
@@ -89,6 +99,10 @@ CASES = [
                  lambda x: np.linalg.svd(x, compute_uv=False)),  # second order needs the vectors' gradient
     _matrix_case("svd_values_full", lambda x: tf.linalg.svd(x, full_matrices=True)[0], [TALL.T.copy()],
            lambda x: np.linalg.svd(x, compute_uv=False)),
+    _matrix_case("svd_vectors", _svd_fn, [TALL], _svd_ref, order2=True),
+    _matrix_case("svd_vectors_wide", lambda x: tf.transpose(_svd_fn(x)), [TALL.T.copy()],
+                 lambda x: _svd_ref(x).T),
+    _matrix_case("svd_vectors_full", lambda x: _svd_fn(x, True), [A], lambda x: _svd_ref(x, True)),
     _matrix_case("qr", _qr_fn, [TALL], _qr_ref),
     _matrix_case("qr_wide", lambda x: tf.concat(tf.linalg.qr(x), 1), [TALL.T.copy()],
                  lambda x: np.concatenate(np.linalg.qr(x), 1)),

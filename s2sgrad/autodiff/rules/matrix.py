@@ -146,7 +146,9 @@ def _svd_wide(s: Tensor, u: Tensor, v: Tensor, g_s: Tensor, g_u: Tensor, g_v: Te
     k = u.shape.sizes[-1]
     s = m.cast(s, u.dtype)
     squares = m.square(s)
-    f = _safe_reciprocal(m.subtract(a.expand_dims(squares, -2), a.expand_dims(squares, -1)))   # 0 on the diagonal
+    gaps = m.subtract(a.expand_dims(squares, -2), a.expand_dims(squares, -1))
+    # masked, not computed, on the diagonal: there the reciprocal's slope is 1e20 (the second derivative)
+    f = m.multiply(_safe_reciprocal(gaps), m.subtract(1.0, _eye_like(gaps)))
     v1, g_v1 = (v[..., :, :k], g_v[..., :, :k]) if v.shape.sizes[-1] != k else (v, g_v)
     f_u = m.multiply(f, m.matmul(u, g_u, adjoint_a=True))
     v_gv = m.matmul(v1, g_v1, adjoint_a=True)
