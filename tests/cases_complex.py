@@ -164,6 +164,17 @@ def _solve(name, op, ref, **kw):
     return _case(f"complex_{name}", build, reference, RHS, known_rank=True, **kw)
 
 
+def _svd_fn(z):
+    s, u, v = tf.linalg.svd(z)
+    moduli = tf.concat([tf.abs(u) ** 2, tf.abs(v) ** 2, tf.expand_dims(s, 0)], 0)   # phase-free
+    return tf.cast(moduli, z.dtype)
+
+
+def _svd_ref(z):
+    u, s, vh = np.linalg.svd(z, full_matrices=False)
+    return np.concatenate([np.abs(u) ** 2, np.abs(vh.T) ** 2, s[None, :]], 0).astype(z.dtype)
+
+
 def _matrix(name, op, ref, inputs=MATRIX, **kw):
     return _of_z(name, op, ref, inputs, known_rank=True, **kw)
 
@@ -182,6 +193,8 @@ CASES += [
             lambda z: np.linalg.eigvalsh(_np_herm(z)).astype(z.dtype)),
     _matrix("svd_values", lambda z: tf.cast(tf.svd(z, compute_uv=False), z.dtype),
             lambda z: np.linalg.svd(z, compute_uv=False), inputs=TALL_PARTS),
+    _matrix("svd_vectors", _svd_fn, _svd_ref, inputs=TALL_PARTS),
+    _matrix("svd_vectors_square", _svd_fn, _svd_ref),
     _matrix("qr", _qr_fn, _qr_ref, inputs=TALL_PARTS),
     _matrix("qr_square", _qr_fn, _qr_ref),
     _matrix("qr_wide", lambda z: tf.concat(tf.linalg.qr(z), 1), lambda z: np.concatenate(np.linalg.qr(z), 1),

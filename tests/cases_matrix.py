@@ -96,7 +96,7 @@ CASES = [
     _matrix_case("self_adjoint_eigvals", lambda x: tf.self_adjoint_eigvals(_sym(x)), [SYM],
            lambda x: np.linalg.eigvalsh((x + x.T) / 2), order2=True),
     _matrix_case("svd_values", lambda x: tf.svd(x, compute_uv=False), [TALL],
-                 lambda x: np.linalg.svd(x, compute_uv=False)),  # second order needs the vectors' gradient
+                 lambda x: np.linalg.svd(x, compute_uv=False), order2=True),
     _matrix_case("svd_values_full", lambda x: tf.linalg.svd(x, full_matrices=True)[0], [TALL.T.copy()],
            lambda x: np.linalg.svd(x, compute_uv=False)),
     _matrix_case("svd_vectors", _svd_fn, [TALL], _svd_ref, order2=True),

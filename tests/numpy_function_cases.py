@@ -278,12 +278,10 @@ add(np.triu, np.triu, (u(3, 3),))
 add(np.tril, lambda x: np.tril(x, -1), (u(3, 3),), (u(2, 3, 3),))
 for _o in (None, 1, 2, np.inf, -np.inf, 3):
     add(np.linalg.norm, lambda x, _o=_o: np.linalg.norm(x, ord=_o), (u(4),), label=f"vec-{_o}")
-for _o in (None, "fro", 1, -1, np.inf, 2, -2, "nuc"):  # the SVD's gradient has no gradient: no second order
-    add(np.linalg.norm, lambda x, _o=_o: np.linalg.norm(x, ord=_o), (distinct(3, 3),), label=f"mat-{_o}",
-        second=_o not in (2, -2, "nuc"))
+for _o in (None, "fro", 1, -1, np.inf, 2, -2, "nuc"):
+    add(np.linalg.norm, lambda x, _o=_o: np.linalg.norm(x, ord=_o), (distinct(3, 3),), label=f"mat-{_o}")
 add(np.linalg.norm, lambda x: np.linalg.norm(x, axis=1, keepdims=True), (u(2, 3),), label="axis")
-add(np.linalg.norm, lambda x: np.linalg.norm(x, ord="nuc", axis=(2, 0)), (u(3, 2, 2),), label="nuc-axes",
-    second=False)
+add(np.linalg.norm, lambda x: np.linalg.norm(x, ord="nuc", axis=(2, 0)), (u(3, 2, 2),), label="nuc-axes")
 add(np.linalg.inv, np.linalg.inv, (spd(3),), (u(2, 3, 3) + 3 * np.eye(3),))
 add(np.linalg.det, np.linalg.det, (u(3, 3),), (u(2, 2, 2),))
 add(np.linalg.slogdet, lambda x: np.linalg.slogdet(x)[1], (spd(3),))
@@ -297,7 +295,11 @@ REAL_SPECTRUM = _S @ np.diag([1.0, 2.5, 4.0]) @ np.linalg.inv(_S)  # not symmetr
 add(np.linalg.eig, lambda x: np.linalg.eig(x)[0], (REAL_SPECTRUM,), label="values")
 add(np.linalg.eig, lambda x: np.square(np.linalg.eig(x)[1]), (REAL_SPECTRUM,), label="vectors")  # sign-free
 add(np.linalg.eigvals, np.linalg.eigvals, (REAL_SPECTRUM,))
-add(np.linalg.svd, lambda x: np.linalg.svd(x, compute_uv=False), (distinct(3, 2),), second=False)
+add(np.linalg.svd, lambda x: np.linalg.svd(x, compute_uv=False), (distinct(3, 2),))
+add(np.linalg.svd, lambda x: np.square(np.linalg.svd(x, full_matrices=False)[0]), (distinct(3, 2),), (u(2, 2, 3),),
+    label="u")   # squares: sign-free
+add(np.linalg.svd, lambda x: np.abs(np.linalg.svd(x)[2]) + np.linalg.svd(x)[1][:, None], (distinct(3, 3),),
+    label="vh-full")
 add(np.linalg.qr, lambda x: np.linalg.qr(x)[1], (u(3, 3) + 2 * np.eye(3),), second=False)
 add(np.linalg.qr, lambda x: np.linalg.qr(x)[0] + np.linalg.qr(x)[1][:, :2], (u(2, 4),), label="wide", second=False)
 add(np.linalg.pinv, np.linalg.pinv, (u(3, 2),), (u(2, 3),))
