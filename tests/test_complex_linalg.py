@@ -165,9 +165,15 @@ def test_eig_of_a_complex_matrix_is_refused_by_name():
         s2sgrad.grad(lambda z: np.sum(np.abs(np.linalg.eig(z)[0])))(A)
 
 
-def test_singular_vector_gradients_stay_unsupported():
-    with pytest.raises(NotImplementedError, match="singular vectors"):
-        s2sgrad.grad(lambda z: np.sum(np.abs(np.linalg.svd(z)[0])))(A)
+def test_singular_vector_gradients_are_the_derivatives():
+    loss = lambda z: np.sum(np.abs(np.linalg.svd(z)[0]) * [1.0, 2.0, 3.0])   # noqa: E731 - phase-free
+    np.testing.assert_allclose(s2sgrad.grad(loss)(A), finite_differences(loss, A), rtol=1e-6, atol=1e-7)
+
+
+def test_singular_vector_gradients_of_full_matrices_of_unequal_sizes_are_refused():
+    wide = _c(2, 4)
+    with pytest.raises(NotImplementedError, match="singular vectors.*2 x 4 matrix with full_matrices=True"):
+        s2sgrad.grad(lambda z: np.sum(np.abs(np.linalg.svd(z)[2])))(wide)
 
 
 def test_generated_code_reads_like_numpy():
