@@ -3,8 +3,8 @@ TensorFlow 2.21's recorded gradients (tests/data/svd_vectors_tf) and finite diff
 the decorator (``np.linalg.svd``) against autograd and finite differences. The losses are unchanged
 by a singular pair's sign (or phase), so the derivative does not depend on LAPACK's choice."""
 import json
-import re
 import os
+import re
 
 import numpy as np
 import pytest
