@@ -5,20 +5,22 @@
     python benchmarks/compile_profile.py --cpu           # CPU time, steadier than wall time on a busy machine
     python benchmarks/compile_profile.py --cprofile 3000 # the hottest functions of one whole run
 
-Each run builds a fresh graph (``x = tanh(x * w_k + 0.1)``, 3 ops a layer, a float64 vector of
-16) and calls the pipeline's stages one after the other, as ``Session.run`` does on its first
-call: trace (recording the forward ops), gradients (``tf.gradients``), plan (the graph slice),
-lower, each pass of ``codegen.stages.PASSES``, emit (names, fusion, printing the text),
-Python's ``compile()``, ``exec`` of the module, and the first call. The last column, session,
-is the same program through ``Session.run`` in one go (trace and gradients included), and hit
-calls counts the functions a second ``Session.run`` of it calls outside the generated module:
-finding the compiled step again costs the same at every N (a cache hit never walks the graph).
+Each run (after an untimed ``gc.collect()`` of the previous runs' graphs) builds a fresh graph
+(``x = tanh(x * w_k + 0.1)``, 3 ops a layer, a float64 vector of 16) and calls the pipeline's stages one
+after the other, as ``Session.run`` does on its first call: trace (recording the forward ops),
+gradients (``tf.gradients``), plan (the graph slice), lower, each pass of ``codegen.stages.PASSES``,
+emit (names, fusion, printing the text), Python's ``compile()``, ``exec`` of the module, and the
+first call. The last column, session, is the same program through ``Session.run`` in one go (trace
+and gradients included), and hit calls counts the functions a second ``Session.run`` of it calls
+outside the generated module: finding the compiled step again costs the same at every N (a cache hit
+never walks the graph).
 """
 from __future__ import annotations
 
 import argparse
 import cProfile
 import functools
+import gc
 import os
 import pstats
 import statistics
@@ -60,6 +62,7 @@ def chain(n: int) -> tuple[Any, Any, np.ndarray]:
 def stage_times(n: int) -> dict[str, float]:
     """Seconds per stage for one compile of the N-layer chain's gradient."""
     times: dict[str, float] = {}
+    gc.collect()  # untimed: the previous run's graph is garbage, not this run's trace
 
     def timed(stage: str, work: Callable[[], Any]) -> Any:
         t0 = clock()
@@ -86,6 +89,7 @@ def stage_times(n: int) -> dict[str, float]:
 def session_times(n: int) -> tuple[float, int]:
     """(program -> first gradient through Session.run in seconds, the Python calls a second,
     cached Session.run makes outside the generated module)."""
+    gc.collect()  # untimed, as in stage_times
     t0 = clock()
     x, h, x0 = chain(n)
     g = tf.gradients(tf.reduce_sum(h), x)[0]
