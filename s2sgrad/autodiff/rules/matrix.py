@@ -118,7 +118,7 @@ def _svd(op: Operation, needed: Needed, g_s: Any, g_u: Any, g_v: Any) -> Grads:
         raise NotImplementedError(f"the gradient of the singular vectors of '{op.name}' (created at {op.where}) "
                                   f"is not defined for a {rows} x {cols} matrix with full_matrices=True (only when "
                                   "the sizes differ by at most 1, as in TensorFlow); use full_matrices=False")
-    g_s, g_u, g_v = (g if g is not None else a.zeros_like(t) for g, t in zip((g_s, g_u, g_v), (s, u, v), strict=True))
+    g_s, g_u, g_v = (None if _unused(g, t) else g for g, t in zip((g_s, g_u, g_v), (s, u, v), strict=True))
     full, k, n = op.attrs["full_matrices"], min(rows, cols), max(rows, cols)
     if rows <= cols:
         return [_svd_wide(s, u, v, g_s, g_u, g_v, k, n, full)]
@@ -141,28 +141,31 @@ def _safe_reciprocal(x: Tensor) -> Tensor:
     return m.divide(x, m.add(m.square(x), 1e-20))
 
 
-def _svd_wide(s: Tensor, u: Tensor, v: Tensor, g_s: Tensor, g_u: Tensor, g_v: Tensor, k: int, n: int,
-              full: bool) -> Tensor:
+def _svd_wide(s: Tensor, u: Tensor, v: Tensor, g_s: Any, g_u: Any, g_v: Any, k: int, n: int, full: bool) -> Tensor:
     """The gradient of a ``k x n`` matrix ``x = u diag(s) v1^H`` (``k <= n``; ``v1``: the first ``k`` columns of
-    ``v``, all of them unless ``full``), with ``f[i, j] = 1 / (s_j^2 - s_i^2)`` coupling the singular vectors."""
+    ``v``, all of them unless ``full``), with ``f[i, j] = 1 / (s_j^2 - s_i^2)`` coupling the singular vectors.
+    A gradient that is None (an unused output) drops its terms."""
     s = m.cast(s, u.dtype)
     squares = m.square(s)
     gaps = m.subtract(a.expand_dims(squares, -2), a.expand_dims(squares, -1))
     # masked, not computed, on the diagonal: there the reciprocal's slope is 1e20 (the second derivative)
     f = m.multiply(_safe_reciprocal(gaps), m.subtract(1.0, _eye_like(gaps)))
-    v1, g_v1 = (v[..., :, :k], g_v[..., :, :k]) if full and n > k else (v, g_v)
-    f_u = m.multiply(f, m.matmul(u, g_u, adjoint_a=True))
-    v_gv = m.matmul(v1, g_v1, adjoint_a=True)
-    f_v = m.multiply(f, v_gv)
-    inner = m.add(mx.matrix_diag(m.cast(g_s, u.dtype)),
-                  m.add(m.multiply(m.add(f_u, H(f_u)), a.expand_dims(s, -2)),
-                        m.multiply(a.expand_dims(s, -1), m.add(f_v, H(f_v)))))
+    v1 = v[..., :, :k] if full and n > k else v
     s_inverse = _safe_reciprocal(s)
-    if u.dtype.is_complex:   # a singular pair's common phase: the imaginary part of v1^H g_v1's diagonal
-        turn = mx.matrix_diag_part(v_gv)
-        inner = m.add(inner, mx.matrix_diag(m.multiply(0.5, m.multiply(s_inverse, m.subtract(cx.conj(turn), turn)))))
-    grad = m.matmul(u, m.matmul(inner, v1, adjoint_b=True))
-    if n == k:   # square
+    inner = [mx.matrix_diag(m.cast(g_s, u.dtype))] if g_s is not None else []
+    if g_u is not None:
+        f_u = m.multiply(f, m.matmul(u, g_u, adjoint_a=True))
+        inner.append(m.multiply(m.add(f_u, H(f_u)), a.expand_dims(s, -2)))
+    if g_v is not None:
+        g_v1 = g_v[..., :, :k] if full and n > k else g_v
+        v_gv = m.matmul(v1, g_v1, adjoint_a=True)
+        f_v = m.multiply(f, v_gv)
+        inner.append(m.multiply(a.expand_dims(s, -1), m.add(f_v, H(f_v))))
+        if u.dtype.is_complex:   # a singular pair's common phase: the imaginary part of v1^H g_v1's diagonal
+            turn = mx.matrix_diag_part(v_gv)
+            inner.append(mx.matrix_diag(m.multiply(0.5, m.multiply(s_inverse, m.subtract(cx.conj(turn), turn)))))
+    grad = m.matmul(u, m.matmul(m.add_n(inner) if len(inner) > 1 else inner[0], v1, adjoint_b=True))
+    if n == k or g_v is None:   # square, or no gradient of v's columns beyond the row space
         return grad
     g_v1_h = H(g_v1)
     rest = m.subtract(g_v1_h, m.matmul(m.matmul(g_v1_h, v1), v1, adjoint_b=True))
