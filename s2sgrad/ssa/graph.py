@@ -6,16 +6,14 @@ creation order is a topological order: no pass ever needs to sort.
 from __future__ import annotations
 
 import contextlib
-import functools
-import re
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..platform.devices import Placement
 from ..shapes import dims_text
 from .nodes import GraphElement, Operation, Tensor, user_location  # re-exported
 from .printer import format_ops
+from .recording_state import GradientScope, NameScope, Recording, ThreadState, invalid_name, valid_name
 from .regions import Region, encloses
 
 if TYPE_CHECKING:  # the type only: primitive declarations sit above the IR
@@ -25,38 +23,6 @@ __all__ = [
     "Graph", "GraphElement", "Operation", "Tensor", "get_default_graph", "reset_default_graph",
     "name_scope", "control_dependencies", "device", "colocate_with", "user_location",
 ]
-
-_VALID_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
-_VALID_SCOPE = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
-
-
-class _ThreadState(threading.local):
-    def __init__(self) -> None:
-        self.scope = ""
-        self.control: list[Operation] = []
-        self.grad_of: Operation | None = None
-        self.location: tuple | None = None     # fixed user location for ops made meanwhile
-        self.placement = Placement()           # tf.device / tf.colocate_with scopes
-        self.region: Region | None = None      # the control-flow block being recorded
-        self.foreign_reads = False             # gradients of blocks may read their forward blocks
-
-
-class _Recording:
-    """``with``: one field of a thread's recording state set for the block (a class, not a
-    generator: ``tf.gradients`` enters thousands of these)."""
-
-    __slots__ = ("local", "field", "value", "old")
-
-    def __init__(self, local: _ThreadState, field: str, value: object) -> None:
-        self.local, self.field, self.value = local, field, value
-
-    def __enter__(self) -> None:
-        self.old = getattr(self.local, self.field)
-        setattr(self.local, self.field, self.value)
-
-    def __exit__(self, *exc: object) -> None:
-        setattr(self.local, self.field, self.old)
-
 
 class Graph(GraphElement):
     """A TF-v1 graph: the SSA IR that programs are recorded into.
@@ -70,7 +36,7 @@ class Graph(GraphElement):
         self._by_name: dict[str, Operation] = {}
         self._names_in_use: dict[str, int] = {}
         self._lock = threading.RLock()
-        self._local = _ThreadState()
+        self._local = ThreadState()
         self._collections: dict[str, list] = {}
         self._gradient_override_map: dict[str, str] = {}
         self._primals: dict[Tensor, Tensor] = {}  # adjoint -> primal, as ``tf.gradients`` summed them
@@ -99,8 +65,8 @@ class Graph(GraphElement):
                 raise _outside_its_block(t, prim.name)
         if self._finalized:
             raise RuntimeError("Graph is finalized and cannot be modified.")
-        if name is not None and (type(name) is not str or name and not _valid_name(name)):
-            raise _invalid_name(name, "node", first_char=True)
+        if name is not None and (type(name) is not str or name and not valid_name(name)):
+            raise invalid_name(name, "node", first_char=True)
         lock = self._lock
         lock.acquire()  # (a `with` costs twice as much, once per op)
         try:
@@ -166,7 +132,7 @@ class Graph(GraphElement):
     # -- scopes -----------------------------------------------------------------------------------
     def name_scope(self, name: str | None) -> contextlib.AbstractContextManager[str]:
         """Push a name scope; ``'a/'`` re-enters an existing scope, None/'' resets to the root."""
-        return _NameScope(self, name)
+        return NameScope(self, name)
 
     def get_name_scope(self) -> str:
         return self._local.scope
@@ -222,7 +188,7 @@ class Graph(GraphElement):
     def _gradient_scope(self, forward_op: Operation) -> contextlib.AbstractContextManager[str]:
         """``name_scope(forward_op.name + "_grad")`` and ``_gradient_context(forward_op)`` in one
         (``tf.gradients`` enters one per op it differentiates)."""
-        return _GradientScope(self, forward_op)
+        return GradientScope(self, forward_op)
 
     def _in_region(self, region: Region | None) -> contextlib.AbstractContextManager[None]:
         """Ops created inside are recorded into ``region`` (None: the top level)."""
@@ -255,7 +221,7 @@ class Graph(GraphElement):
 
     def _recording(self, field: str, value: object) -> contextlib.AbstractContextManager[None]:
         """This thread's ``field`` of what new ops record is ``value`` inside the block."""
-        return _Recording(self._local, field, value)
+        return Recording(self._local, field, value)
 
     @contextlib.contextmanager
     def as_default(self) -> Iterator[Graph]:
@@ -340,74 +306,6 @@ class Graph(GraphElement):
 
     def __str__(self) -> str:
         return format_ops(op for op in self._ops if op.region is None)
-
-
-class _NameScope:
-    """``with graph.name_scope(name) as scope:`` (a class, not a generator: ``tf.gradients`` opens
-    one per op it differentiates)."""
-
-    __slots__ = ("graph", "name", "old")
-
-    def __init__(self, graph: Graph, name: str | None) -> None:
-        self.graph, self.name = graph, name
-
-    def __enter__(self) -> str:
-        graph, name = self.graph, self.name
-        old = self.old = graph._local.scope
-        pattern = _VALID_SCOPE if old else _VALID_NAME  # as TF: a top-level scope is spelled like an op
-        if name is not None and (type(name) is not str or name and not pattern.match(name)):
-            raise _invalid_name(name, "scope", first_char=not old)
-        if not name:
-            new = ""
-        elif name.endswith("/"):
-            new = name[:-1]
-        else:
-            with graph._lock:  # two threads opening scope "a" get "a" and "a_1"
-                new = graph.unique_name(name)
-        graph._local.scope = new
-        return new + "/" if new else ""
-
-    def __exit__(self, *exc: object) -> None:
-        self.graph._local.scope = self.old
-
-
-class _GradientScope:
-    """``with graph._gradient_scope(op):`` the name scope ``<op>_grad``, ops made inside recorded as
-    parts of ``op``'s gradient."""
-
-    __slots__ = ("graph", "op", "old")
-
-    def __init__(self, graph: Graph, op: Operation) -> None:
-        self.graph, self.op = graph, op
-
-    def __enter__(self) -> str:
-        graph = self.graph
-        local = graph._local
-        self.old = local.scope, local.grad_of
-        lock = graph._lock
-        lock.acquire()
-        try:  # an op's name needs no check as a scope name: it is made of checked names and scopes
-            local.scope = graph.unique_name(self.op.name + "_grad")
-        finally:
-            lock.release()
-        local.grad_of = self.op
-        return local.scope + "/"
-
-    def __exit__(self, *exc: object) -> None:
-        self.graph._local.scope, self.graph._local.grad_of = self.old
-
-
-@functools.lru_cache(maxsize=4096)
-def _valid_name(name: str) -> bool:
-    return _VALID_NAME.match(name) is not None
-
-
-def _invalid_name(name: Any, kind: str, first_char: bool) -> Exception:
-    """TypeError for a name that is not a string, ValueError for characters TF does not allow."""
-    if not isinstance(name, str):
-        return TypeError(f"A {kind} name must be a string, got {name!r} of type {type(name).__name__}")
-    rule = "letters, digits and . _ - > \\ /" + (", starting with a letter, digit or ." if first_char else "")
-    return ValueError(f"{name!r} is not a valid {kind} name (use {rule})")
 
 
 def _outside_its_block(t: Tensor, op_type: str) -> ValueError:

@@ -1,0 +1,117 @@
+"""A graph's recording state: per-thread scope, control inputs, gradient context and location,
+the ``with`` objects that set them (classes, not generators: ``tf.gradients`` enters thousands),
+and TensorFlow's rules for op and scope names."""
+from __future__ import annotations
+
+import functools
+import re
+import threading
+from typing import TYPE_CHECKING, Any
+
+from ..platform.devices import Placement
+from .nodes import Operation
+from .regions import Region
+
+if TYPE_CHECKING:  # the type only: the graph uses these
+    from .graph import Graph
+
+__all__ = ["ThreadState", "Recording", "NameScope", "GradientScope", "valid_name", "invalid_name"]
+
+VALID_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
+VALID_SCOPE = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
+
+
+class ThreadState(threading.local):
+    def __init__(self) -> None:
+        self.scope = ""
+        self.control: list[Operation] = []
+        self.grad_of: Operation | None = None
+        self.location: tuple | None = None     # fixed user location for ops made meanwhile
+        self.placement = Placement()           # tf.device / tf.colocate_with scopes
+        self.region: Region | None = None      # the control-flow block being recorded
+        self.foreign_reads = False             # gradients of blocks may read their forward blocks
+
+
+class Recording:
+    """``with``: one field of a thread's recording state set for the block (a class, not a
+    generator: ``tf.gradients`` enters thousands of these)."""
+
+    __slots__ = ("local", "field", "value", "old")
+
+    def __init__(self, local: ThreadState, field: str, value: object) -> None:
+        self.local, self.field, self.value = local, field, value
+
+    def __enter__(self) -> None:
+        self.old = getattr(self.local, self.field)
+        setattr(self.local, self.field, self.value)
+
+    def __exit__(self, *exc: object) -> None:
+        setattr(self.local, self.field, self.old)
+
+
+class NameScope:
+    """``with graph.name_scope(name) as scope:`` (a class, not a generator: ``tf.gradients`` opens
+    one per op it differentiates)."""
+
+    __slots__ = ("graph", "name", "old")
+
+    def __init__(self, graph: Graph, name: str | None) -> None:
+        self.graph, self.name = graph, name
+
+    def __enter__(self) -> str:
+        graph, name = self.graph, self.name
+        old = self.old = graph._local.scope
+        pattern = VALID_SCOPE if old else VALID_NAME  # as TF: a top-level scope is spelled like an op
+        if name is not None and (type(name) is not str or name and not pattern.match(name)):
+            raise invalid_name(name, "scope", first_char=not old)
+        if not name:
+            new = ""
+        elif name.endswith("/"):
+            new = name[:-1]
+        else:
+            with graph._lock:  # two threads opening scope "a" get "a" and "a_1"
+                new = graph.unique_name(name)
+        graph._local.scope = new
+        return new + "/" if new else ""
+
+    def __exit__(self, *exc: object) -> None:
+        self.graph._local.scope = self.old
+
+
+class GradientScope:
+    """``with graph._gradient_scope(op):`` the name scope ``<op>_grad``, ops made inside recorded as
+    parts of ``op``'s gradient."""
+
+    __slots__ = ("graph", "op", "old")
+
+    def __init__(self, graph: Graph, op: Operation) -> None:
+        self.graph, self.op = graph, op
+
+    def __enter__(self) -> str:
+        graph = self.graph
+        local = graph._local
+        self.old = local.scope, local.grad_of
+        lock = graph._lock
+        lock.acquire()
+        try:  # an op's name needs no check as a scope name: it is made of checked names and scopes
+            local.scope = graph.unique_name(self.op.name + "_grad")
+        finally:
+            lock.release()
+        local.grad_of = self.op
+        return local.scope + "/"
+
+    def __exit__(self, *exc: object) -> None:
+        self.graph._local.scope, self.graph._local.grad_of = self.old
+
+
+@functools.lru_cache(maxsize=4096)
+def valid_name(name: str) -> bool:
+    return VALID_NAME.match(name) is not None
+
+
+def invalid_name(name: Any, kind: str, first_char: bool) -> Exception:
+    """TypeError for a name that is not a string, ValueError for characters TF does not allow."""
+    if not isinstance(name, str):
+        return TypeError(f"A {kind} name must be a string, got {name!r} of type {type(name).__name__}")
+    rule = "letters, digits and . _ - > \\ /" + (", starting with a letter, digit or ." if first_char else "")
+    return ValueError(f"{name!r} is not a valid {kind} name (use {rule})")
