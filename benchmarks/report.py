@@ -29,24 +29,41 @@ def pyplot() -> Any:
     return importlib.import_module("matplotlib.pyplot")
 
 
+WIDE_GROUPS = 4   # more groups than this in one chart: horizontal bars
+
+
 def slug(title: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")[:60]
 
 
 def _bars(plt: Any, title: str, unit: str, groups: dict[str, dict[str, float]], path: str) -> None:
-    """A bar chart: one group of bars per condition (quiet, loaded), one bar per implementation."""
+    """A bar chart: one group of bars per condition or program, one bar per implementation.
+
+    Up to ``WIDE_GROUPS`` groups stand side by side; more (the corpus's programs) are laid out as
+    horizontal bars, one row per group, so that every label stays readable.
+    """
     impls = sorted({impl for values in groups.values() for impl in values}, key=_impl_order)
-    fig, ax = plt.subplots(figsize=(7.5, 3.6), dpi=80)
+    horizontal = len(groups) > WIDE_GROUPS
+    size = (7.5, 1.2 + 0.32 * len(groups) * max(len(impls), 1) / 2) if horizontal else (7.5, 3.6)
+    fig, ax = plt.subplots(figsize=size, dpi=80)
     width = 0.8 / max(len(impls), 1)
     for i, impl in enumerate(impls):
         xs = [g + i * width for g in range(len(groups))]
         ys = [values.get(impl, math.nan) for values in groups.values()]
-        bars = ax.bar(xs, ys, width, label=impl, color=COLORS.get(impl))
-        ax.bar_label(bars, fmt="%.3g", fontsize=7)
-    ax.set_xticks([g + width * (len(impls) - 1) / 2 for g in range(len(groups))], list(groups))
-    ax.set_ylabel(unit)
+        draw = ax.barh if horizontal else ax.bar
+        bars = draw(xs, ys, width, label=impl, color=COLORS.get(impl))
+        ax.bar_label(bars, fmt="%.3g", fontsize=7, padding=2)
+    ticks = [g + width * (len(impls) - 1) / 2 for g in range(len(groups))]
+    if horizontal:
+        ax.set_yticks(ticks, list(groups), fontsize=8)
+        ax.invert_yaxis()
+        ax.set_xlabel(unit)
+        ax.margins(x=0.12)
+    else:
+        ax.set_xticks(ticks, list(groups))
+        ax.set_ylabel(unit)
     ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=7, ncol=2)
+    ax.legend(fontsize=7, ncol=2, loc="lower right" if horizontal else "best")
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
