@@ -53,8 +53,36 @@ def test_errors_name_the_op():
         not_pd = tf.cholesky(tf.constant([[1.0, 2.0], [2.0, 1.0]]))
         with pytest.raises(tf.errors.InvalidArgumentError, match="Cholesky"):
             tf.Session().run(not_pd)
-        with pytest.raises(ValueError, match="num_lower must be an int >= -1"):
-            tf.linalg.band_part(tf.zeros([2, 2]), -2, 0)
+        with pytest.raises(TypeError, match="num_lower must be an integer scalar, got Const.* float32"):
+            tf.linalg.band_part(tf.zeros([2, 2]), 1.0, 0)
+        with pytest.raises(TypeError, match="num_upper must be an integer, got True"):
+            tf.linalg.band_part(tf.zeros([2, 2]), 0, True)
+        with pytest.raises(ValueError, match="last two sizes are known; Placeholder.* has shape"):
+            tf.linalg.band_part(tf.placeholder(tf.float32, [None, 2]), tf.placeholder(tf.int32, []), 0)
+
+
+def _band(x, lower, upper):
+    rows, cols = np.arange(x.shape[-2])[:, None], np.arange(x.shape[-1])
+    return x * (((rows - cols <= lower) | (lower < 0)) & ((cols - rows <= upper) | (upper < 0)))
+
+
+@pytest.mark.parametrize("lower, upper", [(1, -1), (-5, 0), (0, 2), (2, 1)])
+def test_band_part_counts_as_tensors(lower, upper):
+    """Any negative count keeps the whole triangle (TF); counts may be NumPy ints, constant tensors or
+    computed by the graph (fed here), and the gradient is the band of the incoming gradient."""
+    x = np.arange(24.0).reshape(2, 3, 4)
+    with tf.Graph().as_default():
+        lo, up = tf.placeholder(tf.int32, []), tf.placeholder(tf.int64, [])
+        v = tf.Variable(x)
+        static = tf.linalg.band_part(v, np.int64(lower), tf.constant(upper, tf.int64))
+        fed = tf.linalg.band_part(v, lo, up)
+        grad = tf.gradients(tf.reduce_sum(fed * fed), v)[0]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            got = sess.run([static, fed, grad], {lo: lower, up: upper})
+    np.testing.assert_array_equal(got[0], _band(x, lower, upper))
+    np.testing.assert_array_equal(got[1], _band(x, lower, upper))
+    np.testing.assert_array_equal(got[2], 2 * _band(x, lower, upper))
 
 
 FUNCTIONS = {

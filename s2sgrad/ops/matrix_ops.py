@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
+from .. import dtypes as _dt
 from ..primitives import matrix as P
 from ..ssa.graph import Tensor
+from ..static import constant_value
+from . import array_ops as a
 from . import complex_ops as c
 from . import math_ops as m
 from . import reduce_ops as r
@@ -117,14 +122,46 @@ def matrix_set_diag(input: Any, diagonal: Any, name: str | None = None, **kwargs
     return record1(P.MATRIX_SET_DIAG, [x, convert_to_tensor(diagonal, x.dtype)], None, name or "MatrixSetDiag")
 
 
-def matrix_band_part(input: Any, num_lower: int, num_upper: int, name: str | None = None) -> Tensor:
+def matrix_band_part(input: Any, num_lower: Any, num_upper: Any, name: str | None = None) -> Tensor:
     """``input`` with everything outside the band of ``num_lower`` subdiagonals and ``num_upper``
-    superdiagonals zeroed (-1: keep the whole triangle)."""
-    for what, value in (("num_lower", num_lower), ("num_upper", num_upper)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < -1:
-            raise ValueError(f"{what} must be an int >= -1 (a Python int), got {value!r}")
-    return record1(P.MATRIX_BAND_PART, [convert_to_tensor(input)], {"num_lower": num_lower, "num_upper": num_upper},
-                   name or "MatrixBandPart")
+    superdiagonals zeroed (a negative count keeps the whole triangle, as in TF).
+
+    Counts known when the graph is built (ints, NumPy ints, constant tensors) give one
+    MatrixBandPart op; counts computed by the graph give the band as a mask of its indices."""
+    x = convert_to_tensor(input)
+    lower, upper = _band_count("num_lower", num_lower), _band_count("num_upper", num_upper)
+    if isinstance(lower, int) and isinstance(upper, int):
+        attrs = {"num_lower": max(lower, -1), "num_upper": max(upper, -1)}
+        return record1(P.MATRIX_BAND_PART, [x], attrs, name or "MatrixBandPart")
+    return _band_mask(x, lower, upper, name or "MatrixBandPart")
+
+
+def _band_count(what: str, value: Any) -> int | Tensor:
+    """A band count as a Python int when it is known statically, else as an int64 scalar tensor."""
+    if isinstance(value, bool) or isinstance(value, np.bool_):
+        raise TypeError(f"{what} must be an integer, got {value!r}")
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    count = convert_to_tensor(value)
+    if not count.dtype.is_integer or count.shape.rank not in (None, 0):
+        raise TypeError(f"{what} must be an integer scalar, got {count.name} of type {count.dtype.name} "
+                        f"and shape {count.shape}")
+    known = constant_value(count)
+    return int(known) if known is not None else m.cast(count, _dt.int64)
+
+
+def _band_mask(x: Tensor, lower: int | Tensor, upper: int | Tensor, name: str) -> Tensor:
+    """``x`` where ``row - col <= lower`` (or lower < 0) and ``col - row <= upper`` (or upper < 0)."""
+    sizes = x.shape.sizes
+    if sizes is None or len(sizes) < 2 or sizes[-2] is None or sizes[-1] is None:
+        raise ValueError(f"matrix_band_part with counts computed by the graph needs a tensor of rank >= 2 whose "
+                         f"last two sizes are known; {x.name} has shape {x.shape}")
+    rows, cols = np.arange(sizes[-2])[:, None], np.arange(sizes[-1])[None, :]
+    below, above = (m.logical_or(m.less(count, 0), m.less_equal(convert_to_tensor(offset, dtype=_dt.int64), count))
+                    for offset, count in ((rows - cols, convert_to_tensor(lower, dtype=_dt.int64)),
+                                          (cols - rows, convert_to_tensor(upper, dtype=_dt.int64))))
+    keep = m.logical_and(below, above)
+    return a.where_v2(keep, x, a.zeros_like(x), name=name)
 
 
 def trace(x: Any, name: str | None = None) -> Tensor:
