@@ -16,6 +16,7 @@ from ..ops.convert import convert_to_tensor
 from ..ops.indexed_slices import IndexedSlices
 from ..primitives import BY_NAME
 from ..ssa.graph import Operation, Tensor
+from ..ssa.recording_state import GradientScope
 from .control import CONTROL_RULES
 from .registry import USER_RULES
 from .rules import RULES, Needed, Rule
@@ -87,6 +88,9 @@ def _differentiate(ys: Any, xs: Any, grad_ys: Any) -> list:
     grads = walk.run(list(grad_ys))
     return [gradient_of(grads, x, UnconnectedGradients.NONE) for x in xs]
 
+
+# -- the walk ----------------------------------------------------------------------------------------
+
 class Walk:
     """One ``gradients`` call: reachability, pending counts, then the reverse sweep (its loops are
     written out: they run once per op of the program)."""
@@ -95,6 +99,7 @@ class Walk:
         self.ys, self.xs = ys, xs
         self.aggregation = aggregation
         self.first_new_op = first_new_op
+        self.scope: GradientScope | None = None
         from_ops = list(dict.fromkeys(x.op for x in xs))
         reached = _reached_ops(from_ops)
         self.reachable_ys = {y.op for y in ys if y.op in reached}
@@ -139,7 +144,7 @@ class Walk:
                     if g is not None:
                         grad_fn = gradient_function(op)
                         if grad_fn is not None:
-                            self._add_input_grads(grads, op, self._call_rule(op, grad_fn, out_grads))
+                            _add_input_grads(grads, op, self._call_rule(op, grad_fn, out_grads))
                         break
             for t in inputs:
                 producer = t.op
@@ -150,24 +155,6 @@ class Walk:
                 if count == 1:
                     queue.append(producer)
         return grads
-
-    @staticmethod
-    def _add_input_grads(grads: dict, op: Operation, in_grads: list) -> None:
-        """Add the rule's results to the contributions of ``op``'s inputs (shapes checked)."""
-        inputs = op.inputs
-        for i, g in enumerate(in_grads):
-            if g is None:
-                continue
-            t = inputs[i]
-            if isinstance(g, Tensor) and g.shape is not t.shape:
-                try:
-                    g.set_shape(t.shape)
-                except ValueError:
-                    raise ValueError(
-                        f"Incompatible shapes between op input and calculated input gradient. Forward "
-                        f"operation: {op.name}. Input index: {i}. Original input shape: {t.shape}. "
-                        f"Calculated input gradient shape: {g.shape}") from None
-            _add_grad(grads, t, g)
 
     def _call_rule(self, op: Operation, grad_fn: Callable, out_grads: list) -> list:
         for g in out_grads:
@@ -182,7 +169,12 @@ class Walk:
             needed = (inputs[0].op in between,)
         else:
             needed = tuple([t.op in between for t in inputs])
-        with op.graph._gradient_scope(op):
+        scope = self.scope  # one with-object for the walk, pointed at each op in turn
+        if scope is None:
+            scope = self.scope = op.graph._gradient_scope(op)
+        else:
+            scope.op = op
+        with scope:
             in_grads = grad_fn(op, needed, *out_grads)
         if type(in_grads) is not list:
             in_grads = list(in_grads) if isinstance(in_grads, (list, tuple)) else [in_grads]
@@ -210,6 +202,24 @@ class Walk:
                 op.graph.record_adjoint(total, op.outputs[i])
             out.append(total)
         return out
+
+
+def _add_input_grads(grads: dict, op: Operation, in_grads: list) -> None:
+    """Add the rule's results to the contributions of ``op``'s inputs (shapes checked)."""
+    inputs = op.inputs
+    for i, g in enumerate(in_grads):
+        if g is None:
+            continue
+        t = inputs[i]
+        if isinstance(g, Tensor) and g.shape is not t.shape:
+            try:
+                g.set_shape(t.shape)
+            except ValueError:
+                raise ValueError(
+                    f"Incompatible shapes between op input and calculated input gradient. Forward "
+                    f"operation: {op.name}. Input index: {i}. Original input shape: {t.shape}. "
+                    f"Calculated input gradient shape: {g.shape}") from None
+        _add_grad(grads, t, g)
 
 
 def _zeros_for_missing(op: Operation, out_grads: list) -> None:
