@@ -116,7 +116,7 @@ class Walk:
                     producer = t.op
                     if producer in reached:
                         pending[producer] = pending.get(producer, 0) + 1
-                    queue.append(producer)
+                        queue.append(producer)
         self.pending = pending
         self.between = between
         self.stop_ops = {op for op in from_ops if not any(pending.get(t.op, 0) > 0 for t in op.inputs)}
