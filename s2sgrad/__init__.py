@@ -55,8 +55,9 @@ from .ops.variables import (AUTO_REUSE, Variable, VariableScope, assign, assign_
                             get_variable, get_variable_scope, global_variables, global_variables_initializer,
                             initialize_all_variables, local_variables, local_variables_initializer, model_variables,
                             no_regularizer, trainable_variables, variable_scope, variables_initializer)
-from .autodiff.backprop import (AggregationMethod, NoGradient, NotDifferentiable, RegisterGradient,
-                                UnconnectedGradients, gradients)
+from .autodiff.backprop import gradients
+from .autodiff.registry import NoGradient, NotDifferentiable, RegisterGradient
+from .autodiff.walk import AggregationMethod, UnconnectedGradients
 from .autodiff.derivatives import hessians
 from .autodiff.custom_gradient import custom_gradient
 from .session import InteractiveSession, Session, get_default_session

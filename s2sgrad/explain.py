@@ -15,7 +15,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from .autodiff.backprop import UnconnectedGradients, as_unconnected_gradients, gradient_function
+from .autodiff.backprop import as_unconnected_gradients
+from .autodiff.walk import UnconnectedGradients, gradient_function
 from .ops.convert import convert_to_tensor
 from .primitives import array, control, fills, math, reduce, state
 from .primitives.core import Primitive

@@ -18,7 +18,7 @@ from ..ops.array_ops import identity_n
 from ..ops.convert import convert_to_tensor, graph_of
 from ..primitives.state import VARIABLE_V2
 from ..ssa.graph import Operation
-from .backprop import RegisterGradient
+from .registry import RegisterGradient
 
 __all__ = ["custom_gradient"]
 

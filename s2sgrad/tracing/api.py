@@ -16,7 +16,8 @@ from typing import Any
 
 from .. import pipeline
 from ..autodiff import derivatives
-from ..autodiff.backprop import UnconnectedGradients, as_unconnected_gradients
+from ..autodiff.backprop import as_unconnected_gradients
+from ..autodiff.walk import UnconnectedGradients
 from ..codegen.backends import get_backend
 from ..explain import analyze
 from ..ops import array_ops as a

@@ -25,19 +25,21 @@ def _abs_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     return [(m.cast(g, x.dtype) if x.dtype.is_complex else g) * m.sign(x)]
 
 
+# The three commonest rules spell ``only_needed`` out (no closures to make for every op).
 def _add_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     x, y = op.inputs
-    return only_needed(needed, lambda: unbroadcast(g, x), lambda: unbroadcast(g, y))
+    return [unbroadcast(g, x) if needed[0] else None, unbroadcast(g, y) if needed[1] else None]
 
 
 def _sub_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     x, y = op.inputs
-    return only_needed(needed, lambda: unbroadcast(g, x), lambda: unbroadcast(-g, y))
+    return [unbroadcast(g, x) if needed[0] else None, unbroadcast(-g, y) if needed[1] else None]
 
 
 def _mul_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     x, y = op.inputs
-    return only_needed(needed, lambda: unbroadcast(m.multiply(g, y), x), lambda: unbroadcast(m.multiply(g, x), y))
+    return [unbroadcast(m.multiply(g, y), x) if needed[0] else None,
+            unbroadcast(m.multiply(g, x), y) if needed[1] else None]
 
 
 def _div_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
