@@ -157,6 +157,7 @@ class Session(SessionBase):
         values its getter reads in this runner's feed order. Equal keys are what ``_runners``
         matches, so this finds the runner the lookup would (or one for the same keys in another order)."""
         feed_keys = key[2]
+        getter: Callable[[dict], tuple]
         if len(feed_keys) > 1:
             getter = operator.itemgetter(*feed_keys)
         elif feed_keys:
