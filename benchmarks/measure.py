@@ -48,8 +48,11 @@ for step in steps.values():          # thread pools, caches and clocks settle fi
     while time.perf_counter() < warm_until:
         step()
 times = {{name: [] for name in steps}}
-for _ in range({repeats}):           # alternating rounds: drift in clock speed or load hits all alike
-    for name, step in steps.items():
+order = list(steps.items())
+for r in range({repeats}):           # alternating rounds: drift in clock speed or load hits all alike;
+    # each round starts one later, so no step always follows the same one (a multi-threaded BLAS's
+    # workers spin for a while after its products, taking cores from what runs next)
+    for name, step in order[r % len(order):] + order[:r % len(order)]:
         t0 = time.perf_counter()
         for _ in range(per_repeat):
             step()
