@@ -40,8 +40,8 @@ SETTLE = 0.15   # seconds before each timed round of a step: OpenBLAS's idle wor
 
 _TIMING = """
 import json, statistics, time, tracemalloc
-SETTLE = {settle}
-from workloads import WORKLOADS
+from workloads import THREADED, WORKLOADS
+SETTLE = {settle} if {workload!r} in THREADED else 0   # large products only (a pause adds noise to µs steps)
 spec = WORKLOADS[{workload!r}]
 steps = {{name: spec["impls"][name]() for name in {impls!r}}}
 per_repeat = {steps} or spec["steps"]
