@@ -91,6 +91,7 @@ class Session(SessionBase):
         self._closed = False
         self._context_stack: list = []
         self._last_call: tuple = _NO_LAST_CALL   # see _remember
+        self._last_found: _Runner | HostRunner | None = None   # the runner the last lookup found
 
     @property
     def graph(self) -> Graph:
@@ -147,8 +148,10 @@ class Session(SessionBase):
             runner = None
         if runner is None:  # outside the except: an error in the fetches or feeds is not chained to the KeyError
             runner = self._runner_for(fetches, feed_dict)
-        elif type(feed_dict) is dict:
-            self._remember(kind, key, runner)
+        elif type(feed_dict) is dict:   # remembered when found twice in a row (not when runs alternate)
+            if runner is self._last_found:
+                self._remember(kind, key, runner)
+            self._last_found = runner
         return runner.dispatch(feed_dict.values())
 
     def _remember(self, kind: type, key: tuple, runner: _Runner | HostRunner) -> None:
@@ -251,7 +254,7 @@ class Session(SessionBase):
             self._settings.release()
             self._store.clear()
             self._runners.clear()
-            self._last_call = _NO_LAST_CALL
+            self._last_call, self._last_found = _NO_LAST_CALL, None
             self._resources.clear()
 
     def __enter__(self) -> Session:

@@ -132,7 +132,7 @@ def test_the_last_calls_runner_is_reused_only_for_the_same_fetches_and_feed_keys
     a, b = x * 2.0, x - y
     with tf.Session() as sess:
         fetches = [a, b]
-        for _ in range(3):   # the second call remembers, the third reuses
+        for _ in range(4):   # the third call remembers (found twice in a row), the fourth reuses
             assert sess.run(fetches, {x: 3.0, y: 1.0}) == [6.0, 2.0]
         assert sess.run([a, b], {x: 3.0, y: 1.0}) == [6.0, 2.0]   # an equal list
         assert sess.run(fetches, {y: 1.0, x: 3.0}) == [6.0, 2.0]   # the keys in another order
@@ -156,7 +156,8 @@ def test_closing_a_session_forgets_its_last_call():
     sess = tf.Session()
     for _ in range(3):
         assert sess.run(x * 2.0 if _ == 0 else sess.graph.get_tensor_by_name("mul:0"), {x: 1.0}) == 2.0
+    assert sess._last_call[-1] is not None and sess._last_found is not None
     sess.close()
-    assert sess._last_call[-1] is None
+    assert sess._last_call[-1] is None and sess._last_found is None
     with pytest.raises(RuntimeError, match="closed"):
         sess.run(sess.graph.get_tensor_by_name("mul:0"), {x: 1.0})
