@@ -133,14 +133,14 @@ class Session(SessionBase):
         elif type(feed_dict) is not dict and not isinstance(feed_dict, dict):
             raise TypeError(f"feed_dict must be a dict, got {type(feed_dict).__name__}")
         kind = type(fetches)
-        last_kind, last_fetches, count, getter, runner = self._last_call
+        last_kind, last_fetches, count, getter, last_runner = self._last_call
         if kind is last_kind and len(feed_dict) == count and type(feed_dict) is dict:
             try:   # the last call's fetches and feed keys again: its runner, no key built or hashed
                 values = getter(feed_dict) if fetches == last_fetches else None
             except Exception:   # another key, or a fetch that does not compare: the usual path below
                 values = None
             if values is not None:
-                return runner.dispatch(values)
+                return last_runner.dispatch(values)
         try:  # _plan_key's key for a tensor or a flat list, built inline
             key = (kind, tuple(fetches) if kind is list or kind is tuple else fetches, tuple(feed_dict))
             runner = self._runners[key]
