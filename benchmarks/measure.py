@@ -36,9 +36,12 @@ def python_for(impl: str) -> str | None:
     return tf_python() if impl == "tf1" else sys.executable
 
 
+SETTLE = 0.15   # seconds before each timed round of a step: OpenBLAS's idle workers spin about 0.1 s
+
 _TIMING = """
 import json, statistics, time, tracemalloc
-from workloads import WORKLOADS
+from workloads import THREADED, WORKLOADS
+SETTLE = {settle} if {workload!r} in THREADED else 0   # large products only (a pause adds noise to µs steps)
 spec = WORKLOADS[{workload!r}]
 steps = {{name: spec["impls"][name]() for name in {impls!r}}}
 per_repeat = {steps} or spec["steps"]
@@ -50,6 +53,7 @@ for step in steps.values():          # thread pools, caches and clocks settle fi
 times = {{name: [] for name in steps}}
 for _ in range({repeats}):           # alternating rounds: drift in clock speed or load hits all alike
     for name, step in steps.items():
+        time.sleep(SETTLE)           # the last one's BLAS workers stop spinning (they take the cores meanwhile)
         t0 = time.perf_counter()
         for _ in range(per_repeat):
             step()
@@ -69,7 +73,7 @@ def measure(workload: str, impls: list[str], repeats: int, *, steps: int = 0, wa
     """Time implementations in one fresh process, in alternating rounds; impl -> {'median': s/step,
     'peak_bytes': tracemalloc peak of one step} or {'error': ...}. ``steps`` 0: the workload's own."""
     python = python or sys.executable
-    code = _TIMING.format(workload=workload, impls=impls, steps=steps, warm=warm, repeats=repeats)
+    code = _TIMING.format(workload=workload, impls=impls, steps=steps, warm=warm, repeats=repeats, settle=SETTLE)
     result = subprocess.run([python, "-c", code], capture_output=True, text=True, env=child_env())
     if result.returncode != 0:
         last = (result.stderr.strip().splitlines() or ["failed"])[-1]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import operator
 import threading
 import warnings
 from collections.abc import Callable, Sequence
@@ -32,6 +33,7 @@ __all__ = ["Session", "InteractiveSession", "get_default_session"]
 
 
 _NO_FEEDS: dict = {}
+_NO_LAST_CALL = (None, None, -1, None, None)   # (fetches' type, fetches, feed count, feed getter, runner)
 
 
 class _Runner:
@@ -88,6 +90,8 @@ class Session(SessionBase):
         self._lock = threading.RLock()
         self._closed = False
         self._context_stack: list = []
+        self._last_call: tuple = _NO_LAST_CALL   # see _remember
+        self._last_found: _Runner | HostRunner | None = None   # the runner the last lookup found
 
     @property
     def graph(self) -> Graph:
@@ -129,14 +133,41 @@ class Session(SessionBase):
         elif type(feed_dict) is not dict and not isinstance(feed_dict, dict):
             raise TypeError(f"feed_dict must be a dict, got {type(feed_dict).__name__}")
         kind = type(fetches)
-        try:  # _plan_key's key for a tensor or a flat list, built inline: this is every step
-            runner = self._runners[(kind, tuple(fetches) if kind is list or kind is tuple else fetches,
-                                    tuple(feed_dict))]
+        last_kind, last_fetches, count, getter, last_runner = self._last_call
+        if kind is last_kind and len(feed_dict) == count and type(feed_dict) is dict:
+            try:   # the last call's fetches and feed keys again: its runner, no key built or hashed
+                values = getter(feed_dict) if fetches == last_fetches else None
+            except Exception:   # another key, or a fetch that does not compare: the usual path below
+                values = None
+            if values is not None:
+                return last_runner.dispatch(values)
+        try:  # _plan_key's key for a tensor or a flat list, built inline
+            key = (kind, tuple(fetches) if kind is list or kind is tuple else fetches, tuple(feed_dict))
+            runner = self._runners[key]
         except (KeyError, TypeError):
             runner = None
         if runner is None:  # outside the except: an error in the fetches or feeds is not chained to the KeyError
             runner = self._runner_for(fetches, feed_dict)
+        elif type(feed_dict) is dict:   # remembered when found twice in a row (not when runs alternate)
+            if runner is self._last_found:
+                self._remember(kind, key, runner)
+            self._last_found = runner
         return runner.dispatch(feed_dict.values())
+
+    def _remember(self, kind: type, key: tuple, runner: _Runner | HostRunner) -> None:
+        """Make ``runner`` the one the next ``run`` tries first: for fetches equal to these (a list's
+        items compared, as it may change in place) and a plain dict with the same feed keys, whose
+        values its getter reads in this runner's feed order. Equal keys are what ``_runners``
+        matches, so this finds the runner the lookup would (or one for the same keys in another order)."""
+        feed_keys = key[2]
+        getter: Callable[[dict], tuple]
+        if len(feed_keys) > 1:
+            getter = operator.itemgetter(*feed_keys)
+        elif feed_keys:
+            getter = functools.partial(_one_value, feed_keys[0])
+        else:
+            getter = _no_values
+        self._last_call = (kind, list(key[1]) if kind is list else key[1], len(feed_keys), getter, runner)
 
     def _runner_for(self, fetches: Any, feed_dict: dict) -> _Runner | HostRunner:
         """The runner for these fetches and feed keys (made on first use; nested fetches land here)."""
@@ -223,6 +254,7 @@ class Session(SessionBase):
             self._settings.release()
             self._store.clear()
             self._runners.clear()
+            self._last_call, self._last_found = _NO_LAST_CALL, None
             self._resources.clear()
 
     def __enter__(self) -> Session:
@@ -254,6 +286,14 @@ def _plan_key(fetches: Any, feed_keys: tuple) -> tuple | None:
         return key
     except TypeError:
         return None
+
+
+def _one_value(key: Any, feed_dict: dict) -> tuple:
+    return (feed_dict[key],)
+
+
+def _no_values(feed_dict: dict) -> tuple:
+    return ()
 
 
 class _Callable:

@@ -7,7 +7,10 @@ One process-wide setting, ``S2SGRAD_BLAS_THREADS`` in the environment or ``set_b
   to matter); a longer one runs a few times with the BLAS's own thread count and a few times with one
   thread, alternately (once each when one is more than ``CLEAR`` times slower), and then keeps the
   faster, re-measuring after ``RECHECK`` seconds (then at growing intervals while the choice stands)
-  so that a machine becoming busy (or quiet) is followed.
+  so that a machine becoming busy (or quiet) is followed. A step running on one thread skips the
+  re-measurement of more (and backs off as if they had lost again) when the machine had less than
+  ``SPARE`` of a core idle since the last choice (``/proc/stat``): more threads would only fight the
+  other processes for the cores, and a run that finds this out can cost ten single-threaded ones.
   On a loaded machine, or for thin products such as a convolution's (50176x9)@(9x16), one thread
   wins; for large products on idle cores, all of them.
 - an integer ``n`` >= 1: every step runs with ``n`` BLAS threads.
@@ -32,8 +35,8 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["MAX_RECHECK", "RECHECK", "SHORT_STEP", "THREADS_EXTRA", "blas_threads_setting", "set_blas_threads",
-           "tuned_step"]
+__all__ = ["MAX_RECHECK", "RECHECK", "SHORT_STEP", "SPARE", "THREADS_EXTRA", "blas_threads_setting",
+           "set_blas_threads", "tuned_step"]
 
 THREADS_EXTRA = "pip install s2sgrad[threads]"
 SHORT_STEP = 2e-4   # seconds: steps faster than this are left to the BLAS's own choice
@@ -41,6 +44,7 @@ RECHECK = 2.0       # seconds to the first re-measurement of a step's best threa
 MAX_RECHECK = 32.0  # seconds: the longest interval between re-measurements
 PROBES = 3          # timed runs per candidate thread count in one measurement
 CLEAR = 2.0         # a candidate this many times slower than another loses after one run
+SPARE = 0.5         # cores idle on average, at least, for a one-thread step to try more threads again
 
 _setting: list[str | int] = []   # the current setting (empty until first read)
 
@@ -136,6 +140,7 @@ class _AutoThreads:
         self.times: dict[int, list[float]] = {}
         self.choice = 0          # the thread count chosen (0: none yet)
         self.best: Callable = step
+        self.ticks: tuple[int, int] | None = None   # the machine's CPU ticks when the choice was made
 
     def __call__(self, *feeds: Any) -> Any:
         if self.first:   # compiles, allocates and fills caches: not representative
@@ -148,8 +153,24 @@ class _AutoThreads:
             if default <= 1:
                 self.replace(self.step)
                 return self.step(*feeds)
+            if self.choice == 1 and not self._spare_core():
+                self._stands()
+                return self.best(*feeds)
             self.times = {default: [], 1: []}
         return self._measure(feeds)
+
+    def _spare_core(self) -> bool:
+        """Whether the machine had ``SPARE`` of a core idle since the last choice (True when unknown)."""
+        before, now = self.ticks, _cpu_ticks()
+        self.ticks = now
+        if before is None or now is None or now[1] <= before[1]:
+            return True
+        return (now[0] - before[0]) / (now[1] - before[1]) * (os.cpu_count() or 1) >= SPARE
+
+    def _stands(self) -> None:
+        """The choice stands: the next re-measurement after twice the interval (at most ``MAX_RECHECK``)."""
+        self.interval = min(2 * self.interval, MAX_RECHECK)
+        self.recheck_at = time.perf_counter() + self.interval
 
     def _measure(self, feeds: tuple) -> Any:
         times = self.times   # this measurement's (another thread's run may end it meanwhile)
@@ -177,8 +198,20 @@ class _AutoThreads:
         if max(medians.values()) < SHORT_STEP:
             self.replace(self.step)
         if self.probes == 1:
-            self.interval = min(2 * self.interval, MAX_RECHECK)
+            self._stands()
+        else:
+            self.recheck_at = time.perf_counter() + self.interval
         self.choice, self.probes, self.times = best, 1, {}
         default = max(medians)   # the candidates: the BLAS's own count and 1
         self.best = self.step if best == default else _with_threads(self.step, self.controllers, best)
-        self.recheck_at = time.perf_counter() + self.interval
+        self.ticks = _cpu_ticks()
+
+
+def _cpu_ticks() -> tuple[int, int] | None:
+    """The machine's idle and total CPU time so far, in clock ticks (``/proc/stat``); None without it."""
+    try:
+        with open("/proc/stat", "rb") as f:
+            ticks = [int(v) for v in f.readline().split()[1:9]]   # user nice system idle iowait irq softirq steal
+    except (OSError, ValueError):
+        return None
+    return ticks[3] + ticks[4], sum(ticks)

@@ -3,6 +3,7 @@ guard and step in one generated function) and the decorator's generated guard (t
 and its result inline)."""
 from __future__ import annotations
 
+import collections
 import traceback
 
 import numpy as np
@@ -123,3 +124,40 @@ def test_errors_on_the_decorators_fast_path_show_the_users_frames_only():
     files = [frame.filename for frame in traceback.extract_tb(info.value.__traceback__)]
     assert files[0] == __file__ and not any(is_internal(f) for f in files), files
     np.testing.assert_array_equal(g(np.ones(3), np.array([0, 1])), [2.0, 2.0, 0.0])
+
+
+def test_the_last_calls_runner_is_reused_only_for_the_same_fetches_and_feed_keys():
+    x = tf.placeholder(tf.float32, [], name="x")
+    y = tf.placeholder(tf.float32, [], name="y")
+    a, b = x * 2.0, x - y
+    with tf.Session() as sess:
+        fetches = [a, b]
+        for _ in range(4):   # the third call remembers (found twice in a row), the fourth reuses
+            assert sess.run(fetches, {x: 3.0, y: 1.0}) == [6.0, 2.0]
+        assert sess.run([a, b], {x: 3.0, y: 1.0}) == [6.0, 2.0]   # an equal list
+        assert sess.run(fetches, {y: 1.0, x: 3.0}) == [6.0, 2.0]   # the keys in another order
+        fetches[1] = x + y                                         # changed in place
+        assert sess.run(fetches, {x: 3.0, y: 1.0}) == [6.0, 4.0]
+        assert sess.run(fetches, {x: 3.0, y: 1.0}) == [6.0, 4.0]
+        assert sess.run(tuple(fetches), {x: 3.0, y: 1.0}) == (6.0, 4.0)   # another kind of sequence
+        assert sess.run(a, {x: 3.0, "y:0": 1.0}) == 6.0
+        assert sess.run(a, {x: 3.0, "y:0": 1.0}) == 6.0
+        assert sess.run(a, {x: 5.0, y: 1.0}) == 10.0                # as many keys, another one
+        assert sess.run(a, {"x:0": 4.0}) == 8.0                     # fewer keys
+        assert sess.run(a, {"x:0": 4.0}) == 8.0
+        with pytest.raises(errors.InvalidArgumentError, match="placeholder tensor 'x'"):   # the usual error
+            sess.run(a, collections.defaultdict(float, {y: 1.0}))
+        with pytest.raises(TypeError):                              # a fetch that does not compare
+            sess.run([a, np.ones(2)], {"x:0": 4.0})
+
+
+def test_closing_a_session_forgets_its_last_call():
+    x = tf.placeholder(tf.float32, [], name="x")
+    sess = tf.Session()
+    for _ in range(3):
+        assert sess.run(x * 2.0 if _ == 0 else sess.graph.get_tensor_by_name("mul:0"), {x: 1.0}) == 2.0
+    assert sess._last_call[-1] is not None and sess._last_found is not None
+    sess.close()
+    assert sess._last_call[-1] is None and sess._last_found is None
+    with pytest.raises(RuntimeError, match="closed"):
+        sess.run(sess.graph.get_tensor_by_name("mul:0"), {x: 1.0})

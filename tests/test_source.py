@@ -205,3 +205,19 @@ def test_source_and_ir_of_ops_in_a_graph_that_is_not_the_default():
         update = tf.assign(v, v * 2.0, name="update").op
     assert "def run(v):" in tf.source(update)
     assert "update:0 f32[] = Assign" in tf.ir(update)
+
+
+@pytest.mark.parametrize(("shape", "dtype", "product"), [
+    ((), tf.float32, True), ((), tf.int32, True), ((3,), tf.float32, False), ((), tf.complex64, False)])
+def test_a_real_scalar_is_squared_as_a_product_and_an_array_by_np_square(shape, dtype, product):
+    x = tf.placeholder(dtype, shape, name="x")
+    value = np.full(shape, 3, dtype.np) + (1j if dtype.is_complex else 0)
+    ys = [tf.square(x - x * x), tf.pow(x - x * x, 2)]
+    with tf.Session() as sess:
+        source = sess.source(ys, {x: value})
+        got = sess.run(ys, {x: value})
+    squares = [line.split("=", 1)[1].split("#")[0].strip() for line in source.splitlines() if "# Square" in line
+               or "# Pow" in line]
+    assert squares == (["sub * sub"] * 2 if product else ["np.square(sub)"] * 2), source
+    for y in got:
+        np.testing.assert_array_equal(y, np.square(value - value * value))

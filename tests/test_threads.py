@@ -27,6 +27,7 @@ class FakeBlas:
 def blas(monkeypatch):
     fake = FakeBlas()
     monkeypatch.setattr(threads, "_blas_controllers", lambda: (fake,))
+    monkeypatch.setattr(threads, "_cpu_ticks", lambda: None)   # the machine's idle time unknown: always re-measure
     monkeypatch.setattr(threads, "_setting", [])
     monkeypatch.delenv("S2SGRAD_BLAS_THREADS", raising=False)
     return fake
@@ -114,6 +115,39 @@ def test_auto_follows_a_change_of_load(blas, clock):
     for _ in range(40):
         step(1)
     assert seen[-5:] == [2] * 5 and step.choice == 2
+
+
+class Machine:
+    """Fake ``/proc/stat`` ticks: the whole machine's idle and total CPU time, ``idle`` cores of 2 idle
+    per tick of the clock."""
+
+    def __init__(self, clock, idle):
+        self.clock, self.idle = clock, idle
+
+    def __call__(self):
+        return int(self.clock.now * 100 * self.idle), int(self.clock.now * 100 * 2)
+
+
+@pytest.mark.parametrize(("idle", "probes"), [(0.1, 0), (1.0, 1)])
+def test_a_one_thread_step_re_measures_more_threads_only_when_a_core_was_idle(blas, clock, monkeypatch,
+                                                                                idle, probes):
+    monkeypatch.setattr(threads.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(threads, "_cpu_ticks", Machine(clock, idle))
+    durations = {2: 0.5, 1: 0.1}
+    installed, seen, _ = run_auto(blas, durations, clock, calls=7)
+    step = installed[-1]
+    assert step.choice == 1
+    seen.clear()
+    while len(seen) < 40:   # past the first re-measurement, 2 s on
+        step(1)
+    assert seen.count(2) == probes and step.interval == 2 * threads.RECHECK   # the choice stands either way
+
+
+def test_the_machines_cpu_ticks_are_idle_within_total():
+    ticks = threads._cpu_ticks()
+    if ticks is not None:   # Linux
+        idle, total = ticks
+        assert 0 <= idle <= total
 
 
 def test_auto_with_a_single_threaded_blas_does_nothing(blas, clock):

@@ -177,6 +177,8 @@ class _Emitter:
         v = outs[0]
         if v.kind is not Kind.TEMP or self.uses.get(id(v), 0) != 1 or id(v) in self.keep:
             return False
+        if id(v) in self.added_into or id(v) in self.prog.accumulators:   # in place: a named array
+            return False
         prim = ins.prim
         if not prim.pure or prim.assigns or not prim.fusable:
             return False
@@ -256,9 +258,10 @@ class _Emitter:
             return with_comment(code, _op_comment(ins), "    "), ins.op
         indent = "    " * (depth + 1)
         into = self.prog.accumulators.get(id(ins.outs[0])) if len(ins.outs) == 1 else None
-        if into is not None and id(ins.outs[0]) not in self.names and isinstance(stmt.expr, ast.BinOp):
-            self.names[id(ins.outs[0])] = self.name_of(into)   # a running sum: ``total += term``
-            code = print_lines(ast.AugAssign(ast.Name(self.name_of(into), _STORE), ast.Add(), stmt.expr.right),
+        if into is not None and id(ins.outs[0]) not in self.names and isinstance(stmt.expr, ast.BinOp) \
+                and isinstance(stmt.expr.left, ast.Name) and stmt.expr.left.id == self.name_of(into):
+            self.names[id(ins.outs[0])] = self.name_of(into)   # in place: ``total += term``, ``g *= lr``
+            code = print_lines(ast.AugAssign(ast.Name(self.name_of(into), _STORE), stmt.expr.op, stmt.expr.right),
                                MAX_LINE - len(indent))
             return with_comment(code, _op_comment(ins), indent), ins.op
         if len(ins.outs) == 1:

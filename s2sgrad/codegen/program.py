@@ -125,7 +125,9 @@ class Program:
         self.instrs: list[Instr] = []
         self.outputs: list[Value] = []
         self.commits: list[tuple[Operation, Value]] = []  # (variable Operation, new value), graph order
-        self.accumulators: dict[int, Value] = {}  # id of a running sum -> the partial sum it adds into, in place
+        # id of a value computed in place -> the value whose array it overwrites: a running sum's partial
+        # sum (``total += term``, accumulate.py), a scaled gradient (``g *= lr``, inplace.py)
+        self.accumulators: dict[int, Value] = {}
 
 
 def uniform(like: Value, scalar: Any) -> Value:

@@ -4,7 +4,8 @@ Every pass rewrites the Program **in place** (``drop_zero_carries``: a zero grad
 loop carries unchanged leaves it; ``optimize``: fold, simplify, CSE, DCE;
 ``hoist_invariants``: loop-invariant code moves before its loop; ``share_transposes``: one
 contiguous copy of a matrix used transposed several times; ``accumulate``: a gradient summed over
-terms made at different times is added up as they come); none returns a new Program. In
+terms made at different times is added up as they come; ``scale_in_place``: a dying gradient is
+scaled in its own array, ``g *= lr``); none returns a new Program. In
 checked mode (``set_checked(True)``, which the test suite turns on) the graph slice is verified
 before lowering and the Program after lowering and after every pass, so a pass that breaks an
 invariant is named by the error.
@@ -17,6 +18,7 @@ from ..ssa.graph import Operation, Tensor
 from ..ssa.verify import verify_graph
 from .accumulate import accumulate
 from .hoist import hoist_invariants
+from .inplace import scale_in_place
 from .layout import share_transposes
 from .loop_zeros import drop_zero_carries
 from .lower import lower
@@ -27,7 +29,7 @@ from .verify import VerifyError, verify_program
 __all__ = ["PASSES", "is_checked", "lower_and_optimize", "set_checked"]
 
 PASSES: tuple[Callable[[Program], object], ...] = (drop_zero_carries, optimize, hoist_invariants,
-                                                    share_transposes, accumulate)
+                                                    share_transposes, accumulate, scale_in_place)
 _checked = False
 
 

@@ -75,7 +75,9 @@ def _abs_infer(inputs: Sequence[Any], attrs: dict) -> list:
 ABS = define("Abs", _abs_infer, expr="np.abs(x)", ufunc=True, arity=1, kinds="signed", numpy=(np.absolute, np.fabs),
              tf_names=("abs",))
 SIGN = unary("Sign", "np.sign(x)", kinds="signed", numpy=(np.sign,), tf_names=("sign",))
-SQUARE = unary("Square", "np.square(x)", kinds="numeric", numpy=(np.square,), tf_names=("square",))
+# emitted in codegen/emitters/math.py: ``x * x`` on NumPy scalars, ``np.square(x)`` on arrays
+SQUARE = define("Square", _unary_infer("Square", "numeric"), ufunc=True, arity=1, kinds="numeric",
+                numpy=(np.square,), tf_names=("square",))
 SQRT = unary("Sqrt", "np.sqrt(x)", numpy=(np.sqrt,), tf_names=("sqrt",))
 RSQRT = unary("Rsqrt", "1 / np.sqrt(x)", tf_names=("rsqrt",))
 EXP = unary("Exp", "np.exp(x)", numpy=(np.exp,), tf_names=("exp",))

@@ -1,4 +1,4 @@
-"""Emitters for the elementwise math that is more than its declared ``expr``: Pow, Select, AddN, Cast."""
+"""Emitters for the elementwise math that is more than a declared ``expr``: Square, Pow, Select, AddN, Cast."""
 from __future__ import annotations
 
 import ast
@@ -11,11 +11,20 @@ from .common import LOAD, Emitter, astype, literal, np_attr, rt_call
 from .template import template
 
 
+def _emit_square(ins: Instr, args: Sequence[ast.expr]) -> ast.expr:
+    """``x * x`` on a real NumPy scalar (a named one: the product reads it twice), else ``np.square(x)``.
+    Both round the same; on a scalar the ufunc call costs about twice the product."""
+    x, arg = ins.args[0], args[0]
+    if x.shape.rank == 0 and x.dtype.np.kind in "iuf" and isinstance(arg, ast.Name):
+        return ast.BinOp(arg, ast.Mult(), args[0])   # two nodes: each use is renamed in place
+    return ast.Call(np_attr("square"), [arg], [])
+
+
 def _emit_pow(ins: Instr, args: Sequence[ast.expr]) -> ast.expr:
-    """``x ** 2`` as ``np.square(x)`` (NumPy computes both the same way)."""
+    """``x ** 2`` as Square's emitter writes ``x * x`` or ``np.square(x)`` (NumPy computes all three alike)."""
     y = ins.args[1]
     if y.const is not None and y.is_uniform() and y.scalar() == 2 and ins.args[0].shape == ins.outs[0].shape:
-        return ast.Call(np_attr("square"), [args[0]], [])
+        return _emit_square(ins, args)
     return ast.BinOp(args[0], ast.Pow(), args[1])
 
 
@@ -59,6 +68,7 @@ def _emit_cast(ins: Instr, args: Sequence[ast.expr]) -> ast.expr:
 
 EMITTERS: dict[Primitive, Emitter] = {
     math.POW: _emit_pow,
+    math.SQUARE: _emit_square,
     math.SELECT: _emit_select,
     math.ADD_N: _emit_add_n,
     math.CAST: _emit_cast,
