@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import operator
+import sys
 import threading
 import warnings
 from collections.abc import Callable, Sequence
@@ -28,6 +29,7 @@ from .platform.session_config import DeviceAttributes, SessionSettings, check_ru
 from .ssa.default_session import SessionBase, get_default_session
 from .ssa.graph import Graph, get_default_graph
 from .threads import tuned_step
+from .tracebacks import drop_internal_frames
 
 __all__ = ["Session", "InteractiveSession", "get_default_session"]
 
@@ -121,38 +123,44 @@ class Session(SessionBase):
 
         This is the hot path of every training loop: a plan lookup, feed checks, one call of the
         compiled module, an atomic commit of the assignments."""
-        if self._closed:
-            raise RuntimeError("Attempted to use a closed Session.")
-        filters = warnings.filters
-        if not filters or filters[0] is not NUMPY_QUIET:   # quiet_numpy_warnings()'s own test, inline
-            quiet_numpy_warnings()
-        if options is not None or run_metadata is not None:
-            check_run_arguments(options, run_metadata)
-        if feed_dict is None:
-            feed_dict = _NO_FEEDS
-        elif type(feed_dict) is not dict and not isinstance(feed_dict, dict):
-            raise TypeError(f"feed_dict must be a dict, got {type(feed_dict).__name__}")
-        kind = type(fetches)
-        last_kind, last_fetches, count, getter, last_runner = self._last_call
-        if kind is last_kind and len(feed_dict) == count and type(feed_dict) is dict:
-            try:   # the last call's fetches and feed keys again: its runner, no key built or hashed
-                values = getter(feed_dict) if fetches == last_fetches else None
-            except Exception:   # another key, or a fetch that does not compare: the usual path below
-                values = None
-            if values is not None:
-                return last_runner.dispatch(values)
-        try:  # _plan_key's key for a tensor or a flat list, built inline
-            key = (kind, tuple(fetches) if kind is list or kind is tuple else fetches, tuple(feed_dict))
-            runner = self._runners[key]
-        except (KeyError, TypeError):
-            runner = None
-        if runner is None:  # outside the except: an error in the fetches or feeds is not chained to the KeyError
-            runner = self._runner_for(fetches, feed_dict)
-        elif type(feed_dict) is dict:   # remembered when found twice in a row (not when runs alternate)
-            if runner is self._last_found:
-                self._remember(kind, key, runner)
-            self._last_found = runner
-        return runner.dispatch(feed_dict.values())
+        __tracebackhide__ = True  # as tracebacks.hide_internal_frames does, inline: this is every step
+        try:
+            if self._closed:
+                raise RuntimeError("Attempted to use a closed Session.")
+            filters = warnings.filters
+            if not filters or filters[0] is not NUMPY_QUIET:   # quiet_numpy_warnings()'s own test, inline
+                quiet_numpy_warnings()
+            if options is not None or run_metadata is not None:
+                check_run_arguments(options, run_metadata)
+            if feed_dict is None:
+                feed_dict = _NO_FEEDS
+            elif type(feed_dict) is not dict and not isinstance(feed_dict, dict):
+                raise TypeError(f"feed_dict must be a dict, got {type(feed_dict).__name__}")
+            kind = type(fetches)
+            last_kind, last_fetches, count, getter, last_runner = self._last_call
+            if kind is last_kind and len(feed_dict) == count and type(feed_dict) is dict:
+                try:   # the last call's fetches and feed keys again: its runner, no key built or hashed
+                    values = getter(feed_dict) if fetches == last_fetches else None
+                except Exception:   # another key, or a fetch that does not compare: the usual path below
+                    values = None
+                if values is not None:
+                    return last_runner.dispatch(values)
+            try:  # _plan_key's key for a tensor or a flat list, built inline
+                key = (kind, tuple(fetches) if kind is list or kind is tuple else fetches, tuple(feed_dict))
+                runner = self._runners[key]
+            except (KeyError, TypeError):
+                runner = None
+            if runner is None:  # outside the except: an error in the fetches or feeds is not chained to the KeyError
+                runner = self._runner_for(fetches, feed_dict)
+            elif type(feed_dict) is dict:   # remembered when found twice in a row (not when runs alternate)
+                if runner is self._last_found:
+                    self._remember(kind, key, runner)
+                self._last_found = runner
+            return runner.dispatch(feed_dict.values())
+        except Exception as e:   # raised with the user's and the generated code's frames, none of ours
+            if drop_internal_frames(e) and sys.version_info < (3, 11):
+                raise e.with_traceback(e.__traceback__)  # noqa: B904  # the same exception, this frame shown
+            raise  # a bare raise adds no entry for this frame
 
     def _remember(self, kind: type, key: tuple, runner: _Runner | HostRunner) -> None:
         """Make ``runner`` the one the next ``run`` tries first: for fetches equal to these (a list's

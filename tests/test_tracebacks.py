@@ -52,6 +52,24 @@ def test_an_uncaught_error_prints_the_generated_line_and_the_users(tmp_path):
     assert "During handling" not in err and "numpy" not in err.split("direct cause")[0]
 
 
+def test_session_run_errors_show_no_frames_of_s2sgrad_unless_asked(tmp_path):
+    """Between the user's ``sess.run`` line and the generated statement, no frame of the session, its
+    glue or the thread timing; ``S2SGRAD_TRACEBACK_FILTERING=off`` shows them (compile errors too)."""
+    tail = "sess.run(loss, good)\nsess.run(loss, bad)\n"
+    internal = re.compile(r'File "(' + re.escape(os.path.dirname(tf_file())) + r'|<s2sgrad-)')
+    filtered = run(tmp_path, tail).stderr
+    assert len(FRAME.findall(filtered)) == 2 and not internal.search(filtered), filtered
+    kept = run(tmp_path, tail, S2SGRAD_TRACEBACK_FILTERING="off").stderr
+    assert FRAME.search(kept) and 'session.py", line' in kept and '"<s2sgrad-step>"' in kept, kept
+    compile_error = run(tmp_path, "sess.run(tf.reshape(picked, [5]), bad)\n").stderr
+    assert "Cannot reshape a tensor" in compile_error and not internal.search(compile_error), compile_error
+
+
+def tf_file():
+    import s2sgrad
+    return s2sgrad.__file__
+
+
 def test_traceback_logging_and_threads_show_the_generated_line(tmp_path):
     result = run(tmp_path, """\
         import logging, threading, traceback
