@@ -192,10 +192,6 @@ def _keyword_prefix(item: _Item) -> str:
     return f"{item.arg}=" if isinstance(item, ast.keyword) else ""
 
 
-def _wrap(text: str, own: int, context: int) -> str:
-    return f"({text})" if context > own else text
-
-
 def _items(elts: list[ast.expr]) -> str:
     if len(elts) == 1:
         return _expr(elts[0], _TEST) + ","
@@ -228,15 +224,16 @@ def _expr(node: ast.expr, context: int) -> str:
             text = f"{_expr(node.left, own + 1)} {symbol} {_expr(node.right, own)}"
         else:
             text = f"{_expr(node.left, own)} {symbol} {_expr(node.right, own + 1)}"
-        return _wrap(text, own, context)
+        return f"({text})" if context > own else text  # parentheses where the context binds tighter
     if type(node) is ast.UnaryOp:
         symbol, own = _UNARY[type(node.op)]
-        return _wrap(symbol + _expr(node.operand, own), own, context)
+        text = symbol + _expr(node.operand, own)
+        return f"({text})" if context > own else text
     if type(node) is ast.Compare:
         parts = [_expr(node.left, _CMP + 1)]
         for op, right in zip(node.ops, node.comparators, strict=True):
             parts.append(f"{_CMPOPS[type(op)]} {_expr(right, _CMP + 1)}")
-        return _wrap(" ".join(parts), _CMP, context)
+        return f"({' '.join(parts)})" if context > _CMP else " ".join(parts)
     if type(node) is ast.Subscript:
         index = node.slice
         inner = _items(index.elts) if type(index) is ast.Tuple and index.elts else _expr(index, _TEST)
