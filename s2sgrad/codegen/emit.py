@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import operator
+from collections import Counter
 from collections.abc import Sequence
+from itertools import chain
 from typing import TYPE_CHECKING, overload
 
 import numpy as np
@@ -41,6 +44,8 @@ MAX_FUSED_OPS = 5            # at most this many operations in one fused express
 RUNTIME_IMPORT = "from s2sgrad.codegen import runtime as rt"   # written when the module calls a helper
 CONSTANTS_NOTE = "# _constants: the arrays too large to print, by name (s2sgrad supplies it with this text)"
 _LOAD, _STORE = ast.Load(), ast.Store()
+_ARGS = operator.attrgetter("args")
+_SHAPE, _TEMP = Kind.SHAPE, Kind.TEMP  # as globals: an Enum member read off its class costs 5x more
 
 
 @dataclasses.dataclass
@@ -71,7 +76,7 @@ class _Emitter:
         self.constants: dict[str, np.ndarray] = {}
         self.scalars: dict[int, ast.expr] = {}   # a uniform constant's Python scalar literal, by value
         self.keep = {id(v) for v in prog.outputs} | {id(v) for _, v in prog.commits}
-        self.uses: dict[int, int] = {}
+        self.uses: Counter[int] = Counter()
         self.in_blocks: set[int] = set()
         self.added_into = {id(v) for v in prog.accumulators.values()}  # partial sums whose name lives on
         self._count_uses(prog.instrs)
@@ -79,10 +84,8 @@ class _Emitter:
     def _count_uses(self, instrs: list[Instr], in_block: bool = False) -> None:
         """Uses of each value by instructions; a block's results and records are kept (named), and
         what a block defines is never deleted after it (a loop may not have run)."""
-        uses = self.uses
-        for ins in instrs:
-            for a in ins.args:
-                uses[id(a)] = uses.get(id(a), 0) + 1
+        self.uses.update(map(id, chain.from_iterable(map(_ARGS, instrs))))  # (one C loop: most of the work)
+        for ins in instrs if in_block else [ins for ins in instrs if ins.blocks]:
             if in_block:
                 self.in_blocks.update(id(o) for o in ins.outs)
             for block in ins.blocks:
@@ -96,7 +99,7 @@ class _Emitter:
     # -- rendering arguments -----------------------------------------------------------------------
     def render(self, v: Value, ins: Instr | None) -> ast.expr:
         if v.const is None:  # the common case first (a shape-only value has no constant either)
-            if v.kind is Kind.SHAPE:
+            if v.kind is _SHAPE:
                 raise AssertionError(f"{ins.prim.name if ins else 'return'}: emitter read a shape-only argument")
             token = f"{REF}{id(v)}"
             self.refs[token] = v
@@ -137,6 +140,7 @@ class _Emitter:
         (never into a block: a loop would compute them again at every iteration)."""
         pending: dict[str, Statement] = {}   # fusable values awaiting their one consumer
         out: list[Statement] = []
+        fusable = self._fusable
         for ins in instrs:
             if ins.blocks:
                 out.extend(pending.values())
@@ -144,8 +148,9 @@ class _Emitter:
                 out.append(control_statement(self, ins))
                 continue
             stmt = Statement(ins, EMITTERS[ins.prim](ins, _LazyArgs(self, ins)))
-            self._absorb(stmt, pending, out)
-            if self._fusable(ins):
+            if pending:
+                self._absorb(stmt, pending, out)
+            if fusable(ins):
                 pending[f"{REF}{id(ins.outs[0])}"] = stmt
             else:
                 out.append(stmt)
@@ -153,18 +158,14 @@ class _Emitter:
 
     def _absorb(self, stmt: Statement, pending: dict[str, Statement], out: list[Statement]) -> None:
         """Put pending single-use expressions into ``stmt``; those it cannot take get statements."""
-        if not pending:
-            return
         mine = [ref for ref in stmt.refs if ref[0].id in pending]
-        counts: dict[str, int] = {}
-        for ref in mine:
-            counts[ref[0].id] = counts.get(ref[0].id, 0) + 1
-        for ref in mine:
-            token = ref[0].id
+        tokens = [ref[0].id for ref in mine]
+        for ref, token in zip(mine, tokens, strict=True):
             producer = pending.pop(token, None)
             if producer is None:
                 continue
-            if counts[token] == 1 and producer.ins and stmt.ins and _same_site(producer.ins, stmt.ins) and \
+            if (len(tokens) == 1 or tokens.count(token) == 1) and producer.ins and stmt.ins and \
+                    _same_site(producer.ins, stmt.ins) and \
                     stmt.size + producer.size <= MAX_FUSED_OPS:
                 stmt.absorb(ref, producer)
             else:
@@ -175,7 +176,7 @@ class _Emitter:
         if len(outs) != 1:
             return False
         v = outs[0]
-        if v.kind is not Kind.TEMP or self.uses.get(id(v), 0) != 1 or id(v) in self.keep:
+        if v.kind is not _TEMP or self.uses.get(id(v), 0) != 1 or id(v) in self.keep:
             return False
         if id(v) in self.added_into or id(v) in self.prog.accumulators:   # in place: a named array
             return False
@@ -229,10 +230,13 @@ class _Emitter:
         lines += signature(params)
         line_ops: dict[int, Operation] = {}
         for texts, op in body:
-            for text in texts:
-                if op is not None and not text.lstrip().startswith("#"):
-                    line_ops[len(lines) + 1] = op   # every line: a traceback may point at any of them
-                lines.append("    " + text)
+            if op is not None:
+                for text in texts:
+                    if text.lstrip()[:1] != "#":
+                        line_ops[len(lines) + 1] = op   # every line: a traceback may point at any of them
+                    lines.append("    " + text)
+            else:
+                lines += ["    " + text for text in texts]
         return Module("\n".join(lines) + "\n", list(prog.params), self.constants, line_ops,
                       self._copy_outputs(returned), helpers, [v.shape.rank for v in returned],
                       [var for var, _ in prog.commits])
@@ -257,15 +261,16 @@ class _Emitter:
             code = print_lines(ast.Expr(stmt.expr), MAX_LINE - 4)
             return with_comment(code, _op_comment(ins), "    "), ins.op
         indent = "    " * (depth + 1)
-        into = self.prog.accumulators.get(id(ins.outs[0])) if len(ins.outs) == 1 else None
-        if into is not None and id(ins.outs[0]) not in self.names and isinstance(stmt.expr, ast.BinOp) \
-                and isinstance(stmt.expr.left, ast.Name) and stmt.expr.left.id == self.name_of(into):
-            self.names[id(ins.outs[0])] = self.name_of(into)   # in place: ``total += term``, ``g *= lr``
-            code = print_lines(ast.AugAssign(ast.Name(self.name_of(into), _STORE), stmt.expr.op, stmt.expr.right),
-                               MAX_LINE - len(indent))
-            return with_comment(code, _op_comment(ins), indent), ins.op
         if len(ins.outs) == 1:
-            code = assignment_lines(self.name_of(ins.outs[0]), stmt.expr, MAX_LINE - len(indent))
+            out = ins.outs[0]
+            into = self.prog.accumulators.get(id(out))
+            if into is not None and id(out) not in self.names and isinstance(stmt.expr, ast.BinOp) \
+                    and isinstance(stmt.expr.left, ast.Name) and stmt.expr.left.id == self.name_of(into):
+                self.names[id(out)] = self.name_of(into)   # in place: ``total += term``, ``g *= lr``
+                code = print_lines(ast.AugAssign(ast.Name(self.name_of(into), _STORE), stmt.expr.op, stmt.expr.right),
+                                   MAX_LINE - len(indent))
+            else:
+                code = assignment_lines(self.name_of(out), stmt.expr, MAX_LINE - len(indent))
         else:
             target = ast.Tuple([ast.Name(self.name_of(o) if id(o) in self.uses or id(o) in self.keep else "_",
                                          _STORE) for o in ins.outs], _STORE)
@@ -274,14 +279,16 @@ class _Emitter:
 
     def _resolve(self, stmt: Statement) -> None:
         """Give placeholder names their final identifiers (in statement order, so numbering reads well)."""
+        names = self.names
         for ref in stmt.refs:
             node = ref[0]
             token = node.id
             if token[:1] == REF:  # not renamed yet (a name used twice has two references)
-                node.id = self.name_of(self.refs[token])
+                v = self.refs[token]
+                node.id = names.get(id(v)) or self.name_of(v)  # most were named by their own statement
 
     def _deletable(self, v: Value) -> bool:
-        if (v.kind is not Kind.TEMP or id(v) in self.keep or v.const is not None or id(v) in self.in_blocks
+        if (v.kind is not _TEMP or id(v) in self.keep or v.const is not None or id(v) in self.in_blocks
                 or id(v) in self.added_into):
             return False
         size = v.size
@@ -303,6 +310,8 @@ class _Emitter:
 
 class _LazyArgs(Sequence[ast.expr]):
     """An instruction's arguments as expressions, rendered only when the emitter reads them."""
+
+    __slots__ = ("_emitter", "_ins")
 
     def __init__(self, emitter: _Emitter, ins: Instr) -> None:
         self._emitter, self._ins = emitter, ins

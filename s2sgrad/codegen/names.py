@@ -29,6 +29,8 @@ _RUNS = re.compile(r"__+")
 _SAFE = re.compile(r"(?!\d)[a-z0-9]+(?:_[a-z0-9]+)*")  # what ``identifier`` returns unchanged (up to _MAX_LEN)
 _PLAIN = re.compile(r"[A-Za-z][a-z0-9]*(?:_[a-z0-9]+)*")  # what ``identifier`` only lower-cases (up to _MAX_LEN)
 _MAX_LEN = 40
+_LOOP_TYPES = frozenset({"While", "For", "StepRead"})  # ops whose values may be named after a loop's
+_RNG = Kind.RNG  # as a global: an Enum member read off its class costs 5x more
 
 
 @functools.lru_cache(maxsize=8192)
@@ -61,12 +63,16 @@ class Namer:
     def __init__(self, taken: frozenset = frozenset()) -> None:
         self._used: set[str] = set(taken)
         self._next: dict[str, int] = {}   # per base: the next suffix to try (keeps this O(1))
+        self._bases: dict[str, str] = {}  # a base asked for -> the safe identifier it stands for
 
     def fresh(self, base: str) -> str:
-        if len(base) > _MAX_LEN or not _SAFE.fullmatch(base):  # most bases already are identifiers
-            base = identifier(base)
-        if base in _RESERVED:
-            base += "_"
+        safe = self._bases.get(base)
+        if safe is None:  # most bases were asked for before (``g_tanh``, ``g_tanh_1``...)
+            safe = base if len(base) <= _MAX_LEN and _SAFE.fullmatch(base) else identifier(base)
+            if safe in _RESERVED:
+                safe += "_"
+            self._bases[base] = safe
+        base = safe
         name, i = base, self._next.get(base, 1)
         while name in self._used:
             name = f"{base}_{i}"
@@ -98,7 +104,7 @@ def value_name(v: Value) -> str:
     assigned value, ``rng_<op>`` for a random generator, ``<x>_t`` for a layout copy of x (a value
     with no tensor of its own), else the user's variable or its op's name."""
     source = v.source
-    if v.kind is Kind.RNG and source is not None:
+    if v.kind is _RNG and source is not None:
         return "rng_" + op_identifier(source.name)
     t = v.tensor
     if t is None:
@@ -116,15 +122,17 @@ def _tensor_identifier(t: Tensor) -> str:
     the op name; gradient ops: their own last component. Loops: a loop variable is named as the
     user's loop function names it, a per-iteration record ``<value>_steps``, the trip count ``trips``."""
     op = t.op
-    recorded = _recorded(t)
-    if recorded is not None:
-        return _block_identifier(recorded) + "_steps"
-    if op.type in ("While",) and t.value_index == op.attrs["_n_vars"]:
-        return "trips"
-    if op.type == "StepRead":
-        source = _recorded(op.inputs[0])
-        return _block_identifier(source) if source is not None else "step"
-    if op.type == "BlockParam":  # a loop variable: the name the user's loop function gives it
+    kind = op.type
+    if kind in _LOOP_TYPES:
+        recorded = _recorded(t)
+        if recorded is not None:
+            return _block_identifier(recorded) + "_steps"
+        if kind == "While" and t.value_index == op.attrs["_n_vars"]:
+            return "trips"
+        if kind == "StepRead":
+            source = _recorded(op.inputs[0])
+            return _block_identifier(source) if source is not None else "step"
+    if kind == "BlockParam":  # a loop variable: the name the user's loop function gives it
         summed = op.attrs.get("gradient_of")
         base = "g_" + _tensor_identifier(summed) if summed is not None else identifier(op.attrs["label"])
     elif op.grad_of is None:

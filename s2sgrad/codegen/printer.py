@@ -10,6 +10,7 @@ op corpus and on random trees). Any other node falls back to ``ast.unparse``.
 from __future__ import annotations
 
 import ast
+from ast import Attribute, BinOp, Call, Compare, Constant, List, Name, Slice, Subscript, Tuple, UnaryOp
 from collections.abc import Sequence
 
 __all__ = ["print_statement", "print_lines", "assignment_lines", "Unsupported"]
@@ -192,10 +193,6 @@ def _keyword_prefix(item: _Item) -> str:
     return f"{item.arg}=" if isinstance(item, ast.keyword) else ""
 
 
-def _wrap(text: str, own: int, context: int) -> str:
-    return f"({text})" if context > own else text
-
-
 def _items(elts: list[ast.expr]) -> str:
     if len(elts) == 1:
         return _expr(elts[0], _TEST) + ","
@@ -203,17 +200,17 @@ def _items(elts: list[ast.expr]) -> str:
 
 
 def _expr(node: ast.expr, context: int) -> str:
-    if type(node) is ast.Name:
+    if type(node) is Name:  # (names from ast: no attribute lookups)
         return node.id
-    if type(node) is ast.Constant:
+    if type(node) is Constant:
         return _constant(node)
-    if type(node) is ast.Attribute:
+    if type(node) is Attribute:
         value = node.value
         text = _expr(value, _ATOM)
         if type(value) is ast.Constant and isinstance(value.value, int):
             text += " "
         return f"{text}.{node.attr}"
-    if type(node) is ast.Call:
+    if type(node) is Call:
         if not node.keywords and len(node.args) == 1:  # the common call: np.tanh(x)
             return f"{_expr(node.func, _ATOM)}({_expr(node.args[0], _TEST)})"
         args = [_expr(a, _TEST) for a in node.args]
@@ -222,33 +219,34 @@ def _expr(node: ast.expr, context: int) -> str:
                 raise Unsupported("**kwargs")
             args.append(f"{k.arg}={_expr(k.value, _TEST)}")
         return f"{_expr(node.func, _ATOM)}({', '.join(args)})"
-    if type(node) is ast.BinOp:
+    if type(node) is BinOp:
         symbol, own = _BINOPS[type(node.op)]
         if own == _POWER:   # right-associative
             text = f"{_expr(node.left, own + 1)} {symbol} {_expr(node.right, own)}"
         else:
             text = f"{_expr(node.left, own)} {symbol} {_expr(node.right, own + 1)}"
-        return _wrap(text, own, context)
-    if type(node) is ast.UnaryOp:
+        return f"({text})" if context > own else text  # parentheses where the context binds tighter
+    if type(node) is UnaryOp:
         symbol, own = _UNARY[type(node.op)]
-        return _wrap(symbol + _expr(node.operand, own), own, context)
-    if type(node) is ast.Compare:
+        text = symbol + _expr(node.operand, own)
+        return f"({text})" if context > own else text
+    if type(node) is Compare:
         parts = [_expr(node.left, _CMP + 1)]
         for op, right in zip(node.ops, node.comparators, strict=True):
             parts.append(f"{_CMPOPS[type(op)]} {_expr(right, _CMP + 1)}")
-        return _wrap(" ".join(parts), _CMP, context)
-    if type(node) is ast.Subscript:
+        return f"({' '.join(parts)})" if context > _CMP else " ".join(parts)
+    if type(node) is Subscript:
         index = node.slice
         inner = _items(index.elts) if type(index) is ast.Tuple and index.elts else _expr(index, _TEST)
         return f"{_expr(node.value, _ATOM)}[{inner}]"
-    if type(node) is ast.Slice:
+    if type(node) is Slice:
         text = (_expr(node.lower, _TEST) if node.lower else "") + ":"
         text += _expr(node.upper, _TEST) if node.upper else ""
         return text + (":" + _expr(node.step, _TEST) if node.step else "")
-    if type(node) is ast.Tuple:
+    if type(node) is Tuple:
         text = _items(node.elts)
         return f"({text})" if not node.elts or context > _TUPLE else text
-    if type(node) is ast.List:
+    if type(node) is List:
         return "[" + ", ".join(_expr(e, _TEST) for e in node.elts) + "]"
     raise Unsupported(type(node).__name__)
 

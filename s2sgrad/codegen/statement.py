@@ -7,6 +7,7 @@ gives the remaining ones their identifiers.
 from __future__ import annotations
 
 import ast
+from ast import Attribute, BinOp, Call, Constant, Name  # (read as globals in the hot loop)
 from typing import Any
 
 from .program import Instr
@@ -68,34 +69,34 @@ def scan(expr: ast.AST) -> tuple[list[Ref], int, set[str]]:
     while stack:
         node, parent, field, index = stack.pop()
         kind = type(node)
-        if kind is ast.Name:
+        if kind is Name:
             if node.id[:1] == REF:
                 refs.append((node, parent, field, index))
             continue
-        if kind is ast.Call and type(node.args) is list and type(node.keywords) is list:
+        if kind is Call and type(node.args) is list and type(node.keywords) is list:
             size += 1
             push((node.func, node, "func", None))
             for i, item in enumerate(node.args):
-                if type(item) is not ast.Constant:
+                if type(item) is not Constant:
                     push((item, node, "args", i))
             for i, item in enumerate(node.keywords):
                 push((item, node, "keywords", i))
             continue
-        if kind is ast.BinOp:
+        if kind is BinOp:
             size += 1
-            if type(node.left) is not ast.Constant:
+            if type(node.left) is not Constant:
                 push((node.left, node, "left", None))
-            if type(node.right) is not ast.Constant:
+            if type(node.right) is not Constant:
                 push((node.right, node, "right", None))
             continue
-        if kind is ast.Attribute:
+        if kind is Attribute:
             value = node.value
-            if type(value) is ast.Name:
+            if type(value) is Name:
                 if value.id == "rt":
                     helpers.add(node.attr)
                 elif value.id[:1] == REF:
                     refs.append((value, node, "value", None))
-            elif type(value) is not ast.Constant:
+            elif type(value) is not Constant:
                 push((value, node, "value", None))
             continue
         if kind in _OPERATIONS:
@@ -105,11 +106,11 @@ def scan(expr: ast.AST) -> tuple[list[Ref], int, set[str]]:
             fields = _CHILD_FIELDS[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
         for name in fields:
             child = getattr(node, name, None)
-            if child is None or type(child) is ast.Constant:  # nothing to find in it (most leaves)
+            if child is None or type(child) is Constant:  # nothing to find in it (most leaves)
                 continue
             if isinstance(child, list):
                 stack.extend((item, node, name, i) for i, item in enumerate(child)
-                             if type(item) is not ast.Constant and isinstance(item, ast.AST))
+                             if type(item) is not Constant and isinstance(item, ast.AST))
             elif isinstance(child, ast.AST):
                 push((child, node, name, None))
     return refs, size, helpers

@@ -38,7 +38,8 @@ def _builder(tree: ast.expr, used: list[tuple[str, int]],
     """A function of (arguments, attrs) making a copy of ``tree`` with the input names replaced by
     the arguments they name (read in input order) and the attribute names by their literals;
     subtrees without any of them are shared (generated trees only ever mutate the substituted
-    nodes' parents). Written out once per template as one nested constructor call."""
+    nodes' parents). Written out once per template as one nested constructor call (fields passed
+    by position: ``ast`` node constructors take keywords at twice the cost)."""
     substituted = frozenset(name for name, _ in used) | frozenset(attr_names)
     shared: list[Any] = []
 
@@ -51,7 +52,7 @@ def _builder(tree: ast.expr, used: list[tuple[str, int]],
                 n.id for n in ast.walk(node) if isinstance(n, ast.Name)):
             shared.append(type(node))
             k = len(shared) - 1
-            return f"_k{k}(" + ", ".join(f"{f}={code(getattr(node, f))}" for f in node._fields) + ")"
+            return f"_k{k}(" + ", ".join(code(getattr(node, f)) for f in node._fields) + ")"  # positional: 2x faster
         shared.append(node)
         return f"_k{len(shared) - 1}"
 
