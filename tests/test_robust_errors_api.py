@@ -15,6 +15,7 @@ import pytest
 
 import s2sgrad as tf
 from api_sweep import FLAGS, METHODS, Context, bad_values, describe, is_clear, method_call, public_functions, valid_call
+from s2sgrad.tracebacks import FILTERING_ENV
 
 FUNCTIONS = public_functions()
 
@@ -26,7 +27,14 @@ def _in_a_scratch_directory(tmp_path, monkeypatch):
 
 
 def _problems(make_call, qualname: str) -> list[str]:
-    """Run the valid call, then every one-argument mutation of it; describe the unclear errors."""
+    """Run the valid call, then every one-argument mutation of it; describe the unclear errors (with
+    tracebacks unfiltered: ``is_clear`` reads where in s2sgrad an error was raised)."""
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv(FILTERING_ENV, "off")
+        return _sweep(make_call, qualname)
+
+
+def _sweep(make_call, qualname: str) -> list[str]:
     with tf.Graph().as_default():
         fn, args, kwargs, swept = make_call(Context())
         fn(*args, **kwargs)  # the table's call works
