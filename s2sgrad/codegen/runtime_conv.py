@@ -3,8 +3,10 @@
 NumPy only, like ``runtime.py`` (which re-exports them, so generated code calls ``rt.<name>``, and
 ``s2sgrad.export`` copies their source). Arrays are channels-last (``N, *spatial, C``) unless
 ``channels_first``; ``padding`` is ``'SAME'``, ``'VALID'`` or one ``(before, after)`` pair per
-spatial axis. A convolution is one matrix product over a sliding-window view (im2col); pooling is
-a loop over the window's offsets (a few strided slices), never over pixels.
+spatial axis. A convolution is one matrix product over a sliding-window view (im2col) or, at stride 1
+with many channels, a sum over the window's elements of products of row-shifted views of the padded
+input (no im2col copy; ``_shifted`` chooses); pooling is a loop over the window's offsets (a few
+strided slices), never over pixels.
 """
 from __future__ import annotations
 
@@ -66,25 +68,79 @@ def _windows(x, window, strides, dilations, pads):
 def _columns(view):
     """The windows as rows of a matrix, each ordered ``(*window, C)`` like a filter's ``(*window, Cin)``."""
     rank = (view.ndim - 2) // 2
+    if view.shape[rank + 1] == 1:   # one channel: one window element at a time, long contiguous runs
+        columns = np.empty((int(np.prod(view.shape[rank + 2:])),) + view.shape[:rank + 1], dtype=view.dtype)
+        for i, index in enumerate(np.ndindex(*view.shape[rank + 2:])):
+            columns[i] = view[(Ellipsis, 0) + index]
+        return columns.reshape(len(columns), -1).T
     order = tuple(range(rank + 1)) + tuple(range(rank + 2, 2 * rank + 2)) + (rank + 1,)
     return view.transpose(order).reshape(-1, int(np.prod(view.shape[rank + 1:])))
 
 
+def _shifted_rows(x, window, dilations, pads):
+    """``x`` zero-padded by ``pads`` as the rows of a matrix, the count ``m`` of padded positions, the
+    padded sizes, and per window element the row offset ``s`` such that ``rows[s:s + m]`` holds that
+    element's input for every position of the padded grid (the ones past the output are cropped later)."""
+    sizes = tuple(n + b + a for n, (b, a) in zip(x.shape[1:-1], pads, strict=True))
+    steps = [int(np.prod(sizes[i + 1:])) * d for i, d in enumerate(dilations)]
+    offsets = [sum(o * s for o, s in zip(index, steps, strict=True)) for index in np.ndindex(*window)]
+    m = x.shape[0] * int(np.prod(sizes))
+    rows = np.zeros((m + offsets[-1], x.shape[-1]), dtype=x.dtype)
+    inside = (slice(None),) + tuple(slice(b, b + n) for n, (b, _) in zip(x.shape[1:-1], pads, strict=True))
+    rows[:m].reshape(x.shape[:1] + sizes + x.shape[-1:])[inside] = x
+    return rows, m, sizes, offsets
+
+
+def _output_part(sizes, window, dilations):
+    """Where the output positions lie in the padded grid of ``_shifted_rows``."""
+    return (slice(None),) + tuple(slice(n - (k - 1) * d) for n, k, d in zip(sizes, window, dilations, strict=True))
+
+
+def _shifted(x, window, strides, pads, channels_in, channels_out):
+    """Whether a stride-1 correlation is cheaper as a sum of row-shifted products than as one im2col
+    product: float data, a padded grid little larger than the output, enough input channels for a
+    matrix product, and less to accumulate (one output per window element) than im2col copies."""
+    if any(s != 1 for s in strides) or x.dtype not in (np.float32, np.float64) or channels_in < 8:
+        return False
+    out = int(np.prod([n + b + a - k + 1 for n, (b, a), k in zip(x.shape[1:-1], pads, window, strict=True)]))
+    padded = int(np.prod([n + b + a for n, (b, a) in zip(x.shape[1:-1], pads, strict=True)]))
+    elements = int(np.prod(window))
+    return padded <= 1.5 * out and padded * (elements - 1) * channels_out <= out * elements * channels_in
+
+
+def _correlate(x, w, strides, dilations, pads):
+    """The cross-correlation of ``x`` (``N, *spatial, Cin``) zero-padded by ``pads`` with ``w``."""
+    rank = w.ndim - 2
+    window = w.shape[:rank]
+    if _shifted(x, tuple(k * d - d + 1 for k, d in zip(window, dilations, strict=True)), strides, pads,
+                *w.shape[-2:]):
+        rows, m, sizes, offsets = _shifted_rows(x, window, dilations, pads)
+        kernels = w.reshape((-1,) + w.shape[-2:])
+        out = rows[:m] @ kernels[0]
+        term = np.empty_like(out)
+        for s, kernel in zip(offsets[1:], kernels[1:], strict=True):
+            out += np.matmul(rows[s:s + m], kernel, out=term)
+        return out.reshape(x.shape[:1] + sizes + w.shape[-1:])[_output_part(sizes, window, dilations)]
+    view = _windows(x, window, strides, dilations, pads)
+    out = _columns(view) @ w.reshape(-1, w.shape[-1])
+    return out.reshape(view.shape[:rank + 1] + w.shape[-1:])
+
+
 def conv(x, w, strides, padding, dilations=None, channels_first=False):
     """``tf.nn.convolution``: the cross-correlation of ``x`` (``N, *spatial, Cin``) with ``w``
-    (``*window, Cin, Cout``), as one matrix product of the im2col matrix and the filter."""
+    (``*window, Cin, Cout``), as one matrix product of the im2col matrix and the filter, or for
+    stride 1 and many channels as a sum of products of row-shifted views of ``x`` (no copies)."""
     x = _last(x, channels_first)
     rank = w.ndim - 2
     dilations = dilations or (1,) * rank
     pads = conv_pads(x.shape[1:-1], w.shape[:rank], strides, dilations, padding)
-    view = _windows(x, w.shape[:rank], strides, dilations, pads)
-    out = _columns(view) @ w.reshape(-1, w.shape[-1])
-    return _first(out.reshape(view.shape[:rank + 1] + w.shape[-1:]), channels_first)
+    return _first(_correlate(x, w, strides, dilations, pads), channels_first)
 
 
 def _spread(g, sizes, window, strides, dilations, padding):
-    """``g`` with ``stride - 1`` zeros between its elements, padded (or cropped) so that a
-    stride-1 correlation with the flipped window gives the gradient at each input position."""
+    """``g`` with ``stride - 1`` zeros between its elements, cropped where needed, and the zero padding
+    around it with which a stride-1 correlation with the flipped window gives the gradient at each
+    input position."""
     rank = len(window)
     pads = conv_pads(sizes[1:-1], window, strides, dilations, padding)
     if any(s > 1 for s in strides):
@@ -92,14 +148,14 @@ def _spread(g, sizes, window, strides, dilations, padding):
         spread = np.zeros((g.shape[0],) + spread_sizes + g.shape[-1:], dtype=g.dtype)
         spread[(slice(None),) + tuple(slice(None, None, s) for s in strides)] = g
         g = spread
-    around, crop = [(0, 0)], [slice(None)]
+    around, crop = [], [slice(None)]
     for i in range(rank):
         extent = (window[i] - 1) * dilations[i] + 1
         before = extent - 1 - pads[i][0]
         after = sizes[i + 1] + extent - 1 - g.shape[i + 1] - before
         around.append((max(before, 0), max(after, 0)))
-        crop.append(slice(max(-before, 0), g.shape[i + 1] + max(before, 0) + max(after, 0) - max(-after, 0)))
-    return np.pad(g, around + [(0, 0)])[tuple(crop)]
+        crop.append(slice(max(-before, 0), g.shape[i + 1] - max(-after, 0)))
+    return g[tuple(crop)], tuple(around)
 
 
 def _flipped(w):
@@ -113,8 +169,8 @@ def conv_backprop_input(input_sizes, w, g, strides, padding, dilations=None, cha
     sizes, g = _sizes_last(input_sizes, channels_first), _last(g, channels_first)
     rank = w.ndim - 2
     dilations = dilations or (1,) * rank
-    spread = _spread(g, sizes, w.shape[:rank], strides, dilations, padding)
-    out = conv(spread, np.swapaxes(_flipped(w), -1, -2), (1,) * rank, "VALID", dilations)
+    spread, pads = _spread(g, sizes, w.shape[:rank], strides, dilations, padding)
+    out = _correlate(spread, np.swapaxes(_flipped(w), -1, -2), (1,) * rank, dilations, pads)
     return _first(out, channels_first)
 
 
@@ -157,11 +213,9 @@ def depthwise_backprop_input(input_sizes, w, g, strides, padding, dilations=None
     rank = w.ndim - 2
     dilations = dilations or (1,) * rank
     channels, multiplier = w.shape[-2:]
-    spread = _spread(g, sizes, w.shape[:rank], strides, dilations, padding)
-    spread = spread.reshape(spread.shape[:-1] + (channels, multiplier))
+    spread, pads = _spread(g, sizes, w.shape[:rank], strides, dilations, padding)
     # correlate over (window, M) per channel: the multiplier axis joins the window axes
-    view = _windows(spread.reshape(spread.shape[:-2] + (channels * multiplier,)), w.shape[:rank], (1,) * rank,
-                    dilations, ((0, 0),) * rank)
+    view = _windows(spread, w.shape[:rank], (1,) * rank, dilations, pads)
     view = view.reshape(view.shape[:rank + 1] + (channels, multiplier) + view.shape[rank + 2:])
     order = (rank + 1,) + tuple(range(rank + 1)) + (rank + 2,) + tuple(range(rank + 3, 2 * rank + 3))
     columns = view.transpose(order).reshape(channels, -1, multiplier * int(np.prod(w.shape[:rank])))
