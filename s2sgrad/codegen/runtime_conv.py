@@ -95,13 +95,14 @@ def _output_part(sizes, window, dilations):
     return (slice(None),) + tuple(slice(n - (k - 1) * d) for n, k, d in zip(sizes, window, dilations, strict=True))
 
 
-def _shifted(x, window, strides, pads, channels_in, channels_out):
+def _shifted(x, window, dilations, strides, pads, channels_in, channels_out):
     """Whether a stride-1 correlation is cheaper as a sum of row-shifted products than as one im2col
     product: float data, a padded grid little larger than the output, enough input channels for a
     matrix product, and less to accumulate (one output per window element) than im2col copies."""
     if any(s != 1 for s in strides) or x.dtype not in (np.float32, np.float64) or channels_in < 8:
         return False
-    out = int(np.prod([n + b + a - k + 1 for n, (b, a), k in zip(x.shape[1:-1], pads, window, strict=True)]))
+    out = int(np.prod([n + b + a - (k - 1) * d for n, (b, a), k, d
+                       in zip(x.shape[1:-1], pads, window, dilations, strict=True)]))
     padded = int(np.prod([n + b + a for n, (b, a) in zip(x.shape[1:-1], pads, strict=True)]))
     elements = int(np.prod(window))
     return padded <= 1.5 * out and padded * (elements - 1) * channels_out <= out * elements * channels_in
@@ -111,8 +112,7 @@ def _correlate(x, w, strides, dilations, pads):
     """The cross-correlation of ``x`` (``N, *spatial, Cin``) zero-padded by ``pads`` with ``w``."""
     rank = w.ndim - 2
     window = w.shape[:rank]
-    if _shifted(x, tuple(k * d - d + 1 for k, d in zip(window, dilations, strict=True)), strides, pads,
-                *w.shape[-2:]):
+    if _shifted(x, window, dilations, strides, pads, *w.shape[-2:]):
         rows, m, sizes, offsets = _shifted_rows(x, window, dilations, pads)
         kernels = w.reshape((-1,) + w.shape[-2:])
         out = rows[:m] @ kernels[0]
