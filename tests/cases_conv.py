@@ -232,6 +232,10 @@ G8 = R.standard_normal((1, 9, 10, 8))
 X1_8, W1_84 = R.standard_normal((2, 20, 8)), R.standard_normal((3, 8, 4))
 X3_8, W3_84 = R.standard_normal((1, 4, 10, 10, 8)), R.standard_normal((1, 3, 3, 8, 4))
 X16_8 = R.standard_normal((1, 16, 10, 8))
+# images with fewer pixels than the window has elements: one product with the dense matrix of the map
+X_TINY = R.standard_normal((2, 3, 4, 3))
+W_BIG, W_BIG45 = R.standard_normal((5, 5, 3, 4)), R.standard_normal((4, 5, 3, 2))
+X3_TINY, W3_BIG = R.standard_normal((1, 2, 2, 3, 2)), R.standard_normal((3, 3, 3, 2, 2))
 SIZES = np.array(X.shape, dtype=np.int32)
 W_SIZES = np.array(W33.shape, dtype=np.int32)
 
@@ -278,6 +282,16 @@ CASES = [
     OpCase("conv1d_shifted", lambda x, w: tf.nn.conv1d(x, w, 1, "SAME"), [X1_8, W1_84],
            lambda x, w: loop_conv(x, w, (1,), "SAME")),
     OpCase("conv3d_shifted", lambda x, w: tf.nn.conv3d(x, w, [1] * 5, "SAME"), [X3_8, W3_84],
+           lambda x, w: loop_conv(x, w, (1, 1, 1), "SAME")),
+    OpCase("conv2d_dense_map", _conv2d(1, "SAME"), [X_TINY, W_BIG], lambda x, w: loop_conv(x, w, (1, 1), "SAME"),
+           order2=True),
+    OpCase("conv2d_dense_map_strided", _conv2d([1, 2, 1, 1], "SAME"), [X_TINY, W_BIG45],
+           lambda x, w: loop_conv(x, w, (2, 1), "SAME")),
+    OpCase("conv2d_dense_map_explicit", _conv2d(1, [[0, 0], [2, 1], [1, 0], [0, 0]]), [X_TINY, W_BIG45],
+           lambda x, w: loop_conv(x, w, (1, 1), [(2, 1), (1, 0)])),
+    OpCase("conv2d_dense_map_dilated", _conv2d(1, "SAME", dilations=[1, 1, 2, 1]), [X_TINY, W_BIG45],
+           lambda x, w: loop_conv(x, w, (1, 1), "SAME", (1, 2))),
+    OpCase("conv3d_dense_map", lambda x, w: tf.nn.conv3d(x, w, [1] * 5, "SAME"), [X3_TINY, W3_BIG],
            lambda x, w: loop_conv(x, w, (1, 1, 1), "SAME")),
     # the gradient ops called directly
     OpCase("conv2d_backprop_input", lambda g, w: tf.nn.conv2d_backprop_input(SIZES, w, g, [1, 2, 2, 1], "SAME"),

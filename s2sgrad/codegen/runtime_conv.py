@@ -5,8 +5,9 @@ NumPy only, like ``runtime.py`` (which re-exports them, so generated code calls 
 ``channels_first``; ``padding`` is ``'SAME'``, ``'VALID'`` or one ``(before, after)`` pair per
 spatial axis. A convolution is one matrix product over a sliding-window view (im2col) or, at stride 1
 with many channels, a sum over the window's elements of products of row-shifted views of the padded
-input (no im2col copy; ``_shifted`` chooses); pooling is a loop over the window's offsets (a few
-strided slices), never over pixels.
+input (no im2col copy; ``_shifted`` chooses), or, for images smaller than the window (most of
+each window padding), one product with the dense matrix of the whole linear map (``_dense_map``);
+pooling is a loop over the window's offsets (a few strided slices), never over pixels.
 """
 from __future__ import annotations
 
@@ -108,10 +109,35 @@ def _shifted(x, window, dilations, strides, pads, channels_in, channels_out):
     return padded <= 1.5 * out and padded * (elements - 1) * channels_out <= out * elements * channels_in
 
 
+def _dense_map(x, w, strides, dilations, pads):
+    """For an image with fewer pixels than the window has elements (most of each window is padding):
+    the correlation as one ``(pixels * Cin, outputs * Cout)`` matrix, ``w[k]`` at each (input, output)
+    pixel pair that window element ``k`` joins, and the output sizes; None for larger images."""
+    sizes, window = x.shape[1:-1], w.shape[:-2]
+    out = tuple((n + b + a - (k - 1) * d - 1) // s + 1
+                for n, (b, a), k, d, s in zip(sizes, pads, window, dilations, strides, strict=True))
+    cells = int(np.prod(sizes)) * int(np.prod(out)) * w.shape[-2] * w.shape[-1]
+    if int(np.prod(sizes)) >= int(np.prod(window)) or cells > 1 << 22 or x.dtype not in (np.float32, np.float64):
+        return None
+    rank = len(sizes)
+    column = (rank, 1, 1)
+    position = (np.indices(out).reshape(rank, 1, -1) * np.reshape(strides, column)
+                + np.indices(window).reshape(rank, -1, 1) * np.reshape(dilations, column)
+                - np.reshape([b for b, _ in pads], column))
+    element, output = np.nonzero(np.all((position >= 0) & (position < np.reshape(sizes, column)), axis=0))
+    pixel = np.ravel_multi_index(tuple(position[:, element, output]), sizes)
+    matrix = np.zeros((int(np.prod(sizes)), w.shape[-2], int(np.prod(out)), w.shape[-1]), dtype=w.dtype)
+    matrix[pixel, :, output, :] = w.reshape((-1,) + w.shape[-2:])[element]
+    return matrix.reshape(int(np.prod(sizes)) * w.shape[-2], -1), out
+
+
 def _correlate(x, w, strides, dilations, pads):
     """The cross-correlation of ``x`` (``N, *spatial, Cin``) zero-padded by ``pads`` with ``w``."""
     rank = w.ndim - 2
     window = w.shape[:rank]
+    dense = _dense_map(x, w, strides, dilations, pads)
+    if dense is not None:   # no padding multiplied: fewer products than im2col's
+        return (x.reshape(x.shape[0], -1) @ dense[0]).reshape(x.shape[:1] + dense[1] + w.shape[-1:])
     if _shifted(x, window, dilations, strides, pads, *w.shape[-2:]):
         rows, m, sizes, offsets = _shifted_rows(x, window, dilations, pads)
         kernels = w.reshape((-1,) + w.shape[-2:])
