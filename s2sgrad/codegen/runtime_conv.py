@@ -137,7 +137,7 @@ def _correlate(x, w, strides, dilations, pads):
     window = w.shape[:rank]
     dense = _dense_map(x, w, strides, dilations, pads)
     if dense is not None:   # no padding multiplied: fewer products than im2col's
-        return (x.reshape(x.shape[0], -1) @ dense[0]).reshape(x.shape[:1] + dense[1] + w.shape[-1:])
+        return (x.reshape(len(x), len(dense[0])) @ dense[0]).reshape(x.shape[:1] + dense[1] + w.shape[-1:])
     if _shifted(x, window, dilations, strides, pads, *w.shape[-2:]):
         rows, m, sizes, offsets = _shifted_rows(x, window, dilations, pads)
         kernels = w.reshape((-1,) + w.shape[-2:])
