@@ -25,14 +25,15 @@ def _cnn_data():
     return X, Y, params
 
 
-def _im2col(x):
-    """(B, H, W, Ci) -> (B*H*W, 9*Ci) for a 3x3 SAME window; columns ordered (kh, kw, Ci) like HWIO."""
-    padded = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
-    windows = sliding_window_view(padded, (3, 3), axis=(1, 2))
-    return windows.transpose(0, 1, 2, 4, 5, 3).reshape(-1, 9 * x.shape[3])
+def im2col(x, k=3):
+    """(B, H, W, Ci) -> (B*H*W, k*k*Ci) for a kxk SAME window (k odd); columns ordered (kh, kw, Ci) like HWIO."""
+    p = k // 2
+    padded = np.pad(x, ((0, 0), (p, p), (p, p), (0, 0)))
+    windows = sliding_window_view(padded, (k, k), axis=(1, 2))
+    return windows.transpose(0, 1, 2, 4, 5, 3).reshape(-1, k * k * x.shape[3])
 
 
-def _pool2(a6):
+def pool2(a6):
     """2x2/2 max-pool of the (B, h, 2, w, 2, C) reshape."""
     m = np.maximum(a6[:, :, 0], a6[:, :, 1])
     return np.maximum(m[:, :, :, 0], m[:, :, :, 1])
@@ -44,16 +45,16 @@ def cnn_numpy() -> Callable:
 
     def step():
         K1, c1, K2, c2, W3, b3 = P
-        col1 = _im2col(X)
+        col1 = im2col(X)
         z1 = (col1 @ K1.reshape(9 * C0, C1)).reshape(B, S, S, C1)
         z1 += c1
         a1 = np.maximum(z1, 0).reshape(B, 14, 2, 14, 2, C1)
-        p1 = _pool2(a1)
-        col2 = _im2col(p1)
+        p1 = pool2(a1)
+        col2 = im2col(p1)
         z2 = (col2 @ K2.reshape(9 * C1, C2)).reshape(B, 14, 14, C2)
         z2 += c2
         a2 = np.maximum(z2, 0).reshape(B, 7, 2, 7, 2, C2)
-        p2 = _pool2(a2)
+        p2 = pool2(a2)
         f = p2.reshape(B, F)
         lo = f @ W3 + b3
         m = lo.max(1, keepdims=True)
@@ -66,7 +67,7 @@ def cnn_numpy() -> Callable:
         gz2 *= z2 > 0
         gK2, gc2 = (col2.T @ gz2.reshape(-1, C2)).reshape(3, 3, C1, C2), gz2.sum((0, 1, 2))
         flipped = K2[::-1, ::-1].transpose(0, 1, 3, 2).reshape(9 * C2, C1)
-        gp1 = (_im2col(gz2) @ flipped).reshape(B, 14, 1, 14, 1, C1)   # full correlation = input gradient
+        gp1 = (im2col(gz2) @ flipped).reshape(B, 14, 1, 14, 1, C1)   # full correlation = input gradient
         gz1 = ((a1 == p1[:, :, None, :, None]) * gp1).reshape(B, S, S, C1)
         gz1 *= z1 > 0
         gK1, gc1 = (col1.T @ gz1.reshape(-1, C1)).reshape(3, 3, C0, C1), gz1.sum((0, 1, 2))

@@ -22,6 +22,7 @@ from .codegen import (
     runtime,
     runtime_conv,
     runtime_example,
+    runtime_resize,
     runtime_summary,
     runtime_tensor_array,
     runtime_text,
@@ -31,7 +32,8 @@ from .codegen.emitters.common import literal
 
 __all__ = ["Input", "ExportSpec", "write_standalone", "run_parameters"]
 # where the helpers generated code calls as rt.<name> are defined
-RUNTIME_MODULES = (runtime, runtime_conv, runtime_summary, runtime_text, runtime_tensor_array, runtime_example)
+RUNTIME_MODULES = (runtime, runtime_conv, runtime_resize, runtime_summary, runtime_text, runtime_tensor_array,
+                   runtime_example)
 
 
 @dataclasses.dataclass

@@ -225,6 +225,17 @@ G_POOL = R.standard_normal((2, 3, 7, 3))   # max_pool(P, 3, [1, 2, 1, 1], SAME) 
 G_POOL3 = R.standard_normal((1, 2, 5, 2, 2))
 G_CONV3 = R.standard_normal((1, 2, 5, 2, 3))
 G_DEPTH = R.standard_normal((2, 3, 4, 6))
+# enough channels, and images large enough beside their padding, for the row-shifted products
+X8, X4 = R.standard_normal((1, 9, 10, 8)), R.standard_normal((1, 9, 10, 4))
+W84, W48, W2_48 = R.standard_normal((3, 3, 8, 4)), R.standard_normal((3, 3, 4, 8)), R.standard_normal((2, 2, 4, 8))
+G8 = R.standard_normal((1, 9, 10, 8))
+X1_8, W1_84 = R.standard_normal((2, 20, 8)), R.standard_normal((3, 8, 4))
+X3_8, W3_84 = R.standard_normal((1, 4, 10, 10, 8)), R.standard_normal((1, 3, 3, 8, 4))
+X16_8 = R.standard_normal((1, 16, 10, 8))
+# images with fewer pixels than the window has elements: one product with the dense matrix of the map
+X_TINY = R.standard_normal((2, 3, 4, 3))
+W_BIG, W_BIG45 = R.standard_normal((5, 5, 3, 4)), R.standard_normal((4, 5, 3, 2))
+X3_TINY, W3_BIG = R.standard_normal((1, 2, 2, 3, 2)), R.standard_normal((3, 3, 3, 2, 2))
 SIZES = np.array(X.shape, dtype=np.int32)
 W_SIZES = np.array(W33.shape, dtype=np.int32)
 
@@ -255,6 +266,33 @@ CASES = [
            lambda x, w: loop_conv(x, w, (1, 1), "SAME"), order2=True),
     OpCase("conv2d_strided_second_order", _conv2d([1, 2, 2, 1], "SAME"), [SMALL_X, SMALL_W],
            lambda x, w: loop_conv(x, w, (2, 2), "SAME"), order2=True),
+    # stride 1 with many channels: row-shifted products (the forward pass, or the input gradient)
+    OpCase("conv2d_shifted", _conv2d(1, "SAME"), [X8, W84], lambda x, w: loop_conv(x, w, (1, 1), "SAME")),
+    OpCase("conv2d_shifted_input_gradient", _conv2d(1, "SAME"), [X4, W48],
+           lambda x, w: loop_conv(x, w, (1, 1), "SAME")),
+    OpCase("conv2d_shifted_explicit", _conv2d(1, [[0, 0], [3, 1], [0, 2], [0, 0]]), [X4, W2_48],
+           lambda x, w: loop_conv(x, w, (1, 1), [(3, 1), (0, 2)])),
+    OpCase("conv2d_shifted_dilated", _conv2d(1, "SAME", dilations=[1, 2, 1, 1]), [X16_8, W84],
+           lambda x, w: loop_conv(x, w, (1, 1), "SAME", (2, 1))),
+    OpCase("conv2d_shifted_float32", _conv2d(1, "SAME"), [X8.astype(np.float32), W84.astype(np.float32)],
+           lambda x, w: loop_conv(x, w, (1, 1), "SAME"), grad=False, rtol=1e-5, atol=1e-5),
+    OpCase("conv2d_backprop_input_shifted",
+           lambda g, w: tf.nn.conv2d_backprop_input(list(X4.shape), w, g, 1, "SAME"), [G8, W48],
+           lambda g, w: loop_conv_transpose(g, w, X4.shape, (1, 1), "SAME")),
+    OpCase("conv1d_shifted", lambda x, w: tf.nn.conv1d(x, w, 1, "SAME"), [X1_8, W1_84],
+           lambda x, w: loop_conv(x, w, (1,), "SAME")),
+    OpCase("conv3d_shifted", lambda x, w: tf.nn.conv3d(x, w, [1] * 5, "SAME"), [X3_8, W3_84],
+           lambda x, w: loop_conv(x, w, (1, 1, 1), "SAME")),
+    OpCase("conv2d_dense_map", _conv2d(1, "SAME"), [X_TINY, W_BIG], lambda x, w: loop_conv(x, w, (1, 1), "SAME"),
+           order2=True),
+    OpCase("conv2d_dense_map_strided", _conv2d([1, 2, 1, 1], "SAME"), [X_TINY, W_BIG45],
+           lambda x, w: loop_conv(x, w, (2, 1), "SAME")),
+    OpCase("conv2d_dense_map_explicit", _conv2d(1, [[0, 0], [2, 1], [1, 0], [0, 0]]), [X_TINY, W_BIG45],
+           lambda x, w: loop_conv(x, w, (1, 1), [(2, 1), (1, 0)])),
+    OpCase("conv2d_dense_map_dilated", _conv2d(1, "SAME", dilations=[1, 1, 2, 1]), [X_TINY, W_BIG45],
+           lambda x, w: loop_conv(x, w, (1, 1), "SAME", (1, 2))),
+    OpCase("conv3d_dense_map", lambda x, w: tf.nn.conv3d(x, w, [1] * 5, "SAME"), [X3_TINY, W3_BIG],
+           lambda x, w: loop_conv(x, w, (1, 1, 1), "SAME")),
     # the gradient ops called directly
     OpCase("conv2d_backprop_input", lambda g, w: tf.nn.conv2d_backprop_input(SIZES, w, g, [1, 2, 2, 1], "SAME"),
            [G_S2, W33], lambda g, w: loop_conv_transpose(g, w, X.shape, (2, 2), "SAME"), order2=True),

@@ -6,11 +6,13 @@ import signal
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from conftest import ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+import conv_calls
 import load
 import report as report_module
 import run
@@ -51,6 +53,16 @@ def test_loaded_corpus_compile_and_report(tmp_path, capsys):
     corpus = tables["corpus"]
     assert corpus.index("| basic_operations | quiet |") < corpus.index("| basic_operations | loaded |")
     assert tables["charts"].count("![") == len(pngs)
+
+
+def test_conv_calls_times_the_same_ops_as_the_hand_written_formulation(capsys):
+    for _, *shape in conv_calls.LAYERS[:2]:
+        for op, (hand_written, ours) in conv_calls._calls(*shape).items():
+            if op != "max-pool gradient":   # the hand-written one gives every tied maximum the gradient
+                np.testing.assert_allclose(ours(), hand_written(), rtol=1e-4, atol=1e-3, err_msg=op)
+    assert conv_calls.main(["--repeats", "1"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| deep_cnn layer 2 |")]
+    assert len(rows) == 5
 
 
 def test_compile_scaling(capsys):

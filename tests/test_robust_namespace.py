@@ -23,7 +23,15 @@ import s2sgrad as tf
 from conftest import EXAMPLES
 from generated_code import problems
 from s2sgrad import pipeline
-from s2sgrad.codegen import runtime, runtime_conv, runtime_example, runtime_summary, runtime_tensor_array, runtime_text
+from s2sgrad.codegen import (
+    runtime,
+    runtime_conv,
+    runtime_example,
+    runtime_resize,
+    runtime_summary,
+    runtime_tensor_array,
+    runtime_text,
+)
 from test_robust_atomic import OPTIMIZERS
 
 NAMESPACE = {"__name__", "__doc__", "__builtins__", "np", "rt", "_constants", "run"}
@@ -107,9 +115,11 @@ def test_the_runtime_helpers_depend_on_numpy_and_math_only():
     assert modules == {"np", "math"}
     # runtime.py re-exports its siblings' helpers: runtime_summary.py imports NumPy and the standard
     # library's struct, sys and zlib, the others NumPy only
-    siblings = {"runtime_conv", "runtime_summary", "runtime_text", "runtime_tensor_array", "runtime_example"}
+    siblings = {"runtime_conv", "runtime_resize", "runtime_summary", "runtime_text", "runtime_tensor_array",
+                "runtime_example"}
     for module, allowed in ((runtime, {"numpy", "math", "__future__", *siblings}),
                             (runtime_conv, {"numpy", "numpy.lib.stride_tricks", "__future__"}),
+                            (runtime_resize, {"numpy", "__future__"}),
                             (runtime_text, {"numpy", "__future__"}),
                             (runtime_tensor_array, {"numpy", "__future__"}),
                             (runtime_example, {"numpy", "__future__"}),

@@ -2,7 +2,7 @@
 
 ``s2sgrad.export`` copies the source of the helpers a module uses into the exported file,
 so every helper must depend on nothing but NumPy, ``math`` and the other helpers here; the
-convolution, summary, text, TensorArray and Example-parsing families live in the ``runtime_*.py``
+convolution, image-resizing, summary, text, TensorArray and Example-parsing families live in the ``runtime_*.py``
 modules beside this one (re-exported here, copied from there).
 """
 from __future__ import annotations
@@ -24,12 +24,9 @@ from .runtime_conv import (
     max_pool_argmax,
     max_pool_grad,
     max_pool_grad_grad,
-    resize_bilinear,
-    resize_bilinear_grad,
-    resize_nearest,
-    resize_nearest_grad,
 )
 from .runtime_example import parse_example
+from .runtime_resize import resize_bilinear, resize_bilinear_grad, resize_nearest, resize_nearest_grad
 from .runtime_summary import (
     audio_summary,
     histogram_summary,
@@ -58,8 +55,9 @@ __all__ = ["sum_to", "add_n", "erf", "truncated_normal", "cumsum", "cumprod", "s
            # runtime_conv.py's
            "conv", "conv_backprop_input", "conv_backprop_filter", "depthwise_conv", "depthwise_backprop_input",
            "depthwise_backprop_filter", "max_pool", "max_pool_grad", "max_pool_grad_grad", "max_pool_argmax",
-           "avg_pool", "avg_pool_grad", "resize_bilinear", "resize_bilinear_grad", "resize_nearest",
-           "resize_nearest_grad",
+           "avg_pool", "avg_pool_grad",
+           # runtime_resize.py's
+           "resize_bilinear", "resize_bilinear_grad", "resize_nearest", "resize_nearest_grad",
            # the TensorArray helpers (runtime_tensor_array.py)
            "step_grad", "ta_write", "ta_stack", "ta_size", "ta_scatter", "ta_concat", "ta_split", "ta_concat_grad",
            # the summary helpers (runtime_summary.py)

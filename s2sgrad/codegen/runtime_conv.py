@@ -1,10 +1,13 @@
-"""Runtime helpers of the convolution, pooling and resize primitives (``rt.conv``, ``rt.max_pool``...).
+"""Runtime helpers of the convolution and pooling primitives (``rt.conv``, ``rt.max_pool``...).
 
 NumPy only, like ``runtime.py`` (which re-exports them, so generated code calls ``rt.<name>``, and
 ``s2sgrad.export`` copies their source). Arrays are channels-last (``N, *spatial, C``) unless
 ``channels_first``; ``padding`` is ``'SAME'``, ``'VALID'`` or one ``(before, after)`` pair per
-spatial axis. A convolution is one matrix product over a sliding-window view (im2col); pooling is
-a loop over the window's offsets (a few strided slices), never over pixels.
+spatial axis. A convolution is one matrix product over a sliding-window view (im2col) or, at stride 1
+with many channels, a sum over the window's elements of products of row-shifted views of the padded
+input (no im2col copy; ``_shifted`` chooses), or, for images smaller than the window (most of
+each window padding), one product with the dense matrix of the whole linear map (``_dense_map``);
+pooling is a loop over the window's offsets (a few strided slices), never over pixels.
 """
 from __future__ import annotations
 
@@ -13,8 +16,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 __all__ = ["conv", "conv_backprop_input", "conv_backprop_filter", "depthwise_conv", "depthwise_backprop_input",
            "depthwise_backprop_filter", "max_pool", "max_pool_grad", "max_pool_grad_grad", "max_pool_argmax",
-           "avg_pool", "avg_pool_grad", "resize_bilinear", "resize_bilinear_grad", "resize_nearest",
-           "resize_nearest_grad"]
+           "avg_pool", "avg_pool_grad"]
 
 
 def conv_pads(sizes, window, strides, dilations, padding):
@@ -66,25 +68,104 @@ def _windows(x, window, strides, dilations, pads):
 def _columns(view):
     """The windows as rows of a matrix, each ordered ``(*window, C)`` like a filter's ``(*window, Cin)``."""
     rank = (view.ndim - 2) // 2
+    if view.shape[rank + 1] == 1:   # one channel: one window element at a time, long contiguous runs
+        columns = np.empty((int(np.prod(view.shape[rank + 2:])),) + view.shape[:rank + 1], dtype=view.dtype)
+        for i, index in enumerate(np.ndindex(*view.shape[rank + 2:])):
+            columns[i] = view[(Ellipsis, 0) + index]
+        return columns.reshape(len(columns), -1).T
     order = tuple(range(rank + 1)) + tuple(range(rank + 2, 2 * rank + 2)) + (rank + 1,)
     return view.transpose(order).reshape(-1, int(np.prod(view.shape[rank + 1:])))
 
 
+def _shifted_rows(x, window, dilations, pads):
+    """``x`` zero-padded by ``pads`` as the rows of a matrix, the count ``m`` of padded positions, the
+    padded sizes, and per window element the row offset ``s`` such that ``rows[s:s + m]`` holds that
+    element's input for every position of the padded grid (the ones past the output are cropped later)."""
+    sizes = tuple(n + b + a for n, (b, a) in zip(x.shape[1:-1], pads, strict=True))
+    steps = [int(np.prod(sizes[i + 1:])) * d for i, d in enumerate(dilations)]
+    offsets = [sum(o * s for o, s in zip(index, steps, strict=True)) for index in np.ndindex(*window)]
+    m = x.shape[0] * int(np.prod(sizes))
+    rows = np.zeros((m + offsets[-1], x.shape[-1]), dtype=x.dtype)
+    inside = (slice(None),) + tuple(slice(b, b + n) for n, (b, _) in zip(x.shape[1:-1], pads, strict=True))
+    rows[:m].reshape(x.shape[:1] + sizes + x.shape[-1:])[inside] = x
+    return rows, m, sizes, offsets
+
+
+def _output_part(sizes, window, dilations):
+    """Where the output positions lie in the padded grid of ``_shifted_rows``."""
+    return (slice(None),) + tuple(slice(n - (k - 1) * d) for n, k, d in zip(sizes, window, dilations, strict=True))
+
+
+def _shifted(x, window, dilations, strides, pads, channels_in, channels_out):
+    """Whether a stride-1 correlation is cheaper as a sum of row-shifted products than as one im2col
+    product: float data, a padded grid little larger than the output, enough input channels for a
+    matrix product, and less to accumulate (one output per window element) than im2col copies."""
+    if any(s != 1 for s in strides) or x.dtype not in (np.float32, np.float64) or channels_in < 8:
+        return False
+    out = int(np.prod([n + b + a - (k - 1) * d for n, (b, a), k, d
+                       in zip(x.shape[1:-1], pads, window, dilations, strict=True)]))
+    padded = int(np.prod([n + b + a for n, (b, a) in zip(x.shape[1:-1], pads, strict=True)]))
+    elements = int(np.prod(window))
+    return padded <= 1.5 * out and padded * (elements - 1) * channels_out <= out * elements * channels_in
+
+
+def _dense_map(x, w, strides, dilations, pads):
+    """For an image with fewer pixels than the window has elements (most of each window is padding):
+    the correlation as one ``(pixels * Cin, outputs * Cout)`` matrix, ``w[k]`` at each (input, output)
+    pixel pair that window element ``k`` joins, and the output sizes; None for larger images."""
+    sizes, window = x.shape[1:-1], w.shape[:-2]
+    out = tuple((n + b + a - (k - 1) * d - 1) // s + 1
+                for n, (b, a), k, d, s in zip(sizes, pads, window, dilations, strides, strict=True))
+    cells = int(np.prod(sizes)) * int(np.prod(out)) * w.shape[-2] * w.shape[-1]
+    if int(np.prod(sizes)) >= int(np.prod(window)) or cells > 1 << 22 or x.dtype not in (np.float32, np.float64):
+        return None
+    rank = len(sizes)
+    column = (rank, 1, 1)
+    position = (np.indices(out).reshape(rank, 1, -1) * np.reshape(strides, column)
+                + np.indices(window).reshape(rank, -1, 1) * np.reshape(dilations, column)
+                - np.reshape([b for b, _ in pads], column))
+    element, output = np.nonzero(np.all((position >= 0) & (position < np.reshape(sizes, column)), axis=0))
+    pixel = np.ravel_multi_index(tuple(position[:, element, output]), sizes)
+    matrix = np.zeros((int(np.prod(sizes)), w.shape[-2], int(np.prod(out)), w.shape[-1]), dtype=w.dtype)
+    matrix[pixel, :, output, :] = w.reshape((-1,) + w.shape[-2:])[element]
+    return matrix.reshape(int(np.prod(sizes)) * w.shape[-2], -1), out
+
+
+def _correlate(x, w, strides, dilations, pads):
+    """The cross-correlation of ``x`` (``N, *spatial, Cin``) zero-padded by ``pads`` with ``w``."""
+    rank = w.ndim - 2
+    window = w.shape[:rank]
+    dense = _dense_map(x, w, strides, dilations, pads)
+    if dense is not None:   # no padding multiplied: fewer products than im2col's
+        return (x.reshape(len(x), len(dense[0])) @ dense[0]).reshape(x.shape[:1] + dense[1] + w.shape[-1:])
+    if _shifted(x, window, dilations, strides, pads, *w.shape[-2:]):
+        rows, m, sizes, offsets = _shifted_rows(x, window, dilations, pads)
+        kernels = w.reshape((-1,) + w.shape[-2:])
+        out = rows[:m] @ kernels[0]
+        term = np.empty_like(out)
+        for s, kernel in zip(offsets[1:], kernels[1:], strict=True):
+            out += np.matmul(rows[s:s + m], kernel, out=term)
+        return out.reshape(x.shape[:1] + sizes + w.shape[-1:])[_output_part(sizes, window, dilations)]
+    view = _windows(x, window, strides, dilations, pads)
+    out = _columns(view) @ w.reshape(-1, w.shape[-1])
+    return out.reshape(view.shape[:rank + 1] + w.shape[-1:])
+
+
 def conv(x, w, strides, padding, dilations=None, channels_first=False):
     """``tf.nn.convolution``: the cross-correlation of ``x`` (``N, *spatial, Cin``) with ``w``
-    (``*window, Cin, Cout``), as one matrix product of the im2col matrix and the filter."""
+    (``*window, Cin, Cout``), as one matrix product of the im2col matrix and the filter, or for
+    stride 1 and many channels as a sum of products of row-shifted views of ``x`` (no copies)."""
     x = _last(x, channels_first)
     rank = w.ndim - 2
     dilations = dilations or (1,) * rank
     pads = conv_pads(x.shape[1:-1], w.shape[:rank], strides, dilations, padding)
-    view = _windows(x, w.shape[:rank], strides, dilations, pads)
-    out = _columns(view) @ w.reshape(-1, w.shape[-1])
-    return _first(out.reshape(view.shape[:rank + 1] + w.shape[-1:]), channels_first)
+    return _first(_correlate(x, w, strides, dilations, pads), channels_first)
 
 
 def _spread(g, sizes, window, strides, dilations, padding):
-    """``g`` with ``stride - 1`` zeros between its elements, padded (or cropped) so that a
-    stride-1 correlation with the flipped window gives the gradient at each input position."""
+    """``g`` with ``stride - 1`` zeros between its elements, cropped where needed, and the zero padding
+    around it with which a stride-1 correlation with the flipped window gives the gradient at each
+    input position."""
     rank = len(window)
     pads = conv_pads(sizes[1:-1], window, strides, dilations, padding)
     if any(s > 1 for s in strides):
@@ -92,14 +173,14 @@ def _spread(g, sizes, window, strides, dilations, padding):
         spread = np.zeros((g.shape[0],) + spread_sizes + g.shape[-1:], dtype=g.dtype)
         spread[(slice(None),) + tuple(slice(None, None, s) for s in strides)] = g
         g = spread
-    around, crop = [(0, 0)], [slice(None)]
+    around, crop = [], [slice(None)]
     for i in range(rank):
         extent = (window[i] - 1) * dilations[i] + 1
         before = extent - 1 - pads[i][0]
         after = sizes[i + 1] + extent - 1 - g.shape[i + 1] - before
         around.append((max(before, 0), max(after, 0)))
-        crop.append(slice(max(-before, 0), g.shape[i + 1] + max(before, 0) + max(after, 0) - max(-after, 0)))
-    return np.pad(g, around + [(0, 0)])[tuple(crop)]
+        crop.append(slice(max(-before, 0), g.shape[i + 1] - max(-after, 0)))
+    return g[tuple(crop)], tuple(around)
 
 
 def _flipped(w):
@@ -113,8 +194,8 @@ def conv_backprop_input(input_sizes, w, g, strides, padding, dilations=None, cha
     sizes, g = _sizes_last(input_sizes, channels_first), _last(g, channels_first)
     rank = w.ndim - 2
     dilations = dilations or (1,) * rank
-    spread = _spread(g, sizes, w.shape[:rank], strides, dilations, padding)
-    out = conv(spread, np.swapaxes(_flipped(w), -1, -2), (1,) * rank, "VALID", dilations)
+    spread, pads = _spread(g, sizes, w.shape[:rank], strides, dilations, padding)
+    out = _correlate(spread, np.swapaxes(_flipped(w), -1, -2), (1,) * rank, dilations, pads)
     return _first(out, channels_first)
 
 
@@ -157,11 +238,9 @@ def depthwise_backprop_input(input_sizes, w, g, strides, padding, dilations=None
     rank = w.ndim - 2
     dilations = dilations or (1,) * rank
     channels, multiplier = w.shape[-2:]
-    spread = _spread(g, sizes, w.shape[:rank], strides, dilations, padding)
-    spread = spread.reshape(spread.shape[:-1] + (channels, multiplier))
+    spread, pads = _spread(g, sizes, w.shape[:rank], strides, dilations, padding)
     # correlate over (window, M) per channel: the multiplier axis joins the window axes
-    view = _windows(spread.reshape(spread.shape[:-2] + (channels * multiplier,)), w.shape[:rank], (1,) * rank,
-                    dilations, ((0, 0),) * rank)
+    view = _windows(spread, w.shape[:rank], (1,) * rank, dilations, pads)
     view = view.reshape(view.shape[:rank + 1] + (channels, multiplier) + view.shape[rank + 2:])
     order = (rank + 1,) + tuple(range(rank + 1)) + (rank + 2,) + tuple(range(rank + 3, 2 * rank + 3))
     columns = view.transpose(order).reshape(channels, -1, multiplier * int(np.prod(w.shape[:rank])))
@@ -312,67 +391,3 @@ def avg_pool_grad(input_sizes, g, ksize, strides, padding, channels_first=False)
     for index in slices:
         padded[index] += share
     return _first(_cropped(padded, pads), channels_first)
-
-
-# -- image resizing (NHWC), TF-1.x's ResizeBilinear / ResizeNearestNeighbor ---------------------------
-
-def _resize_scale(in_size, out_size, align_corners):
-    if align_corners and out_size > 1:
-        return np.float32(in_size - 1) / np.float32(out_size - 1)
-    return np.float32(in_size) / np.float32(out_size)
-
-
-def _bilinear_weights(out_size, in_size, align_corners, half_pixel_centers):
-    """The ``(out, in)`` interpolation matrix along one axis (TF's float32 source positions)."""
-    scale = _resize_scale(in_size, out_size, align_corners)
-    i = np.arange(out_size, dtype=np.float32)
-    source = (i + np.float32(0.5)) * scale - np.float32(0.5) if half_pixel_centers else i * scale
-    below = np.floor(source)
-    lerp = source - below
-    rows = np.arange(out_size)
-    weights = np.zeros((out_size, in_size), dtype=np.float32)
-    np.add.at(weights, (rows, np.maximum(below, 0).astype(np.int64)), 1 - lerp)
-    np.add.at(weights, (rows, np.minimum(np.ceil(source), in_size - 1).astype(np.int64)), lerp)
-    return weights
-
-
-def resize_bilinear(images, size, align_corners=False, half_pixel_centers=False):
-    """Bilinear resize of ``images`` to ``size`` (height, width), in float32 as TF."""
-    rows = _bilinear_weights(int(size[0]), images.shape[1], align_corners, half_pixel_centers)
-    columns = _bilinear_weights(int(size[1]), images.shape[2], align_corners, half_pixel_centers)
-    return np.einsum("yh,nhwc,xw->nyxc", rows, images.astype(np.float32), columns, optimize=True)
-
-
-def resize_bilinear_grad(grads, original, align_corners=False, half_pixel_centers=False):
-    """The gradient of ``resize_bilinear`` with respect to ``original`` (in its dtype)."""
-    rows = _bilinear_weights(grads.shape[1], original.shape[1], align_corners, half_pixel_centers)
-    columns = _bilinear_weights(grads.shape[2], original.shape[2], align_corners, half_pixel_centers)
-    return np.einsum("yh,nyxc,xw->nhwc", rows, grads, columns, optimize=True).astype(original.dtype)
-
-
-def _nearest_index(out_size, in_size, align_corners, half_pixel_centers):
-    """The input index each output row/column copies along one axis (TF's rounding)."""
-    scale = _resize_scale(in_size, out_size, align_corners)
-    i = np.arange(out_size, dtype=np.float32)
-    source = (i + np.float32(0.5)) * scale if half_pixel_centers else i * scale
-    below = np.floor(source)
-    index = below + (source - below >= 0.5) if align_corners else below   # roundf: halves away from 0
-    return np.clip(index.astype(np.int64), 0, in_size - 1)
-
-
-def resize_nearest(images, size, align_corners=False, half_pixel_centers=False):
-    """Nearest-neighbour resize of ``images`` to ``size`` (height, width)."""
-    rows = _nearest_index(int(size[0]), images.shape[1], align_corners, half_pixel_centers)
-    columns = _nearest_index(int(size[1]), images.shape[2], align_corners, half_pixel_centers)
-    return images[:, rows][:, :, columns]
-
-
-def resize_nearest_grad(grads, size, align_corners=False, half_pixel_centers=False):
-    """The gradient of ``resize_nearest`` with respect to its input of spatial ``size``: each
-    output element added to the element it copies."""
-    height, width = int(size[0]), int(size[1])
-    rows = _nearest_index(grads.shape[1], height, align_corners, half_pixel_centers)
-    columns = _nearest_index(grads.shape[2], width, align_corners, half_pixel_centers)
-    pick_rows = (rows[:, None] == np.arange(height)).astype(grads.dtype)
-    pick_columns = (columns[:, None] == np.arange(width)).astype(grads.dtype)
-    return np.einsum("yh,nyxc,xw->nhwc", pick_rows, grads, pick_columns, optimize=True)
