@@ -36,7 +36,8 @@ def scale_in_place(prog: Program) -> None:
         if ins.prim is not MUL and ins.prim is not REAL_DIV:
             continue
         out = ins.outs[0]
-        if id(out) in kept or id(out) in prog.accumulators or _is_gradient(out):
+        if (out.size or 0) < DEL_MIN_ELEMENTS or id(out) in kept or id(out) in prog.accumulators \
+                or _is_gradient(out):
             continue
         grads = [g for g in (ins.args if ins.prim is MUL else ins.args[:1])   # a quotient: only what it divides
                  if _large_gradient(g, out)]
@@ -58,10 +59,9 @@ def scale_in_place(prog: Program) -> None:
 
 
 def _large_gradient(g: Value, out: Value) -> bool:
-    """``g`` is a large gradient of ``out``'s dtype and shape, computed by the module."""
+    """``g`` is a gradient of (large) ``out``'s dtype and shape, computed by the module."""
     return (g.kind is Kind.TEMP and g.const is None and g.dtype is out.dtype and g.dtype.np.kind in "fc"
-            and g.shape.is_fully_defined() and g.shape == out.shape and (g.size or 0) >= DEL_MIN_ELEMENTS
-            and _is_gradient(g))
+            and g.shape.is_fully_defined() and g.shape == out.shape and _is_gradient(g))
 
 
 def _fresh_array(g: Value, top: set[int]) -> bool:
