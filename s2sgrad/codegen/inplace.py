@@ -30,33 +30,44 @@ _FRESH = frozenset({MAT_MUL, ADD_N})   # besides elementwise ops that are no vie
 def scale_in_place(prog: Program) -> None:
     """Mark each product (or quotient) of a dying, module-owned, large gradient as computed in that
     gradient's array: its entry in ``prog.accumulators`` maps it to the gradient."""
-    reads = _reads(prog)
-    top = {id(ins) for ins in prog.instrs}
     kept = {id(v) for v in prog.outputs} | {id(v) for _, v in prog.commits}
-    into = {id(v) for v in prog.accumulators.values()}   # arrays already holding another name's value
+    candidates = []   # (product, the gradients it may be computed in): cheap tests first, most graphs have none
     for ins in prog.instrs:
         if ins.prim is not MUL and ins.prim is not REAL_DIV:
             continue
         out = ins.outs[0]
-        if id(out) in kept or id(out) in prog.accumulators or _is_gradient(out):
+        if (out.size or 0) < DEL_MIN_ELEMENTS or id(out) in kept or id(out) in prog.accumulators \
+                or _is_gradient(out):
             continue
-        for g in ins.args if ins.prim is MUL else ins.args[:1]:   # a quotient: only what it divides
-            if id(g) not in into and _dying_gradient(g, out, reads, top):
+        grads = [g for g in (ins.args if ins.prim is MUL else ins.args[:1])   # a quotient: only what it divides
+                 if _large_gradient(g, out)]
+        if grads:
+            candidates.append((ins, grads))
+    if not candidates:
+        return
+    reads = _reads(prog)
+    top = {id(ins) for ins in prog.instrs}
+    into = {id(v) for v in prog.accumulators.values()}   # arrays already holding another name's value
+    for ins, grads in candidates:
+        for g in grads:
+            if id(g) not in into and reads.get(id(g), 0) == 1 and _fresh_array(g, top):
                 if g is not ins.args[0]:
                     ins.args = [g, ins.args[0]]   # x * y is y * x, exactly; the emitter writes g *= y
-                prog.accumulators[id(out)] = g
+                prog.accumulators[id(ins.outs[0])] = g
                 into.add(id(g))
                 break
 
 
-def _dying_gradient(g: Value, out: Value, reads: dict[int, int], top: set[int]) -> bool:
-    """``g`` is a large gradient of ``out``'s dtype and shape that only this instruction reads, in a
-    new array made by an instruction of the program (outside blocks)."""
+def _large_gradient(g: Value, out: Value) -> bool:
+    """``g`` is a gradient of (large) ``out``'s dtype and shape, computed by the module."""
+    return (g.kind is Kind.TEMP and g.const is None and g.dtype is out.dtype and g.dtype.np.kind in "fc"
+            and g.shape.is_fully_defined() and g.shape == out.shape and _is_gradient(g))
+
+
+def _fresh_array(g: Value, top: set[int]) -> bool:
+    """``g`` is the new array of an instruction of the program (outside blocks)."""
     producer = g.producer
-    return (g.kind is Kind.TEMP and g.const is None and reads.get(id(g), 0) == 1 and _is_gradient(g)
-            and g.dtype is out.dtype and g.dtype.np.kind in "fc" and g.shape.is_fully_defined()
-            and g.shape == out.shape and (g.size or 0) >= DEL_MIN_ELEMENTS
-            and producer is not None and id(producer) in top and not producer.blocks and _fresh(producer.prim))
+    return producer is not None and id(producer) in top and not producer.blocks and _fresh(producer.prim)
 
 
 def _fresh(prim: Primitive) -> bool:

@@ -26,6 +26,8 @@ def share_transposes(prog: Program) -> None:
     to use one contiguous copy, made at the top level before the first instruction that needs it."""
     uses: dict[int, int] = {}
     _count(prog.instrs, uses, 1)
+    if all(n < 2 for n in uses.values()):   # most programs (and every one without MatMuls)
+        return
     top = {id(p) for p in prog.params} | {id(o) for ins in prog.instrs for o in ins.outs}
     shared = {key for key, n in uses.items() if n >= 2 and key in top}
     if not shared:
@@ -49,9 +51,10 @@ def _count(instrs: list[Instr], uses: dict[int, int], weight: int) -> None:
             for side, flag in _SIDES:
                 if ins.attrs[flag] and ins.args[side].shape.rank == 2:
                     uses[id(ins.args[side])] = uses.get(id(ins.args[side]), 0) + weight
-        inner = _IN_LOOP if ins.prim in (WHILE, FOR) else weight
-        for block in ins.blocks:
-            _count(block.instrs, uses, inner)
+        if ins.blocks:
+            inner = _IN_LOOP if ins.prim is WHILE or ins.prim is FOR else weight
+            for block in ins.blocks:
+                _count(block.instrs, uses, inner)
 
 
 def _transposed(ins: Instr, shared: set[int]) -> list[tuple[Value, Instr]]:
