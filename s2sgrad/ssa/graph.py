@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..shapes import dims_text
 from .nodes import GraphElement, Operation, Tensor, user_location  # re-exported
 from .printer import format_ops
-from .recording_state import GradientScope, NameScope, Recording, ThreadState, invalid_name, valid_name
+from .recording_state import GradientScope, NameScope, PerThread, Recording, invalid_name, valid_name
 from .regions import Region, encloses
 
 if TYPE_CHECKING:  # the type only: primitive declarations sit above the IR
@@ -36,7 +36,7 @@ class Graph(GraphElement):
         self._by_name: dict[str, Operation] = {}
         self._names_in_use: dict[str, int] = {}
         self._lock = threading.RLock()
-        self._local = ThreadState()
+        self._local = PerThread()
         self._collections: dict[str, list] = {}
         self._gradient_override_map: dict[str, str] = {}
         self._primals: dict[Tensor, Tensor] = {}  # adjoint -> primal, as ``tf.gradients`` summed them
@@ -53,7 +53,7 @@ class Graph(GraphElement):
         if attrs is None:
             attrs = {}
         inputs = tuple(inputs)
-        local = self._local
+        local = self._local.state
         for t in inputs:
             if type(t) is not Tensor and not isinstance(t, Tensor):
                 raise TypeError(f"{prim.name}: input {t!r} is not a Tensor")
@@ -109,7 +109,7 @@ class Graph(GraphElement):
 
     def unique_name(self, name: str, mark_as_used: bool = True) -> str:
         """``scope/name``, suffixed ``_1``, ``_2``... when taken (case-insensitively, as in TF)."""
-        scope = self._local.scope
+        scope = self._local.state.scope
         if scope:
             name = scope + "/" + name
         key = name.lower()
@@ -135,12 +135,12 @@ class Graph(GraphElement):
         return NameScope(self, name)
 
     def get_name_scope(self) -> str:
-        return self._local.scope
+        return self._local.state.scope
 
     @contextlib.contextmanager
     def control_dependencies(self, control_inputs: Iterable | None) -> Iterator[None]:
         """Ops created inside depend on ``control_inputs`` (None clears the dependencies)."""
-        old = self._local.control
+        old = self._local.state.control
         if control_inputs is None:
             new: list[Operation] = []
         else:
@@ -153,20 +153,20 @@ class Graph(GraphElement):
                     raise ValueError(f"Control input {op.name} must be from the same graph.")
                 if op not in new:
                     new.append(op)
-        self._local.control = new
+        self._local.state.control = new
         try:
             yield
         finally:
-            self._local.control = old
+            self._local.state.control = old
 
     def device(self, device_name_or_function: Any) -> Any:
         """``with g.device("/cpu:0"):`` ops created inside record the device (placement is a no-op)."""
-        return self._local.placement.device(device_name_or_function)
+        return self._local.state.placement.device(device_name_or_function)
 
     def colocate_with(self, op: Any, ignore_existing: bool = False) -> Any:
         """``with g.colocate_with(t):`` ops created inside record ``t``'s op as their colocation group."""
         target = None if op is None else _as_op(op, "the op to colocate with")
-        return self._local.placement.colocate_with(target, ignore_existing)
+        return self._local.state.placement.colocate_with(target, ignore_existing)
 
     @contextlib.contextmanager
     def gradient_override_map(self, op_type_map: dict[str, str]) -> Iterator[None]:
@@ -203,7 +203,7 @@ class Graph(GraphElement):
     def _outside_blocks(self) -> Iterator[None]:
         """Ops created inside go to the top level with no control dependencies (variables and their
         initializers made while a branch or loop body is being recorded, as TF's ``init_scope``)."""
-        local = self._local
+        local = self._local.state
         saved = local.region, local.control
         local.region, local.control = None, []
         try:
@@ -212,7 +212,7 @@ class Graph(GraphElement):
             local.region, local.control = saved
 
     def _current_region(self) -> Region | None:
-        return self._local.region
+        return self._local.state.region
 
     def _at_location(self, location: tuple) -> contextlib.AbstractContextManager[None]:
         """Ops created inside record ``location`` as the user code that made them (``tf.gradients``

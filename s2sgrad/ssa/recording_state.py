@@ -15,13 +15,18 @@ from .regions import Region
 if TYPE_CHECKING:  # the type only: the graph uses these
     from .graph import Graph
 
-__all__ = ["ThreadState", "Recording", "NameScope", "GradientScope", "valid_name", "invalid_name"]
+__all__ = ["ThreadState", "PerThread", "Recording", "NameScope", "GradientScope", "valid_name", "invalid_name"]
 
 VALID_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
 VALID_SCOPE = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
 
 
-class ThreadState(threading.local):
+class ThreadState:
+    """One thread's recording state (plain slots: ``create_op`` reads several fields per op, and a
+    ``threading.local`` attribute costs ten times a slot)."""
+
+    __slots__ = ("scope", "control", "grad_of", "location", "placement", "region", "foreign_reads")
+
     def __init__(self) -> None:
         self.scope = ""
         self.control: list[Operation] = []
@@ -32,21 +37,29 @@ class ThreadState(threading.local):
         self.foreign_reads = False             # gradients of blocks may read their forward blocks
 
 
+class PerThread(threading.local):
+    """Each thread's ``ThreadState``, as ``.state``: one thread-local read, then slots."""
+
+    def __init__(self) -> None:
+        self.state = ThreadState()
+
+
 class Recording:
     """``with``: one field of a thread's recording state set for the block (a class, not a
     generator: ``tf.gradients`` enters thousands of these)."""
 
     __slots__ = ("local", "field", "value", "old")
 
-    def __init__(self, local: ThreadState, field: str, value: object) -> None:
+    def __init__(self, local: PerThread, field: str, value: object) -> None:
         self.local, self.field, self.value = local, field, value
 
     def __enter__(self) -> None:
-        self.old = getattr(self.local, self.field)
-        setattr(self.local, self.field, self.value)
+        state = self.local.state
+        self.old = getattr(state, self.field)
+        setattr(state, self.field, self.value)
 
     def __exit__(self, *exc: object) -> None:
-        setattr(self.local, self.field, self.old)
+        setattr(self.local.state, self.field, self.old)
 
 
 class NameScope:
@@ -60,7 +73,7 @@ class NameScope:
 
     def __enter__(self) -> str:
         graph, name = self.graph, self.name
-        old = self.old = graph._local.scope
+        old = self.old = graph._local.state.scope
         pattern = VALID_SCOPE if old else VALID_NAME  # as TF: a top-level scope is spelled like an op
         if name is not None and (type(name) is not str or name and not pattern.match(name)):
             raise invalid_name(name, "scope", first_char=not old)
@@ -71,11 +84,11 @@ class NameScope:
         else:
             with graph._lock:  # two threads opening scope "a" get "a" and "a_1"
                 new = graph.unique_name(name)
-        graph._local.scope = new
+        graph._local.state.scope = new
         return new + "/" if new else ""
 
     def __exit__(self, *exc: object) -> None:
-        self.graph._local.scope = self.old
+        self.graph._local.state.scope = self.old
 
 
 class GradientScope:
@@ -89,7 +102,7 @@ class GradientScope:
 
     def __enter__(self) -> str:
         graph = self.graph
-        local = graph._local
+        local = graph._local.state
         self.old = local.scope, local.grad_of
         lock = graph._lock
         lock.acquire()
@@ -101,7 +114,8 @@ class GradientScope:
         return local.scope + "/"
 
     def __exit__(self, *exc: object) -> None:
-        self.graph._local.scope, self.graph._local.grad_of = self.old
+        local = self.graph._local.state
+        local.scope, local.grad_of = self.old
 
 
 @functools.lru_cache(maxsize=4096)
