@@ -119,16 +119,30 @@ def _dense_map(x, w, strides, dilations, pads):
     cells = int(np.prod(sizes)) * int(np.prod(out)) * w.shape[-2] * w.shape[-1]
     if int(np.prod(sizes)) >= int(np.prod(window)) or cells > 1 << 22 or x.dtype not in (np.float32, np.float64):
         return None
+    key = (sizes, window, out, tuple(strides), tuple(dilations), tuple(b for b, _ in pads))
+    pairs = _DENSE_PAIRS.get(key)
+    if pairs is None:   # (a plain dict, as runtime helpers use NumPy only; threads may race to fill it)
+        if len(_DENSE_PAIRS) >= 64:
+            _DENSE_PAIRS.clear()
+        pairs = _DENSE_PAIRS[key] = _dense_pairs(*key)
+    pixel, element, output = pairs
+    matrix = np.zeros((int(np.prod(sizes)), w.shape[-2], int(np.prod(out)), w.shape[-1]), dtype=w.dtype)
+    matrix[pixel, :, output, :] = w.reshape((-1,) + w.shape[-2:])[element]
+    return matrix.reshape(int(np.prod(sizes)) * w.shape[-2], -1), out
+
+
+_DENSE_PAIRS: dict = {}   # shapes -> _dense_pairs: every step of a training loop reuses them
+
+
+def _dense_pairs(sizes, window, out, strides, dilations, befores):
+    """``_dense_map``'s (input pixel, window element, output pixel) triples: shapes only, made once."""
     rank = len(sizes)
     column = (rank, 1, 1)
     position = (np.indices(out).reshape(rank, 1, -1) * np.reshape(strides, column)
                 + np.indices(window).reshape(rank, -1, 1) * np.reshape(dilations, column)
-                - np.reshape([b for b, _ in pads], column))
+                - np.reshape(befores, column))
     element, output = np.nonzero(np.all((position >= 0) & (position < np.reshape(sizes, column)), axis=0))
-    pixel = np.ravel_multi_index(tuple(position[:, element, output]), sizes)
-    matrix = np.zeros((int(np.prod(sizes)), w.shape[-2], int(np.prod(out)), w.shape[-1]), dtype=w.dtype)
-    matrix[pixel, :, output, :] = w.reshape((-1,) + w.shape[-2:])[element]
-    return matrix.reshape(int(np.prod(sizes)) * w.shape[-2], -1), out
+    return np.ravel_multi_index(tuple(position[:, element, output]), sizes), element, output
 
 
 def _correlate(x, w, strides, dilations, pads):
