@@ -11,6 +11,10 @@ One process-wide setting, ``S2SGRAD_BLAS_THREADS`` in the environment or ``set_b
   re-measurement of more (and backs off as if they had lost again) when the machine had less than
   ``SPARE`` of a core idle since the last choice (``/proc/stat``): more threads would only fight the
   other processes for the cores, and a run that finds this out can cost ten single-threaded ones.
+  For the same reason a measurement picks one thread without timing more when, before its first two
+  runs (and then most of its runs), other processes' runnable threads left no core for a second one
+  (``/proc/loadavg`` less this process's running threads): on a crowded machine single timed runs are
+  preempted at random and their medians pick the wrong count half the time.
   On a loaded machine, or for thin products such as a convolution's (50176x9)@(9x16), one thread
   wins; for large products on idle cores, all of them.
 - an integer ``n`` >= 1: every step runs with ``n`` BLAS threads.
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import math
 import os
 import statistics
 import time
@@ -141,6 +146,7 @@ class _AutoThreads:
         self.choice = 0          # the thread count chosen (0: none yet)
         self.best: Callable = step
         self.ticks: tuple[int, int] | None = None   # the machine's CPU ticks when the choice was made
+        self.crowding: list[bool] = []   # per run of this measurement: no core was free for a second thread
 
     def __call__(self, *feeds: Any) -> Any:
         if self.first:   # compiles, allocates and fills caches: not representative
@@ -156,7 +162,7 @@ class _AutoThreads:
             if self.choice == 1 and not self._spare_core():
                 self._stands()
                 return self.best(*feeds)
-            self.times = {default: [], 1: []}
+            self.times = {1: [], default: []}
         return self._measure(feeds)
 
     def _spare_core(self) -> bool:
@@ -176,7 +182,12 @@ class _AutoThreads:
         times = self.times   # this measurement's (another thread's run may end it meanwhile)
         if not times:
             return self.best(*feeds)
-        threads = min(times, key=lambda n: len(times[n]))   # alternate the candidates
+        crowding = self.crowding
+        crowding.append(_crowded())
+        if len(crowding) >= 2 and 2 * sum(crowding) > len(crowding):   # one thread wins, untimed
+            self._decide({n: 0.0 if n == 1 else math.inf for n in times})
+            return self.best(*feeds)
+        threads = min(times, key=lambda n: len(times[n]))   # alternate the candidates, one thread first
         run = _with_threads(self.step, self.controllers, threads)
         start = time.perf_counter()
         result = run(*feeds)
@@ -192,6 +203,7 @@ class _AutoThreads:
 
     def _decide(self, medians: dict[int, float]) -> None:
         best = min(medians, key=medians.__getitem__)
+        self.crowding = []
         if self.probes == 1 and best != self.choice:   # the choice fell: measure properly again
             self.times, self.probes, self.interval = {n: [] for n in medians}, PROBES, RECHECK
             return
@@ -205,6 +217,25 @@ class _AutoThreads:
         default = max(medians)   # the candidates: the BLAS's own count and 1
         self.best = self.step if best == default else _with_threads(self.step, self.controllers, best)
         self.ticks = _cpu_ticks()
+
+
+def _crowded() -> bool:
+    """Whether other processes' runnable threads, right now, leave no core idle for a second BLAS
+    thread of ours (``/proc/loadavg``'s running count less this process's running threads); False
+    when unknown."""
+    spare = (os.cpu_count() or 1) - 1   # cores besides the one this thread runs on
+    try:
+        with open("/proc/loadavg", "rb") as f:
+            running = int(f.read().split()[3].split(b"/")[0])
+        if running - 1 < spare:   # this thread is one of them
+            return False
+        own = 0
+        for task in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{task}/stat", "rb") as f:
+                own += f.read().rsplit(b")", 1)[1].split()[0] == b"R"
+    except (OSError, ValueError, IndexError):
+        return False
+    return running - own >= spare
 
 
 def _cpu_ticks() -> tuple[int, int] | None:

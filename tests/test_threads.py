@@ -1,6 +1,9 @@
 """s2sgrad.threads: how many BLAS threads a session's steps use (the "auto" policy, a fixed count,
 "off", ConfigProto's intra_op_parallelism_threads), with fake BLAS controllers whose thread count
 decides how long a step takes, and once with the real threadpoolctl."""
+import os
+import subprocess
+import sys
 import threading
 import warnings
 
@@ -28,6 +31,7 @@ def blas(monkeypatch):
     fake = FakeBlas()
     monkeypatch.setattr(threads, "_blas_controllers", lambda: (fake,))
     monkeypatch.setattr(threads, "_cpu_ticks", lambda: None)   # the machine's idle time unknown: always re-measure
+    monkeypatch.setattr(threads, "_crowded", lambda: False)    # no other process competes for the cores
     monkeypatch.setattr(threads, "_setting", [])
     monkeypatch.delenv("S2SGRAD_BLAS_THREADS", raising=False)
     return fake
@@ -141,6 +145,37 @@ def test_a_one_thread_step_re_measures_more_threads_only_when_a_core_was_idle(bl
     while len(seen) < 40:   # past the first re-measurement, 2 s on
         step(1)
     assert seen.count(2) == probes and step.interval == 2 * threads.RECHECK   # the choice stands either way
+
+
+def test_a_crowded_machine_gets_one_thread_without_timing_more(blas, clock, monkeypatch):
+    monkeypatch.setattr(threads, "_crowded", lambda: True)
+    installed, seen, _ = run_auto(blas, {2: 0.001, 1: 0.0015}, clock)   # two threads would look faster
+    step = installed[-1]
+    assert seen[0] == 2 and set(seen[1:]) == {1}   # after the warm-up run, never the BLAS's own count
+    assert step.choice == 1 and blas.num_threads == 2
+
+
+def test_a_machine_crowded_at_one_moment_is_still_measured(blas, clock, monkeypatch):
+    samples = iter([True] + [False] * 100)
+    monkeypatch.setattr(threads, "_crowded", lambda: next(samples))
+    installed, seen, _ = run_auto(blas, {2: 0.001, 1: 0.0015}, clock)
+    assert seen[1:7].count(2) == 3 and installed[-1].choice == 2
+
+
+def test_crowded_sees_other_processes_running_on_every_other_core():
+    if not os.path.exists("/proc/loadavg") or (os.cpu_count() or 1) < 2:
+        pytest.skip("needs Linux's /proc/loadavg and two cores")
+    spinners = [subprocess.Popen([sys.executable, "-c", "print(flush=True)\nwhile True: pass"],
+                                 stdout=subprocess.PIPE) for _ in range(os.cpu_count() - 1)]
+    try:
+        for spinner in spinners:
+            spinner.stdout.readline()   # started: spinning from now on
+        samples = [threads._crowded() for _ in range(20)]
+    finally:
+        for spinner in spinners:
+            spinner.kill()
+            spinner.wait()
+    assert sum(samples) > 10
 
 
 def test_the_machines_cpu_ticks_are_idle_within_total():
