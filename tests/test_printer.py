@@ -103,3 +103,15 @@ def test_long_targets_calls_and_returns_are_wrapped_readably():
          "                  term_4, term_5, term_6, term_7])"],
         ["return (loss, new_layer_1_weights,",
          "        new_layer_1_bias, new_layer_2_weights)"]]
+
+
+def test_an_operator_chain_broken_inside_a_call_gets_no_parentheses_of_its_own():
+    tree = ast.parse("g_x = np.maximum(first_long_operand * second_long_operand + third_long_operand - fourth,"
+                     " other)\nout = first_long_operand * second_long_operand + third_long_operand")
+    assert [print_lines(stmt, 48) for stmt in tree.body] == [
+        ["g_x = np.maximum((first_long_operand",
+         "                  * second_long_operand)",   # a broken operand keeps its grouping
+         "                 + third_long_operand - fourth,",
+         "                 other)"],
+        ["out = (first_long_operand * second_long_operand",   # outside brackets: parentheses added
+         "       + third_long_operand)"]]

@@ -86,19 +86,23 @@ def assignment_lines(name: str, value: ast.expr, width: int) -> list[str]:
     return print_lines(ast.Assign([ast.Name(name, ast.Store())], value, None, lineno=0), width)
 
 
-def _fill(prefix: str, node: ast.expr, suffix: str, width: int, text: str | None = None) -> list[str]:
-    """``prefix + node + suffix``, broken after commas inside ``node``'s brackets to fit ``width``."""
+def _fill(prefix: str, node: ast.expr, suffix: str, width: int, text: str | None = None,
+          enclosed: bool = False) -> list[str]:
+    """``prefix + node + suffix``, broken after commas inside ``node``'s brackets to fit ``width``;
+    ``enclosed``: ``node`` is an item inside brackets already, so an operator chain broken across
+    lines needs no parentheses of its own."""
     text = _expr(node, _TEST) if text is None else text
     if len(prefix) + len(text) + len(suffix) <= width:
         return [prefix + text + suffix]
+    opening, closing = ("", "") if enclosed else ("(", ")")
     if type(node) is ast.BinOp and _BINOPS[type(node.op)][1] != _POWER:
-        return _split_binop(prefix, node, suffix, width)
+        return _split_binop(prefix + opening, node, closing + suffix, width)
     if type(node) is ast.Compare and len(node.ops) == 1:  # (a\n <= b), the tree unchanged
-        left = _fill(prefix + "(", node.left, "", width, _expr(node.left, _CMP + 1))
-        indent = " " * (len(prefix) + 1)
+        left = _fill(prefix + opening, node.left, "", width, _expr(node.left, _CMP + 1))
+        indent = " " * len(prefix + opening)
         symbol = _CMPOPS[type(node.ops[0])] + " "
         right = _expr(node.comparators[0], _CMP + 1)
-        return left + _fill(indent + symbol, node.comparators[0], ")" + suffix, width, right)
+        return left + _fill(indent + symbol, node.comparators[0], closing + suffix, width, right)
     parts = _bracketed(node)
     if parts is None:
         return [prefix + text + suffix]
@@ -117,7 +121,8 @@ def _fill(prefix: str, node: ast.expr, suffix: str, width: int, text: str | None
             lines.append(current)
             current, fresh = indent, True
         if len(current) + (0 if fresh else 1) + len(piece) + len(end) > width and _breakable(_inner(item)):
-            sub = _fill(current + ("" if fresh else " ") + _keyword_prefix(item), _inner(item), end, width)
+            sub = _fill(current + ("" if fresh else " ") + _keyword_prefix(item), _inner(item), end, width,
+                        enclosed=True)
             lines += sub[:-1]
             current, fresh = sub[-1], False
             continue
@@ -127,9 +132,10 @@ def _fill(prefix: str, node: ast.expr, suffix: str, width: int, text: str | None
 
 
 def _split_binop(prefix: str, node: ast.BinOp, suffix: str, width: int) -> list[str]:
-    """A chain ``a + b - c`` of one precedence in added parentheses (the tree stays the same),
-    operands packed greedily, each continuation line starting with its operator aligned inside
-    the parenthesis; an operand too long for a line of its own is broken further."""
+    """A chain ``a + b - c`` of one precedence after ``prefix`` (which ends inside brackets: the
+    caller's added parenthesis or an enclosing call's; the tree stays the same), operands packed
+    greedily, each continuation line starting with its operator aligned after ``prefix``; an
+    operand too long for a line of its own is broken further."""
     own = _BINOPS[type(node.op)][1]
     terms: list[tuple[str, ast.expr]] = []
     left: ast.expr = node
@@ -138,11 +144,11 @@ def _split_binop(prefix: str, node: ast.BinOp, suffix: str, width: int) -> list[
         left = left.left
     terms.append(("", left))
     terms.reverse()
-    indent = " " * (len(prefix) + 1)
+    indent = " " * len(prefix)
     lines: list[str] = []
-    current = prefix + "("
+    current = prefix
     for k, (symbol, operand) in enumerate(terms):
-        end = ")" + suffix if k == len(terms) - 1 else ""
+        end = suffix if k == len(terms) - 1 else ""
         piece = symbol + _expr(operand, own if k == 0 else own + 1)
         if k and len(current) + 1 + len(piece) + len(end) > width:
             lines.append(current)
