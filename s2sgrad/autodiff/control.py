@@ -13,7 +13,7 @@ from typing import Any
 
 from ..ops import array_ops as a
 from ..ops.blocks import block_param, control_op, step_read, undefined
-from ..primitives.control import FOR, IF, WHILE, kept_shape
+from ..primitives.control import FOR, IF, STEP_READ, UNDEFINED, WHILE, kept_shape
 from ..primitives.state import CONST
 from ..shapes import TensorShape
 from ..ssa.graph import Operation, Tensor
@@ -44,7 +44,7 @@ def _if_rule(op: Operation, needed: Sequence[bool], out_grads: Sequence[Any], di
         return [None] * len(op.inputs)
     for region, branch_grads in zip(regions, per_branch, strict=True):
         with graph._in_region(region):
-            region.results = [branch_grads[k] if branch_grads[k] is not None else a.zeros_like(captures[wanted[k]])
+            region.results = [branch_grads[k] if branch_grads[k] is not None else _no_gradient(captures[wanted[k]])
                               for k in found]
     for fwd, region in zip(forward, regions, strict=True):
         _route(region, fwd, _exposer(op, fwd))
@@ -53,6 +53,28 @@ def _if_rule(op: Operation, needed: Sequence[bool], out_grads: Sequence[Any], di
     for k, out in zip(found, grad_op.outputs, strict=True):
         grads[1 + wanted[k]] = out
     return grads
+
+
+def _no_gradient(capture: Tensor) -> Tensor:
+    """A branch's gradient of a capture it does not differentiate: zeros like it, or None (undefined)
+    for an iteration's record of a value an If defines in one branch only (the record itself may be
+    None then, and ``step_grad`` takes None for no gradient)."""
+    if capture.op.prim is STEP_READ and _undefined_somewhere(capture.op.inputs[0]):
+        return undefined(capture)
+    return a.zeros_like(capture)
+
+
+def _undefined_somewhere(records: Tensor) -> bool:
+    """Whether ``records`` (an iteration-indexed tensor) records an If's output one branch leaves undefined."""
+    op = records.op
+    if op.prim not in (WHILE, FOR):
+        return False
+    kept = op.attrs["_kept"]
+    position = records.value_index - (len(op.outputs) - len(kept))
+    if position < 0 or kept[position].op.prim is not IF:
+        return False
+    t = kept[position]
+    return any(r.results[t.value_index].op.prim is UNDEFINED for r in t.op.attrs["_regions"])
 
 
 def _exposer(op: Operation, branch: Region) -> Callable[[Tensor], Tensor]:
@@ -91,13 +113,13 @@ def _loop_rule(op: Operation, needed: Sequence[bool], out_grads: Sequence[Any],
     seeded_records = [(t, g) for t, g in zip(op.attrs["_kept"], out_grads[len(out_grads) - len(records):],
                                              strict=True) if g is not None]
     inits = [out_grads[j] if out_grads[j] is not None else a.zeros_like(op.outputs[j]) for j in carried]
-    inits += [a.zeros_like(captures[i]) for i in summed]
+    inits += [_sum_start(captures[i]) for i in summed]
     region = Region("body", graph._current_region())
     index = block_param(graph, region, trips.dtype, TensorShape([]), "k")
     g_vars = [block_param(graph, region, t.dtype, t.shape, "g_" + params[j].op.attrs["label"])
               for j, t in zip(carried, inits, strict=False)]
-    sums = [block_param(graph, region, t.dtype, t.shape, "g_sum", gradient_of=captures[i])
-            for i, t in zip(summed, inits[len(carried):], strict=True)]
+    sums = [block_param(graph, region, captures[i].dtype, captures[i].shape, "g_sum", gradient_of=captures[i])
+            for i in summed]
     with graph._reading_other_blocks(), graph._in_region(region):
         ys = [body.results[j] for j in carried] + [t for t, _ in seeded_records]
         grad_ys = g_vars + [step_read(g, index) for _, g in seeded_records]
@@ -115,6 +137,16 @@ def _loop_rule(op: Operation, needed: Sequence[bool], out_grads: Sequence[Any],
     for k, i in enumerate(summed):
         out[first + n + i] = back.outputs[len(carried) + k]
     return out
+
+
+def _sum_start(capture: Tensor) -> Tensor:
+    """Where the gradient of ``capture`` summed over the iterations starts: zeros like it, or for a
+    loop's per-iteration record (a list, whose entries an If may leave undefined) a scalar zero the
+    iterations' ``step_grad`` rows broadcast to."""
+    op = capture.op
+    if op.prim in (WHILE, FOR) and capture.value_index >= len(op.outputs) - len(op.attrs["_kept"]):
+        return a.zeros([], capture.dtype)
+    return a.zeros_like(capture)
 
 
 def _constant_in(region: Region, t: Tensor) -> Tensor:
