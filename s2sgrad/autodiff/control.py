@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..ops import array_ops as a
-from ..ops.blocks import block_param, control_op, step_read, undefined
+from ..ops.blocks import block_param, control_op, step_grad, step_read, undefined
 from ..primitives.control import FOR, IF, STEP_READ, UNDEFINED, WHILE, kept_shape
 from ..primitives.state import CONST
 from ..shapes import TensorShape
@@ -140,13 +140,15 @@ def _loop_rule(op: Operation, needed: Sequence[bool], out_grads: Sequence[Any],
 
 
 def _sum_start(capture: Tensor) -> Tensor:
-    """Where the gradient of ``capture`` summed over the iterations starts: zeros like it, or for a
-    loop's per-iteration record (a list, whose entries an If may leave undefined) a scalar zero the
-    iterations' ``step_grad`` rows broadcast to."""
+    """Where the gradient of ``capture`` summed over the iterations starts: zeros like it; for a
+    loop's per-iteration record (a list, whose entries an If may leave undefined) ``step_grad`` of
+    no gradient, zeros with one row per record."""
     op = capture.op
-    if op.prim in (WHILE, FOR) and capture.value_index >= len(op.outputs) - len(op.attrs["_kept"]):
-        return a.zeros([], capture.dtype)
-    return a.zeros_like(capture)
+    kept = op.attrs.get("_kept", []) if op.prim in (WHILE, FOR) else []
+    position = capture.value_index - (len(op.outputs) - len(kept))
+    if position < 0:
+        return a.zeros_like(capture)
+    return step_grad(capture, a.constant(0), undefined(kept[position]))
 
 
 def _constant_in(region: Region, t: Tensor) -> Tensor:
