@@ -56,25 +56,47 @@ def _if_rule(op: Operation, needed: Sequence[bool], out_grads: Sequence[Any], di
 
 
 def _no_gradient(capture: Tensor) -> Tensor:
-    """A branch's gradient of a capture it does not differentiate: zeros like it, or None (undefined)
-    for an iteration's record of a value an If defines in one branch only (the record itself may be
-    None then, and ``step_grad`` takes None for no gradient)."""
-    if capture.op.prim is STEP_READ and _undefined_somewhere(capture.op.inputs[0]):
+    """A branch's gradient of a capture it does not differentiate: zeros (one row per record for a
+    loop's record), or None for a value that may itself be None (an If's output one branch leaves
+    undefined, or an iteration's record of one): ``step_grad`` takes None for no gradient."""
+    if _maybe_undefined(capture):
         return undefined(capture)
-    return a.zeros_like(capture)
+    return _zeros(capture)
 
 
-def _undefined_somewhere(records: Tensor) -> bool:
-    """Whether ``records`` (an iteration-indexed tensor) records an If's output one branch leaves undefined."""
-    op = records.op
+def _zeros(t: Tensor) -> Tensor:
+    """Zeros like ``t``; for a loop's per-iteration record (a list, whose entries an If may leave
+    undefined) ``step_grad`` of no gradient: zeros with one row per record, shaped like the defined ones."""
+    kept = _recorded(t)
+    return a.zeros_like(t) if kept is None else step_grad(t, a.constant(0), undefined(kept))
+
+
+def _recorded(t: Tensor) -> Tensor | None:
+    """The body tensor ``t`` records per iteration when ``t`` is a loop's record (or an If's output
+    exposing one), else None."""
+    op = t.op
+    if op.prim is IF:
+        defined = [r.results[t.value_index] for r in op.attrs["_regions"]
+                   if r.results[t.value_index].op.prim is not UNDEFINED]
+        return _recorded(defined[0]) if len(defined) == 1 else None
     if op.prim not in (WHILE, FOR):
-        return False
+        return None
     kept = op.attrs["_kept"]
-    position = records.value_index - (len(op.outputs) - len(kept))
-    if position < 0 or kept[position].op.prim is not IF:
-        return False
-    t = kept[position]
-    return any(r.results[t.value_index].op.prim is UNDEFINED for r in t.op.attrs["_regions"])
+    position = t.value_index - (len(op.outputs) - len(kept))
+    return kept[position] if position >= 0 else None
+
+
+def _maybe_undefined(t: Tensor) -> bool:
+    """Whether ``t`` may be None when it runs: an If's output a branch leaves undefined, or a record's read of one."""
+    op = t.op
+    if op.prim is UNDEFINED:
+        return True
+    if op.prim is IF:
+        return any(_maybe_undefined(r.results[t.value_index]) for r in op.attrs["_regions"])
+    if op.prim is STEP_READ:
+        kept = _recorded(op.inputs[0])
+        return kept is not None and _maybe_undefined(kept)
+    return False
 
 
 def _exposer(op: Operation, branch: Region) -> Callable[[Tensor], Tensor]:
@@ -113,7 +135,7 @@ def _loop_rule(op: Operation, needed: Sequence[bool], out_grads: Sequence[Any],
     seeded_records = [(t, g) for t, g in zip(op.attrs["_kept"], out_grads[len(out_grads) - len(records):],
                                              strict=True) if g is not None]
     inits = [out_grads[j] if out_grads[j] is not None else a.zeros_like(op.outputs[j]) for j in carried]
-    inits += [_sum_start(captures[i]) for i in summed]
+    inits += [_zeros(captures[i]) for i in summed]
     region = Region("body", graph._current_region())
     index = block_param(graph, region, trips.dtype, TensorShape([]), "k")
     g_vars = [block_param(graph, region, t.dtype, t.shape, "g_" + params[j].op.attrs["label"])
@@ -137,18 +159,6 @@ def _loop_rule(op: Operation, needed: Sequence[bool], out_grads: Sequence[Any],
     for k, i in enumerate(summed):
         out[first + n + i] = back.outputs[len(carried) + k]
     return out
-
-
-def _sum_start(capture: Tensor) -> Tensor:
-    """Where the gradient of ``capture`` summed over the iterations starts: zeros like it; for a
-    loop's per-iteration record (a list, whose entries an If may leave undefined) ``step_grad`` of
-    no gradient, zeros with one row per record."""
-    op = capture.op
-    kept = op.attrs.get("_kept", []) if op.prim in (WHILE, FOR) else []
-    position = capture.value_index - (len(op.outputs) - len(kept))
-    if position < 0:
-        return a.zeros_like(capture)
-    return step_grad(capture, a.constant(0), undefined(kept[position]))
 
 
 def _constant_in(region: Region, t: Tensor) -> Tensor:

@@ -16,6 +16,10 @@ def while_in_cond(tf, x):
     return tf.cond(tf.reduce_sum(x) > 0, loop, lambda: x * x * x)
 
 
+def cond_in_while_in_cond(tf, x):
+    return tf.cond(tf.reduce_sum(x) > 0, lambda: cond_in_while(tf, x), lambda: x * x * x)
+
+
 def while_in_while(tf, x):
     def inner(v):
         return tf.while_loop(lambda j, w: j < 2, lambda j, w: (j + 1, tf.sin(w * x) + w), [0, v])[1]
@@ -36,11 +40,12 @@ def cond_in_data_dependent_while(tf, x):
     return tf.while_loop(lambda v: tf.reduce_sum(v) < 6.0, body, [x])
 
 
-PROGRAMS = {f.__name__: f for f in (cond_in_while, while_in_cond, while_in_while, cond_in_cond_in_while,
-                                    cond_in_data_dependent_while)}
+PROGRAMS = {f.__name__: f for f in (cond_in_while, while_in_cond, cond_in_while_in_cond, while_in_while,
+                                    cond_in_cond_in_while, cond_in_data_dependent_while)}
 INPUTS = {
     "cond_in_while": [[0.5, 0.6], [0.2, -0.9]],
     "while_in_cond": [[0.7, -0.3], [-0.6, 0.2]],
+    "cond_in_while_in_cond": [[0.5, 0.6], [-0.6, 0.2]],
     "while_in_while": [[0.4, 0.9], [-0.5, 0.3]],
     "cond_in_cond_in_while": [[0.3, 0.45], [-0.8, 0.5]],
     "cond_in_data_dependent_while": [[0.35, 0.4], [0.9, 0.45]],
