@@ -140,8 +140,8 @@ def _loop_rule(op: Operation, needed: Sequence[bool], out_grads: Sequence[Any],
     index = block_param(graph, region, trips.dtype, TensorShape([]), "k")
     g_vars = [block_param(graph, region, t.dtype, t.shape, "g_" + params[j].op.attrs["label"])
               for j, t in zip(carried, inits, strict=False)]
-    sums = [block_param(graph, region, captures[i].dtype, captures[i].shape, "g_sum", gradient_of=captures[i])
-            for i in summed]
+    sums = [block_param(graph, region, t.dtype, t.shape, "g_sum", gradient_of=captures[i])
+            for i, t in zip(summed, inits[len(carried):], strict=True)]
     with graph._reading_other_blocks(), graph._in_region(region):
         ys = [body.results[j] for j in carried] + [t for t, _ in seeded_records]
         grad_ys = g_vars + [step_read(g, index) for _, g in seeded_records]
