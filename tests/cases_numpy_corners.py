@@ -61,4 +61,8 @@ CASES = [
     OpCase("numpy_arccosh", _numpy(P.NUMPY_ARCCOSH), [COL + 1.0], np.arccosh, order2=True),
     OpCase("numpy_arccosh_large", _numpy(P.NUMPY_ARCCOSH), [np.array([1.0, 1e200])], np.arccosh, grad=False),
     OpCase("numpy_cbrt_zero", _numpy(P.NUMPY_CBRT), [np.array([0.0, -27.0, 8.0])], np.cbrt, grad=False),
+    OpCase("numpy_nanargmax", _along(P.NUMPY_NANARGMAX, axis=1), [NAN], lambda x: np.nanargmax(x, axis=1),
+           grad=False),
+    OpCase("numpy_nanargmin_int", _along(P.NUMPY_NANARGMIN, axis=0), [I], lambda x: np.nanargmin(x, axis=0),
+           grad=False),
 ]

@@ -153,6 +153,28 @@ def test_values_are_numpys_at_the_corners():
             np.testing.assert_array_equal(value, f(x, y))
 
 
+def test_fmod_keeps_the_sign_of_a_zero_dividend():
+    x = np.array([-0.0, 0.0, -0.0, -2.0, 2.0, -0.25])
+    y = np.array([1.0, -1.0, np.inf, 1.0, -1.0, 1.0])
+    value, grad = s2sgrad.value_and_grad(lambda a: (np.sum(np.fmod(a, y) ** 2), np.fmod(a, y)), has_aux=True)(x)
+    fmod = value[1]
+    np.testing.assert_array_equal(fmod, np.fmod(x, y))
+    np.testing.assert_array_equal(np.signbit(fmod), np.signbit(np.fmod(x, y)))   # -0.0 is NumPy's -0.0
+    np.testing.assert_array_equal(grad, 2 * np.fmod(x, y))
+
+
+@pytest.mark.parametrize("f", [np.nanargmax, np.nanargmin])
+def test_nanargmax_of_an_all_nan_slice_is_numpys_value_error(f):
+    x = np.array([[np.nan, 1.0], [np.nan, np.nan], [2.0, np.nan]])
+    run = s2sgrad.grad(lambda a, axis: (np.sum(a * a), f(a, axis=axis)), has_aux=True)
+    np.testing.assert_array_equal(run(x, 0)[1], f(x, axis=0))
+    with pytest.raises(ValueError, match="All-NaN slice encountered"):
+        f(x, axis=1)
+    with pytest.raises(s2sgrad.errors.InvalidArgumentError, match="ValueError: All-NaN slice encountered") as info:
+        run(x, 1)
+    assert isinstance(info.value.__cause__, ValueError)   # NumPy's own error, as every run-time error: its cause
+
+
 def test_graph_mode_keeps_tensorflows_rules_at_ties_and_bounds():
     with tf.Graph().as_default():
         x = tf.constant([1.0, 3.0, 2.0], tf.float64)

@@ -85,6 +85,31 @@ def test_band_part_counts_as_tensors(lower, upper):
     np.testing.assert_array_equal(got[2], 2 * _band(x, lower, upper))
 
 
+# TF 2.21 (tf.compat.v1, sess.run) on a 3x4 matrix: counts up to the number of rows / columns are fine, a
+# larger one fails when the op runs (not when it is built) with these messages, num_lower checked first.
+@pytest.mark.parametrize("lower, upper, message", [
+    (4, 0, "num_lower must be negative or less or equal to number of rows (3) got: 4"),
+    (0, 5, "num_upper must be negative or less or equal to number of columns (4) got: 5"),
+    (-1, 5, "num_upper must be negative or less or equal to number of columns (4) got: 5"),
+    (7, 9, "num_lower must be negative or less or equal to number of rows (3) got: 7")])
+def test_band_part_counts_beyond_the_matrix_fail_at_run_time(lower, upper, message):
+    x = np.arange(12.0).reshape(3, 4)
+    with tf.Graph().as_default():
+        v = tf.Variable(x)
+        unknown = tf.placeholder(tf.float64, None)
+        banded = tf.linalg.band_part(v, lower, upper)
+        step = tf.assign_add(v, banded)
+        whole = tf.linalg.band_part(v, 3, 4)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            np.testing.assert_array_equal(sess.run(whole), x)
+            for fetch, feeds in ((step, None), (tf.linalg.band_part(unknown, lower, upper), {unknown: x})):
+                with pytest.raises(tf.errors.InvalidArgumentError) as info:
+                    sess.run(fetch, feeds)
+                assert message in str(info.value)
+            np.testing.assert_array_equal(sess.run(v), x)   # the failed step left the variable as it was
+
+
 FUNCTIONS = {
     "inv": lambda x: np.sum(np.linalg.inv(x) ** 2),
     "det": np.linalg.det,

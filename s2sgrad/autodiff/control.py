@@ -12,8 +12,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..ops import array_ops as a
-from ..ops.blocks import block_param, control_op, step_read, undefined
-from ..primitives.control import FOR, IF, WHILE, kept_shape
+from ..ops.blocks import block_param, control_op, step_grad, step_read, undefined
+from ..primitives.control import FOR, IF, STEP_READ, UNDEFINED, WHILE, kept_shape
 from ..primitives.state import CONST
 from ..shapes import TensorShape
 from ..ssa.graph import Operation, Tensor
@@ -44,7 +44,7 @@ def _if_rule(op: Operation, needed: Sequence[bool], out_grads: Sequence[Any], di
         return [None] * len(op.inputs)
     for region, branch_grads in zip(regions, per_branch, strict=True):
         with graph._in_region(region):
-            region.results = [branch_grads[k] if branch_grads[k] is not None else a.zeros_like(captures[wanted[k]])
+            region.results = [branch_grads[k] if branch_grads[k] is not None else _no_gradient(captures[wanted[k]])
                               for k in found]
     for fwd, region in zip(forward, regions, strict=True):
         _route(region, fwd, _exposer(op, fwd))
@@ -53,6 +53,50 @@ def _if_rule(op: Operation, needed: Sequence[bool], out_grads: Sequence[Any], di
     for k, out in zip(found, grad_op.outputs, strict=True):
         grads[1 + wanted[k]] = out
     return grads
+
+
+def _no_gradient(capture: Tensor) -> Tensor:
+    """A branch's gradient of a capture it does not differentiate: zeros (one row per record for a
+    loop's record), or None for a value that may itself be None (an If's output one branch leaves
+    undefined, or an iteration's record of one): ``step_grad`` takes None for no gradient."""
+    if _maybe_undefined(capture):
+        return undefined(capture)
+    return _zeros(capture)
+
+
+def _zeros(t: Tensor) -> Tensor:
+    """Zeros like ``t``; for a loop's per-iteration record (a list, whose entries an If may leave
+    undefined) ``step_grad`` of no gradient: zeros with one row per record, shaped like the defined ones."""
+    kept = _recorded(t)
+    return a.zeros_like(t) if kept is None else step_grad(t, a.constant(0), undefined(kept))
+
+
+def _recorded(t: Tensor) -> Tensor | None:
+    """The body tensor ``t`` records per iteration when ``t`` is a loop's record (or an If's output
+    exposing one), else None."""
+    op = t.op
+    if op.prim is IF:
+        defined = [r.results[t.value_index] for r in op.attrs["_regions"]
+                   if r.results[t.value_index].op.prim is not UNDEFINED]
+        return _recorded(defined[0]) if len(defined) == 1 else None
+    if op.prim not in (WHILE, FOR):
+        return None
+    kept = op.attrs["_kept"]
+    position = t.value_index - (len(op.outputs) - len(kept))
+    return kept[position] if position >= 0 else None
+
+
+def _maybe_undefined(t: Tensor) -> bool:
+    """Whether ``t`` may be None when it runs: an If's output a branch leaves undefined, or a record's read of one."""
+    op = t.op
+    if op.prim is UNDEFINED:
+        return True
+    if op.prim is IF:
+        return any(_maybe_undefined(r.results[t.value_index]) for r in op.attrs["_regions"])
+    if op.prim is STEP_READ:
+        kept = _recorded(op.inputs[0])
+        return kept is not None and _maybe_undefined(kept)
+    return False
 
 
 def _exposer(op: Operation, branch: Region) -> Callable[[Tensor], Tensor]:
@@ -91,7 +135,7 @@ def _loop_rule(op: Operation, needed: Sequence[bool], out_grads: Sequence[Any],
     seeded_records = [(t, g) for t, g in zip(op.attrs["_kept"], out_grads[len(out_grads) - len(records):],
                                              strict=True) if g is not None]
     inits = [out_grads[j] if out_grads[j] is not None else a.zeros_like(op.outputs[j]) for j in carried]
-    inits += [a.zeros_like(captures[i]) for i in summed]
+    inits += [_zeros(captures[i]) for i in summed]
     region = Region("body", graph._current_region())
     index = block_param(graph, region, trips.dtype, TensorShape([]), "k")
     g_vars = [block_param(graph, region, t.dtype, t.shape, "g_" + params[j].op.attrs["label"])

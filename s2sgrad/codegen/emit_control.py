@@ -54,14 +54,17 @@ def control_statement(em: Any, ins: Instr) -> Statement:
 
 
 def _name_exposed(em: Any, ins: Instr) -> None:
-    """An output only one branch defines (a value its gradient reads) is named after that value."""
+    """An output only one branch defines (a value its gradient reads) is named after that value (the
+    first output of a value several expose: one name per output)."""
     made = [{id(o) for i in block.instrs for o in i.outs} for block in ins.blocks]
+    named: set[int] = set()
     for j, out in enumerate(ins.outs):
         results = [block.results[j] for block in ins.blocks]
         undefined = [r.producer is not None and r.producer.prim is UNDEFINED for r in results]
         for r, none, mine in zip(results, reversed(undefined), made, strict=True):
-            if none and id(r) in mine and id(out) not in em.names:
+            if none and id(r) in mine and id(out) not in em.names and id(r) not in named:
                 em.names[id(out)] = em.name_of(r)
+                named.add(id(r))
 
 
 def _share_names(em: Any, instrs: list[Instr], results: list[Value], outs: list[Value]) -> None:

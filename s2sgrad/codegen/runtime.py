@@ -336,8 +336,14 @@ def sample_candidates(rng, true_classes, distribution, num_sampled, unique, rang
 
 
 def band_part(x, num_lower, num_upper):
-    """The band of ``x`` with ``num_lower`` subdiagonals and ``num_upper`` superdiagonals (-1: all)."""
+    """The band of ``x`` with ``num_lower`` subdiagonals and ``num_upper`` superdiagonals (-1: all);
+    a count beyond the matrix is TF's error."""
     m, n = np.shape(x)[-2:]
+    if num_lower > m:
+        raise AssertionError(f"num_lower must be negative or less or equal to number of rows ({m}) got: {num_lower}")
+    if num_upper > n:
+        raise AssertionError(f"num_upper must be negative or less or equal to number of columns ({n}) got: "
+                             f"{num_upper}")
     rows, cols = np.arange(m)[:, None], np.arange(n)[None, :]
     keep = ((num_lower < 0) | (rows - cols <= num_lower)) & ((num_upper < 0) | (cols - rows <= num_upper))
     return np.where(keep, x, np.zeros((), np.result_type(x)))

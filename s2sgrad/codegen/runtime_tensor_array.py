@@ -6,7 +6,11 @@ import numpy as np
 
 
 def step_grad(steps, index, g):
-    """Zeros with one row per recorded iteration of ``steps`` and ``g`` in row ``index``."""
+    """Zeros with one row per recorded iteration of ``steps`` and ``g`` in row ``index``. ``g`` None is
+    no gradient (of a record an If left undefined): zeros shaped like the defined records."""
+    if g is None:
+        like = np.asarray(next((s for s in steps if s is not None), 0.0))  # a record may hold records
+        return np.zeros((len(steps), *np.shape(like)), dtype=np.result_type(like))
     out = np.zeros((len(steps), *np.shape(g)), dtype=np.result_type(g))
     out[index] = g
     return out

@@ -46,6 +46,8 @@ NUMPY_ONLY = {
     "np.argwhere": "its result's shape depends on the values",
     "np.einsum": "the standard has no einsum (the torch, jax and cupy backends use theirs)",
     "np.fmax": "the standard has no NaN-ignoring maximum", "np.fmin": "the standard has no NaN-ignoring minimum",
+    "np.nanargmax": "the standard has no NaN-ignoring argmax (NumPy's raises on an all-NaN slice)",
+    "np.nanargmin": "the standard has no NaN-ignoring argmin (NumPy's raises on an all-NaN slice)",
     "np.cbrt": "the standard has no cube root", "np.argsort": "NumPy's kind= (the standard's argsort takes stable=)",
     "np.partition": "the standard has no partition", "np.argpartition": "the standard has no partition",
     "rt.segment_sum": "scatter-add into a new array (no standard scatter)",

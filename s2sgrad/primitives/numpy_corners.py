@@ -10,7 +10,8 @@ as are ``np.hypot`` and ``np.arccosh`` (their formulas overflow for large values
 ``np.sort``/``np.partition`` (and their arg- forms) are NumPy's own calls, NaNs last as in NumPy
 (TF's TopK puts them first); of equal values each output's gradient goes to the element the stable
 sort (``np.argpartition`` for a partition) puts there, as in autograd. Their gradient rules are in
-``autodiff/rules/numpy_corners.py``.
+``autodiff/rules/numpy_corners.py``. ``np.nanargmax``/``nanargmin`` are NumPy's own calls, so an
+all-NaN slice is NumPy's ValueError.
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .core import Primitive, broadcast_shape, define, same_dtype
+from .reduce import reduced_shape
 
 _ORDERED = "iuf"   # the dtype kinds these accept (NumPy's order: no complex, no bools)
 
@@ -68,6 +70,22 @@ NUMPY_PARTITION = define("NumpyPartition", _along_axis_infer("NumpyPartition"),
                          expr="np.partition(x, kth, axis=axis)")
 NUMPY_ARGPARTITION = define("NumpyArgpartition", _along_axis_infer("NumpyArgpartition", _dt.int64),
                             differentiable=False, expr="np.argpartition(x, kth, axis=axis)")
+
+
+def _nan_arg_infer(name: str) -> Any:
+    """One int64 index per line along ``axis`` (the axis dropped)."""
+    def infer(inputs: Sequence[Any], attrs: dict) -> list:
+        x = inputs[0]
+        if x.dtype.np.kind not in _ORDERED:
+            raise TypeError(f"{name} takes integer or real float values, got {x.dtype.name}")
+        return [(_dt.int64, reduced_shape(x.shape, (attrs["axis"],), False))]
+    return infer
+
+
+NUMPY_NANARGMAX = define("NumpyNanargmax", _nan_arg_infer("NumpyNanargmax"), differentiable=False,
+                         expr="np.nanargmax(x, axis=axis)")
+NUMPY_NANARGMIN = define("NumpyNanargmin", _nan_arg_infer("NumpyNanargmin"), differentiable=False,
+                         expr="np.nanargmin(x, axis=axis)")
 
 
 def _permute_infer(inputs: Sequence[Any], attrs: dict) -> list:

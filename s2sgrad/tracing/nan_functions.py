@@ -4,8 +4,9 @@ nanpercentile.
 
 Each is its plain function on the array with NaNs replaced by the value that changes nothing
 (0 for sums, 1 for products, -inf for a maximum...), so NaNs get a zero gradient; an all-NaN
-slice gives NaN where NumPy does. The quantiles interpolate between order statistics whose
-positions depend on each row's count of numbers, found in the graph (NaNs sort last).
+slice gives NaN where NumPy does (nanargmax/nanargmin are NumPy's own calls: its ValueError).
+The quantiles interpolate between order statistics whose positions depend on each row's count
+of numbers, found in the graph (NaNs sort last).
 """
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ from typing import Any
 
 import numpy as np
 
+from ..ops.convert import record1
+from ..primitives.numpy_corners import NUMPY_NANARGMAX, NUMPY_NANARGMIN
 from .convert import as_traced
-from .reductions import normalize_axes
+from .reductions import arg_reduction, normalize_axes
 from .registry import FUNCTIONS, implements, unsupported
 from .sorting import check_quantiles
 from .traced import Traced
@@ -41,8 +44,10 @@ implements(np.nansum)(_replaced(np.sum, 0.0))
 implements(np.nanprod)(_replaced(np.prod, 1.0))
 implements(np.nancumsum)(_replaced(np.cumsum, 0.0))
 implements(np.nancumprod)(_replaced(np.cumprod, 1.0))
-implements(np.nanargmax)(_replaced(np.argmax, -np.inf))
-implements(np.nanargmin)(_replaced(np.argmin, np.inf))
+
+# NumPy's own calls: an all-NaN slice is its ValueError when the step runs
+implements(np.nanargmax)(arg_reduction("nanargmax", lambda t, ax, **_: record1(NUMPY_NANARGMAX, [t], {"axis": ax})))
+implements(np.nanargmin)(arg_reduction("nanargmin", lambda t, ax, **_: record1(NUMPY_NANARGMIN, [t], {"axis": ax})))
 
 
 def _all_nan(x: Traced, axis: Any, keepdims: Any) -> Traced:

@@ -16,7 +16,7 @@ from .convert import as_traced, cast, graph_dtype
 from .registry import implements, unsupported
 from .traced import Traced
 
-__all__ = ["normalize_axes"]
+__all__ = ["normalize_axes", "arg_reduction"]
 
 _AxisError = getattr(np, "exceptions", np).AxisError
 
@@ -172,7 +172,8 @@ def _flat_axis(x: Traced, axis: Any) -> tuple[Any, int]:
     return x.tensor, ax
 
 
-def _arg(name: str, op: Callable) -> Callable:
+def arg_reduction(name: str, op: Callable) -> Callable:
+    """np.argmax-like ``name``: ``op(tensor, axis, output_type=np.int64)`` along an axis or of the flattened array."""
     def arg(a_: Any, axis: Any = None, out: Any = None, *, keepdims: bool = False) -> Traced:
         x = as_traced(a_)
         _plain(name, out)
@@ -184,8 +185,8 @@ def _arg(name: str, op: Callable) -> Callable:
     return arg
 
 
-implements(np.argmax)(_arg("argmax", r.argmax))
-implements(np.argmin)(_arg("argmin", r.argmin))
+implements(np.argmax)(arg_reduction("argmax", r.argmax))
+implements(np.argmin)(arg_reduction("argmin", r.argmin))
 
 
 def _scan(name: str, func: Callable, op: Callable) -> Callable:

@@ -182,9 +182,11 @@ def _power(x: Any, y: Any) -> Any:
 
 @ufunc_rule(np.fmod)
 def _fmod(x: Any, y: Any) -> Any:
-    """The remainder with the sign of ``x``: ``x % |y|`` mirrored for negative ``x`` (NumPy's exact values)."""
+    """The remainder with the sign of ``x``: ``x % |y|`` mirrored for negative ``x`` (NumPy's exact values);
+    a remainder equal to ``x`` is ``x`` itself, so -0.0 stays -0.0."""
     size = m.abs(y)
-    return a.where_v2(x < _const_like(x, 0), -m.floormod(-x, size), m.floormod(x, size))
+    r = a.where_v2(x < _const_like(x, 0), -m.floormod(-x, size), m.floormod(x, size))
+    return a.where_v2(m.equal(r, x), x, r)
 
 
 @ufunc_rule(np.heaviside)
