@@ -34,8 +34,8 @@ def test_templates_report_what_a_scan_finds(monkeypatch):
 
 
 class _Instr:
-    def __init__(self, **attrs):
-        self.attrs = attrs
+    def __init__(self, args, **attrs):
+        self.args, self.attrs = args, attrs
 
 
 def _name(text):
@@ -47,7 +47,9 @@ def test_arguments_that_are_expressions_are_scanned_where_they_sit():
     negative number count their operations and helpers; a name used twice gives two references."""
     emit = template("rt.clip(x * x, y, lo) + np.sum(y, axis=axis)", ("x", "y"))
     x, padded = _name(REF + "x"), ast.Call(ast.Attribute(_name("rt"), "pad", ast.Load()), [_name(REF + "z")], [])
-    expr, found = emit.scanned(_Instr(lo=-2, axis=(0, 1)), [x, padded])
+    instr = _Instr([x, padded], lo=-2, axis=(0, 1))
+    expr, found = emit.scanned(instr, lambda arg, _: arg)   # arguments already expressions
+    assert ast.unparse(emit(instr, [x, padded])) == ast.unparse(expr)
     assert ast.unparse(expr) == "rt.clip(\0x * \0x, rt.pad(\0z), -2) + np.sum(rt.pad(\0z), axis=(0, 1))"
     assert found == scan(expr)
     refs, size, helpers = found

@@ -150,7 +150,7 @@ class _Emitter:
                 continue
             emit = EMITTERS[ins.prim]
             if type(emit) is Template:   # (most instructions: no walk of the tree to find its references)
-                stmt = Statement(ins, *emit.scanned(ins, _LazyArgs(self, ins)))
+                stmt = Statement(ins, *emit.scanned(ins, self.render))
             else:
                 stmt = Statement(ins, emit(ins, _LazyArgs(self, ins)))
             if pending:

@@ -15,7 +15,8 @@ from .common import LOAD, literal
 __all__ = ["Template", "template"]
 
 _Slot = tuple[Any, "ast.AST | None", "str | None", "int | None"]  # a substituted node and where it sits
-_Build = Callable[[Sequence[ast.expr], dict], tuple[ast.expr, tuple[_Slot, ...]]]
+Render = Callable[[Any, Instr], ast.expr]  # an argument (a codegen Value) -> its expression in ``instr``
+_Build = Callable[[Sequence[Any], Render, Instr, dict], tuple[ast.expr, tuple[_Slot, ...]]]
 
 
 class Template:
@@ -33,16 +34,14 @@ class Template:
         self._helpers: frozenset[str] = frozenset()
 
     def __call__(self, instr: Instr, args: Sequence[ast.expr]) -> ast.expr:
-        return self.scanned(instr, args)[0]
+        return self._builder()(args, _given, instr, instr.attrs)[0]
 
-    def scanned(self, instr: Instr, args: Sequence[ast.expr]) -> tuple[ast.expr, Scanned]:
-        """The expression and ``scan``'s (references, size, helpers) of it: the template's own
-        operations and helpers, then per substituted node in scan's order its placeholder, or what a
-        scan of it finds when it is an expression of its own (a literal call...)."""
-        build = self._build
-        if build is None:
-            build = self._build = self._compile()
-        expr, slots = build(args, instr.attrs)
+    def scanned(self, instr: Instr, render: Render) -> tuple[ast.expr, Scanned]:
+        """The expression, its arguments ``render(instr.args[i], instr)`` (read in input order), and
+        ``scan``'s (references, size, helpers) of it: the template's own operations and helpers, then
+        per substituted node in scan's order its placeholder, or what a scan of it finds when it is an
+        expression of its own (a literal call...)."""
+        expr, slots = self._builder()(instr.args, render, instr, instr.attrs)
         refs: list[Ref] = []
         size = self._size
         helpers = set(self._helpers)
@@ -58,20 +57,24 @@ class Template:
                 helpers |= used
         return expr, (refs, size, helpers)
 
-    def _compile(self) -> _Build:
-        """The builder, its slots in ``scan``'s order: found by scanning one instance whose arguments
-        and attributes are placeholders, matched to the slots by where they sit."""
+    def _builder(self) -> _Build:
+        """The builder (made once), its slots in ``scan``'s order: found by scanning one instance whose
+        arguments and attributes are placeholders, matched to the slots by where they sit."""
+        if self._build is not None:
+            return self._build
         lines, slots = _builder_lines(self._tree, self._used, self._attr_names)
         probe = _exec(lines, slots, ast.Name)
         probe_args = [ast.Name(f"{REF}{i}", LOAD) for i in range(1 + max((i for _, i in self._used), default=-1))]
-        expr, probe_slots = probe(probe_args, {name: f"{REF}{name}" for name in self._attr_names})
+        expr, probe_slots = probe(probe_args, _given, cast(Instr, None),
+                                  {name: f"{REF}{name}" for name in self._attr_names})
         where = {(id(parent), field, index): k for k, (_, parent, field, index) in enumerate(probe_slots)}
         refs, self._size, helpers = scan(expr)
         self._helpers = frozenset(helpers)
         order = [where[(id(parent), field, index)] for _, parent, field, index in refs]
         if sorted(order) != list(range(len(slots))):
             raise AssertionError(f"template {ast.unparse(self._tree)}: slots not found by scan")
-        return _exec(lines, [slots[k] for k in order], literal)
+        self._build = _exec(lines, [slots[k] for k in order], literal)
+        return self._build
 
 
 def template(text: str, inputs: Sequence[str] = EXPR_ARGS) -> Template:
@@ -86,11 +89,17 @@ def template(text: str, inputs: Sequence[str] = EXPR_ARGS) -> Template:
     return Template(tree, used, attr_names)
 
 
+def _given(arg: ast.expr, instr: Instr) -> ast.expr:
+    """An argument already rendered (a template called as any emitter)."""
+    return arg
+
+
 def _builder_lines(tree: ast.expr, used: list[tuple[str, int]],
                    attr_names: tuple[str, ...]) -> tuple[tuple[list[str], str, list[Any]], list[str]]:
-    """The body of a function of (arguments, attrs) making a copy of ``tree`` with the input names
-    replaced by the arguments they name (read in input order) and the attribute names by their
-    literals, with the text of each substituted node's slot ``(node, parent, field, index)``.
+    """The body of a function of (arguments, how to render one, the instruction, attrs) making a copy
+    of ``tree`` with the input names replaced by the arguments they name (rendered in input order)
+    and the attribute names by their literals, with the text of each substituted node's slot
+    ``(node, parent, field, index)``.
     Subtrees without any of them are shared (generated trees only ever mutate the substituted
     nodes' parents); the others are built bottom-up, each bound to a name its slots refer to
     (fields passed by position: ``ast`` node constructors take keywords at twice the cost)."""
@@ -119,7 +128,7 @@ def _builder_lines(tree: ast.expr, used: list[tuple[str, int]],
         shared.append(node)
         return f"_k{len(shared) - 1}"
 
-    lines = [f"    v_{name} = _args[{i}]" for name, i in used]
+    lines = [f"    v_{name} = _get(_args[{i}], _ins)" for name, i in used]
     lines += [f"    v_{name} = _literal(_attrs[{name!r}])" for name in attr_names]
     root = code(tree, "None, None, None")
     return (lines + body, root, shared), slots
@@ -129,7 +138,7 @@ def _exec(text: tuple[list[str], str, list[Any]], slots: list[str], make_literal
     """The builder function from ``_builder_lines``' text, returning the tree and ``slots`` in this order."""
     lines, root, shared = text
     returned = f"    return {root}, ({''.join(slot + ', ' for slot in slots)})"
-    source = "\n".join(["def build(_args, _attrs):", *lines, returned])
+    source = "\n".join(["def build(_args, _get, _ins, _attrs):", *lines, returned])
     namespace: dict[str, Any] = {f"_k{i}": k for i, k in enumerate(shared)}
     namespace["_literal"] = make_literal
     exec(source, namespace)  # our own text: names from the template, indices
