@@ -101,7 +101,7 @@ class Graph(GraphElement):
                 placement.assign(op)
             ops.append(op)
             self._by_name[full_name] = op
-            for t in inputs:   # (Tensor._add_consumer, inline: once per input of every op)
+            for t in inputs:   # see Tensor._consumers: no list for a single reader
                 readers = t._consumers
                 if readers is None:
                     t._consumers = op

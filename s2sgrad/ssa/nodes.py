@@ -190,14 +190,8 @@ class Tensor(GraphElement, TensorOperators):
             return []
         return list(readers) if isinstance(readers, list) else [readers]
 
-    def _add_consumer(self, op: Operation) -> None:
-        readers = self._consumers
-        if readers is None:
-            self._consumers = op
-        elif isinstance(readers, list):
-            readers.append(op)
-        else:
-            self._consumers = [readers, op]
+    def _set_consumers(self, readers: list[Operation]) -> None:
+        self._consumers = None if not readers else readers[0] if len(readers) == 1 else readers
 
     def __repr__(self) -> str:
         return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self.dtype.name}>"
@@ -285,8 +279,8 @@ class Operation(GraphElement):
         old = self.inputs[index]
         readers = old.consumers()
         readers.remove(self)
-        old._consumers = None if not readers else readers[0] if len(readers) == 1 else readers
-        t._add_consumer(self)
+        old._set_consumers(readers)
+        t._set_consumers([*t.consumers(), self])
         self.inputs = (*self.inputs[:index], t, *self.inputs[index + 1:])
 
     @property
