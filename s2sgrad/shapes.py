@@ -100,10 +100,10 @@ class TensorShape:
 
     def num_elements(self) -> int | None:
         """The number of elements, or None unless fully defined."""
-        if self._sizes is None:
+        sizes = self._sizes
+        if sizes is None or None in sizes:
             return None
-        known = [d for d in self._sizes if d is not None]
-        return math.prod(known) if len(known) == len(self._sizes) else None
+        return math.prod(cast("tuple[int, ...]", sizes))
 
     def is_compatible_with(self, other: Any) -> bool:
         """True unless the ranks differ or some dimension is known in both with different sizes."""

@@ -11,13 +11,15 @@ import dataclasses
 import glob
 import importlib
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
 import s2sgrad as tf
 from s2sgrad import pipeline
+from s2sgrad.codegen.build import build_module
+from s2sgrad.codegen.lower import needed_ops
 from s2sgrad.testing import check_gradients
 
 
@@ -61,6 +63,18 @@ def build(case: OpCase, static: bool = True) -> tuple[tf.Graph, list, Any]:
                    for i, a in enumerate(case.arrays())]
         out = case.build(*holders)
     return graph, holders, out
+
+
+def corpus_modules() -> Iterator[tuple[OpCase, Any]]:
+    """(case, generated Module) for every case, its placeholders of static and of unknown shapes."""
+    for case in all_cases():
+        for static in (True, False):
+            _, holders, out = build(case, static)
+            outs = out if isinstance(out, (list, tuple)) else [out]
+            specs = {h: (h.dtype, tuple(a.shape) if static else None)
+                     for h, a in zip(holders, case.arrays(), strict=True)}
+            module, _, _ = build_module(needed_ops(outs, [], set(holders)), outs, specs, lambda v: None)
+            yield case, module
 
 
 def _static_shape(case: OpCase, shape: tuple, static: bool) -> Any:

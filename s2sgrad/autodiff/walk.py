@@ -241,7 +241,7 @@ def _reached_ops(from_ops: list) -> set:
         reached.add(op)
         for t in op.outputs:
             if t.dtype.is_differentiable:
-                queue.extend(t._consumers)
+                queue.extend(t.consumers())
     return reached
 
 

@@ -26,6 +26,7 @@ from ..text import comment_text, location_text, shortest_float
 from .emit_control import control_lines, control_statement
 from .emitters import EMITTERS
 from .emitters.common import literal, np_attr
+from .emitters.template import Template
 from .lines import MAX_LINE, dels, signature, with_comment, wrapped_title
 from .names import INTERNAL_NAMES, Namer, value_name
 from .printer import assignment_lines, print_lines
@@ -147,7 +148,11 @@ class _Emitter:
                 pending.clear()
                 out.append(control_statement(self, ins))
                 continue
-            stmt = Statement(ins, EMITTERS[ins.prim](ins, _LazyArgs(self, ins)))
+            emit = EMITTERS[ins.prim]
+            if type(emit) is Template:   # (most instructions: no walk of the tree to find its references)
+                stmt = Statement(ins, *emit.scanned(ins, self.render))
+            else:
+                stmt = Statement(ins, emit(ins, _LazyArgs(self, ins)))
             if pending:
                 self._absorb(stmt, pending, out)
             if fusable(ins):
@@ -176,9 +181,10 @@ class _Emitter:
         if len(outs) != 1:
             return False
         v = outs[0]
-        if v.kind is not _TEMP or self.uses.get(id(v), 0) != 1 or id(v) in self.keep:
+        key = id(v)
+        if v.kind is not _TEMP or self.uses.get(key, 0) != 1 or key in self.keep:
             return False
-        if id(v) in self.added_into or id(v) in self.prog.accumulators:   # in place: a named array
+        if key in self.added_into or key in self.prog.accumulators:   # in place: a named array
             return False
         prim = ins.prim
         if not prim.pure or prim.assigns or not prim.fusable:
@@ -198,7 +204,8 @@ class _Emitter:
         last_use: dict[str, int] = {}
         helpers: set[str] = set()
         for i, stmt in enumerate(final):
-            helpers |= stmt.helpers
+            if stmt.helpers:
+                helpers |= stmt.helpers
             for ref in stmt.refs:
                 last_use[ref[0].id] = i
         dying: dict[int, list[Value]] = {}
@@ -288,11 +295,13 @@ class _Emitter:
                 node.id = names.get(id(v)) or self.name_of(v)  # most were named by their own statement
 
     def _deletable(self, v: Value) -> bool:
-        if (v.kind is not _TEMP or id(v) in self.keep or v.const is not None or id(v) in self.in_blocks
-                or id(v) in self.added_into):
+        if v.kind is not _TEMP or v.const is not None:
             return False
         size = v.size
-        return size is None or size >= DEL_MIN_ELEMENTS
+        if size is not None and size < DEL_MIN_ELEMENTS:   # (most values of most programs: no sets read)
+            return False
+        key = id(v)
+        return key not in self.keep and key not in self.in_blocks and key not in self.added_into
 
     def _copy_outputs(self, returned: Sequence[Value]) -> list[int]:
         """Indices of returned values that may share memory with a variable, constant or feed."""
@@ -322,9 +331,9 @@ class _LazyArgs(Sequence[ast.expr]):
     def __getitem__(self, i: slice) -> list[ast.expr]: ...
 
     def __getitem__(self, i: int | slice) -> ast.expr | list[ast.expr]:
-        if type(i) is slice:
-            return [self[j] for j in range(*i.indices(len(self)))]
-        return self._emitter.render(self._ins.args[i], self._ins)
+        if type(i) is not slice:
+            return self._emitter.render(self._ins.args[i], self._ins)
+        return [self[j] for j in range(*i.indices(len(self)))]
 
     def __len__(self) -> int:
         return len(self._ins.args)

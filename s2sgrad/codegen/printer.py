@@ -212,25 +212,33 @@ def _expr(node: ast.expr, context: int) -> str:
         return _constant(node)
     if type(node) is Attribute:
         value = node.value
+        if type(value) is Name:  # np.tanh (a name leaf inline: most subtrees end in one)
+            return f"{value.id}.{node.attr}"
         text = _expr(value, _ATOM)
         if type(value) is ast.Constant and isinstance(value.value, int):
             text += " "
         return f"{text}.{node.attr}"
     if type(node) is Call:
+        func = node.func
+        head = f"{func.value.id}.{func.attr}" if type(func) is Attribute and type(func.value) is Name \
+            else _expr(func, _ATOM)
         if not node.keywords and len(node.args) == 1:  # the common call: np.tanh(x)
-            return f"{_expr(node.func, _ATOM)}({_expr(node.args[0], _TEST)})"
+            arg = node.args[0]
+            return f"{head}({arg.id if type(arg) is Name else _expr(arg, _TEST)})"
         args = [_expr(a, _TEST) for a in node.args]
         for k in node.keywords:
             if k.arg is None:
                 raise Unsupported("**kwargs")
             args.append(f"{k.arg}={_expr(k.value, _TEST)}")
-        return f"{_expr(node.func, _ATOM)}({', '.join(args)})"
+        return f"{head}({', '.join(args)})"
     if type(node) is BinOp:
         symbol, own = _BINOPS[type(node.op)]
+        left, right = node.left, node.right
         if own == _POWER:   # right-associative
-            text = f"{_expr(node.left, own + 1)} {symbol} {_expr(node.right, own)}"
+            text = f"{_expr(left, own + 1)} {symbol} {_expr(right, own)}"
         else:
-            text = f"{_expr(node.left, own)} {symbol} {_expr(node.right, own + 1)}"
+            text = (f"{left.id if type(left) is Name else _expr(left, own)} {symbol} "
+                    f"{right.id if type(right) is Name else _expr(right, own + 1)}")
         return f"({text})" if context > own else text  # parentheses where the context binds tighter
     if type(node) is UnaryOp:
         symbol, own = _UNARY[type(node.op)]

@@ -12,11 +12,12 @@ from typing import Any
 
 from .program import Instr
 
-__all__ = ["REF", "Ref", "Statement", "scan"]
+__all__ = ["REF", "Ref", "Scanned", "Statement", "scan"]
 
 REF = "\x00"                # placeholder names: never a valid identifier, replaced before printing
 _OPERATIONS = frozenset({ast.BinOp, ast.UnaryOp, ast.Call, ast.Compare, ast.Subscript})
 Ref = tuple[ast.Name, "ast.AST | None", "str | None", "int | None"]  # a placeholder: (node, parent, field, index)
+Scanned = tuple[list[Ref], int, set[str]]  # what ``scan`` finds: references, operations, helpers
 
 
 class Statement:
@@ -25,10 +26,11 @@ class Statement:
 
     __slots__ = ("ins", "expr", "refs", "size", "helpers", "blocks", "tail")
 
-    def __init__(self, ins: Instr | None, expr: ast.expr) -> None:
+    def __init__(self, ins: Instr | None, expr: ast.expr, scanned: Scanned | None = None) -> None:
+        """``scanned``: what ``scan(expr)`` gives, when the emitter knows it (a template)."""
         self.ins = ins
         self.expr = expr
-        self.refs, self.size, self.helpers = scan(expr)
+        self.refs, self.size, self.helpers = scan(expr) if scanned is None else scanned
         self.blocks: list[list[Statement]] = []   # a control-flow statement's blocks
         self.tail: list[Any] = []  # control flow: per block, its closing assignment; an assignment: its targets
 
@@ -55,7 +57,7 @@ class Statement:
         self.helpers |= other.helpers
 
 
-def scan(expr: ast.AST) -> tuple[list[Ref], int, set[str]]:
+def scan(expr: ast.AST) -> Scanned:
     """Placeholder references (with their parents), operation count and ``rt`` helpers of ``expr``.
 
     References come in the order of a depth-first walk visiting a node's fields last to first

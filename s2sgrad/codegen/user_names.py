@@ -8,7 +8,7 @@ op of the statement: the last forward op created for it, not counting variable w
 (``h = tf.tanh(h * w + 0.1)`` names the Tanh, not the Mul; ``w = tf.Variable(0.5)`` the
 variable, not its initializer). In a loop only the last pass over the statement keeps its name; the
 others, tuple targets and lines without source fall back to op names. Each graph is scanned
-once, incrementally (its ops are append-only).
+once, incrementally (its ops are append-only), into a table op id -> name: naming an op is one lookup.
 """
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ _Statement = tuple  # (filename, first line, column): one statement of one file
 _lock = threading.Lock()
 _missing: set[str] = set()   # files without source
 _files: dict[str, tuple[list, dict[int, tuple[_Statement, str | None]]]] = {}
-# graph -> [ops scanned, {statement: id of its last op}]; ids, not ops, so the graph can die
+# graph -> [ops scanned, {statement: (id of its last op, its name)}, {op id: name} or None until asked for];
+# ids, not ops, so the graph can die
 _scans: weakref.WeakKeyDictionary[Graph, list] = weakref.WeakKeyDictionary()
 _recent: list = [None, None]  # [weak reference to the graph last asked about, its scan]: one op after another
 
@@ -36,34 +37,38 @@ def assigned_name(op: Operation) -> str | None:
     outermost op and the statement is a plain ``name = ...``; else None."""
     if op.grad_of is not None or len(op.outputs) != 1:
         return None
-    found = _statement(op.location)
-    if found is None or found[1] is None:
-        return None
     with _lock:
-        last = _last_ops(op.graph)
-    return found[1] if last.get(found[0]) == op.id else None
+        return _named_ops(op.graph).get(op.id)
 
 
-def _last_ops(graph: Graph) -> dict:
-    """Statement -> the id of its last forward op, updated with the ops added since the last call."""
+def _named_ops(graph: Graph) -> dict[int, str]:
+    """Op id -> the name its statement assigns, for the last forward op of each named statement,
+    updated with the ops added since the last call."""
     ref, scan = _recent
     if ref is None or ref() is not graph:
         scan = _scans.get(graph)
         if scan is None:
-            scan = _scans[graph] = [0, {}]
+            scan = _scans[graph] = [0, {}, None]
         _recent[:] = [weakref.ref(graph), scan]
-    if scan[0] == len(graph._ops):
-        return scan[1]
+    if scan[0] != len(graph._ops):
+        _scan_new_ops(graph, scan)
+    if scan[2] is None:
+        scan[2] = {op_id: name for op_id, name in scan[1].values() if name is not None}
+    return scan[2]
+
+
+def _scan_new_ops(graph: Graph, scan: list) -> None:
     new = graph._ops[scan[0]:]   # append-only: the ops added since the last scan
     location = found = None      # consecutive ops often come from one line: looked up once
+    last = scan[1]
     for op in new:
         if op.grad_of is None and not op.prim.ref_inputs:  # writes are named new_<variable>
             if op.location != location:
                 location, found = op.location, _statement(op.location)
             if found is not None:
-                scan[1][found[0]] = op.id
+                last[found[0]] = (op.id, found[1])
     scan[0] += len(new)
-    return scan[1]
+    scan[2] = None
 
 
 def _statement(location: tuple) -> tuple[_Statement, str | None] | None:

@@ -23,6 +23,7 @@ from ..codegen.lower import needed_ops
 from ..codegen.program import Kind
 from ..codegen.xp import translate_module
 from ..dtypes import DType
+from ..gcpause import gc_paused
 from ..ops.convert import graph_of, is_tensor_like
 from ..progress import status
 from ..ssa.graph import Graph, Operation, Tensor, get_default_graph
@@ -120,7 +121,8 @@ def compile(plan: Plan, feed_specs: FeedSpecs, variable_spec: VariableSpec,  # t
             label: str = "run") -> Executable:
     """``plan`` compiled for these specs; ``label`` names the module (its filename and the
     ``s2sgrad dump`` header)."""
-    with status(f"compiling {label} ({len(plan.ops)} ops)"):  # said on a terminal when it takes over a second
+    # the collector stays paused through loading too: compile() allocates enough to start a collection
+    with status(f"compiling {label} ({len(plan.ops)} ops)"), gc_paused():  # status: said when over a second
         module, var_ops, rng_ops = build_module(plan.ops, plan.structure.tensors, feed_specs, variable_spec, label)
         module = translate_module(module, plan.backend)
         return Executable(module, plan.ops, list(feed_specs), var_ops, rng_ops, len(plan.structure.tensors), label,

@@ -101,8 +101,14 @@ class Graph(GraphElement):
                 placement.assign(op)
             ops.append(op)
             self._by_name[full_name] = op
-            for t in inputs:
-                t._consumers.append(op)
+            for t in inputs:   # see Tensor._consumers: no list for a single reader
+                readers = t._consumers
+                if readers is None:
+                    t._consumers = op
+                elif isinstance(readers, list):
+                    readers.append(op)
+                else:
+                    t._consumers = [readers, op]
         finally:
             lock.release()
         return op

@@ -24,6 +24,9 @@ _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep 
 
 _INSIDE: dict[str, bool] = {}         # co_filename -> is it s2sgrad's (the walk below runs for every op)
 _last_location = ("<unknown>", 0)     # consecutive ops of one user line share one tuple
+# (id(code), instruction offset) -> (code, its location): a frame's line number is decoded from the code's
+# line table on every read, a loop's ops come from the same few instructions (the code is kept: ids stay valid)
+_LINES: dict[tuple[int, int], tuple[Any, tuple[str, int]]] = {}
 
 
 def user_location(start: int = 1) -> tuple[str, int]:
@@ -39,11 +42,18 @@ def user_location(start: int = 1) -> tuple[str, int]:
         frame = _first_outside(sys._getframe(start))
         if frame is None:
             return ("<unknown>", 0)
-    filename, line = frame.f_code.co_filename, frame.f_lineno
+    code = frame.f_code
+    key = (id(code), frame.f_lasti)
+    known = _LINES.get(key)
+    if known is not None and known[0] is code:
+        return known[1]
+    filename, line = code.co_filename, frame.f_lineno
     last = _last_location
-    if last[1] == line and last[0] == filename:
-        return last
-    _last_location = last = (filename, line)
+    if last[1] != line or last[0] != filename:
+        _last_location = last = (filename, line)
+    if len(_LINES) >= 4096:   # bounded: generated and exec'd code comes and goes
+        _LINES.clear()
+    _LINES[key] = (code, last)
     return last
 
 
@@ -136,7 +146,9 @@ class Tensor(GraphElement, TensorOperators):
         self.value_index = value_index
         self.dtype = dtype
         self._shape = shape
-        self._consumers: list[Operation] = []
+        # the ops reading it, in creation order: None, the one op, or a list of two or more (most tensors
+        # have one consumer: no list to allocate and for the collector to scan)
+        self._consumers: Operation | list[Operation] | None = None
 
     @property
     def name(self) -> str:
@@ -173,7 +185,13 @@ class Tensor(GraphElement, TensorOperators):
         return self.op._device
 
     def consumers(self) -> list[Operation]:
-        return list(self._consumers)
+        readers = self._consumers
+        if readers is None:
+            return []
+        return list(readers) if isinstance(readers, list) else [readers]
+
+    def _set_consumers(self, readers: list[Operation]) -> None:
+        self._consumers = None if not readers else readers[0] if len(readers) == 1 else readers
 
     def __repr__(self) -> str:
         return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self.dtype.name}>"
@@ -259,8 +277,10 @@ class Operation(GraphElement):
     def _replace_input(self, index: int, t: Tensor) -> None:
         """Read ``t`` instead of input ``index`` (a gradient routing a read of a forward block)."""
         old = self.inputs[index]
-        old._consumers.remove(self)
-        t._consumers.append(self)
+        readers = old.consumers()
+        readers.remove(self)
+        old._set_consumers(readers)
+        t._set_consumers([*t.consumers(), self])
         self.inputs = (*self.inputs[:index], t, *self.inputs[index + 1:])
 
     @property

@@ -41,7 +41,7 @@ __all__ = ["EMITTERS", "Emitter", "emitter"]
 
 
 def _merged(*tables: dict[Primitive, Emitter]) -> dict[Primitive, Emitter]:
-    merged = {p: template(p.expr, p.expr_args) for p in ALL if p.expr}
+    merged: dict[Primitive, Emitter] = {p: template(p.expr, p.expr_args) for p in ALL if p.expr}
     for table in tables:
         twice = sorted(p.name for p in table if p in merged)
         if twice:
