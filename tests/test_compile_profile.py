@@ -40,6 +40,7 @@ def test_every_stage_is_timed_and_the_compiled_gradient_is_right(profile):
 
 
 def test_a_cache_hit_costs_the_same_calls_at_any_graph_size(profile):
+    profile.session_times(3)   # the process's first hit does one-time work (threadpoolctl binds its setter)
     _, small = profile.session_times(3)
     _, large = profile.session_times(60)
     assert 0 < small == large
