@@ -1,8 +1,8 @@
 """The decorator's call cost: ``s2sgrad.value_and_grad(f)(...)`` after the first call, against the
 hand-written NumPy gradient, autograd, and JAX's ``value_and_grad`` without and with ``jit``.
 
-    python benchmarks/decorator.py            # seed step and MLP, every implementation installed
-    python benchmarks/decorator.py --quick    # fewer repeats
+    python benchmarks/decorator_calls.py            # seed step and MLP, every implementation installed
+    python benchmarks/decorator_calls.py --quick    # fewer repeats
 
 NumPy and s2sgrad are timed in one fresh process, in alternating rounds; each peer gets its own
 process (imports and thread pools do not interfere). Times are medians of per-call means; ratios
@@ -160,7 +160,8 @@ def time_group(workload: str, impls: list[str], repeats: int) -> dict[str, float
 
 
 def _measure(workload: str, impls: list[str], repeats: int) -> dict[str, float | str]:
-    code = f"import decorator, json; print(json.dumps(decorator.time_group({workload!r}, {impls!r}, {repeats})))"
+    call = f"decorator_calls.time_group({workload!r}, {impls!r}, {repeats})"
+    code = f"import decorator_calls, json; print(json.dumps({call}))"
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, HERE, os.environ.get("PYTHONPATH", "")]))
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     if result.returncode != 0:
