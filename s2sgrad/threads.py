@@ -185,7 +185,10 @@ class _AutoThreads:
         crowding = self.crowding
         crowding.append(_crowded())
         if len(crowding) >= 2 and 2 * sum(crowding) > len(crowding):   # one thread wins, untimed
-            self._decide({n: 0.0 if n == 1 else math.inf for n in times})
+            one = min(times[1], default=math.inf)   # the one-thread runs come first
+            if one < SHORT_STEP:   # too short for threads to matter, as a timed measurement would find
+                self.replace(self.step)
+            self._decide({n: one if n == 1 else math.inf for n in times})
             return self.best(*feeds)
         threads = min(times, key=lambda n: len(times[n]))   # alternate the candidates, one thread first
         run = _with_threads(self.step, self.controllers, threads)

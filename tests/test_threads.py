@@ -155,6 +155,12 @@ def test_a_crowded_machine_gets_one_thread_without_timing_more(blas, clock, monk
     assert step.choice == 1 and blas.num_threads == 2
 
 
+def test_a_short_step_on_a_crowded_machine_is_handed_back_bare(blas, clock, monkeypatch):
+    monkeypatch.setattr(threads, "_crowded", lambda: True)
+    installed, seen, raw = run_auto(blas, {2: 0.0, 1: 0.0}, clock)
+    assert installed[-1] is raw and blas.num_threads == 2
+
+
 def test_a_machine_crowded_at_one_moment_is_still_measured(blas, clock, monkeypatch):
     samples = iter([True] + [False] * 100)
     monkeypatch.setattr(threads, "_crowded", lambda: next(samples))
