@@ -46,7 +46,7 @@ def test_comments_name_the_users_lines(args):
     source = s2sgrad.value_and_grad(model).source(*args)
     line = first_line(model)
     assert re.search(rf"np\.tanh\(.*# Tanh  {HERE}:{line}\n", source)
-    assert re.search(rf"# grad of Tanh  {HERE}:{line}\n", source)
+    assert re.search(rf"g_w = x\.T @ \(g_h \* \(1 - h \* h\)\) +# grad of MatMul  {HERE}:{line}\n", source)
     assert re.search(rf"np\.sum\(.*# Sum  {HERE}:{line + 1}\n", source)
 
 

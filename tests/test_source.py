@@ -92,6 +92,46 @@ def test_seed_program_4_keeps_only_the_stopped_product():
     assert tf.source(ns["gradients"][1]) == SEED4_SOURCE
 
 
+CHAIN = """\
+x = tf.placeholder(tf.float64, [4], name="x")
+h = x
+for w in (0.5, 0.75, 1.25):
+    h = tf.tanh(h * w + 0.1)
+g = tf.gradients(tf.reduce_sum(h), x)[0]
+"""
+
+CHAIN_SOURCE = HEADER + """\
+fetches: gradients/mul_grad/Mul:0
+feeds:   x:0 float64[4]
+""" + FOOTER + """\
+def run(x):
+    tanh = np.tanh(x * 0.5 + 0.1)             # Tanh  prog.py:4
+    tanh_1 = np.tanh(tanh * 0.75 + 0.1)       # Tanh  prog.py:4
+    h = np.tanh(tanh_1 * 1.25 + 0.1)          # Tanh  prog.py:4
+    g_tanh_1 = 1.0 * (1 - h * h) * 1.25       # grad of Mul  prog.py:4
+    g_tanh = g_tanh_1 * (1 - tanh_1 * tanh_1) * 0.75  # grad of Mul  prog.py:4
+    g_x = g_tanh * (1 - tanh * tanh) * 0.5    # grad of Mul  prog.py:4
+    return (g_x,)
+"""
+
+
+def test_a_lines_gradient_is_as_few_statements_as_the_line():
+    """The gradients of the values folded into ``tanh(h * w + 0.1)`` fold into one statement per layer,
+    computed in the order the separate statements would compute them (the same bits)."""
+    ns = exec_program(CHAIN)
+    x0 = np.linspace(-1.0, 1.0, 4)
+    assert tf.source(ns["g"], feed_dict={ns["x"]: x0}) == CHAIN_SOURCE
+    layers = [x0]
+    for w in (0.5, 0.75, 1.25):
+        layers.append(np.tanh(layers[-1] * w + 0.1))
+    expected = np.ones(4)
+    for w, t in zip((1.25, 0.75, 0.5), layers[:0:-1]):
+        expected = expected * (1 - t * t)
+        expected = expected * w
+    with tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run(ns["g"], {ns["x"]: x0}), expected)
+
+
 def test_gradient_with_broadcasting():
     ns = exec_program(BROADCAST)
     assert tf.source(ns["g"], [ns["x"], ns["bias"]]) == BROADCAST_SOURCE

@@ -46,7 +46,8 @@ def test_a_program_line_links_to_the_forward_and_gradient_statements_it_produced
     assert gradient_op["forward_lines"] == [loss_line]
     assert gradient_op["gradient_lines"] == [_program_row(page, "train.py", GRADIENTS_LINE)]
     assert gradient_op["where"] == f"grad of Square train.py:{LOSS_LINE} (gradients at train.py:{GRADIENTS_LINE})"
-    every_statement = [row for row in text if re.fullmatch(r"g0_\d+", row) and " # " in text[row]]
+    every_statement = [row for row in text if re.fullmatch(r"g0_\d+", row) and " # " in text[row]
+                       and not text[row].lstrip().startswith("#")]   # (a comment on a line of its own: no statement)
     linked = {row for op in table["ops"].values() for row in op["gen"]}
     assert every_statement and set(every_statement) <= linked   # each commented statement is linked to its op
 

@@ -3,7 +3,9 @@
 Each instruction becomes an expression (its primitive's emitter, ``emitters.EMITTERS``). A single-use temporary
 computed for the same user line (or the same forward op's gradient) is folded into the
 expression that uses it, so ``h = tf.tanh(h * w + 0.1)`` reads ``tanh = np.tanh(h * 0.5 +
-0.1)``; everything else gets its own statement and a name. The trailing comment (op type
+0.1)``, and so is the gradient of a value folded that way, into the next gradient of its line (that
+line's gradient reads ``g_h = g_tanh * (1 - tanh * tanh) * 0.5``); everything else gets its own
+statement and a name. The trailing comment (op type
 and the user's ``file:line``) is sanitized text; user strings reach the source only as
 sanitized identifiers (``names``), ``repr``'d literals or escaped comments.
 """
@@ -78,6 +80,8 @@ class _Emitter:
         self.scalars: dict[int, ast.expr] = {}   # a uniform constant's Python scalar literal, by value
         self.keep = {id(v) for v in prog.outputs} | {id(v) for _, v in prog.commits}
         self.uses: Counter[int] = Counter()
+        self.folded: set[int] = set()   # ids of the tensors whose values were folded into an expression
+        self.line_gradients: set[int] = set()   # gradients of folded values waiting for their line's next gradient
         self.in_blocks: set[int] = set()
         self.added_into = {id(v) for v in prog.accumulators.values()}  # partial sums whose name lives on
         self._count_uses(prog.instrs)
@@ -142,6 +146,7 @@ class _Emitter:
         pending: dict[str, Statement] = {}   # fusable values awaiting their one consumer
         out: list[Statement] = []
         fusable = self._fusable
+        readers = {id(a): ins for ins in instrs for a in ins.args}  # (a single-use value: its one reader)
         for ins in instrs:
             if ins.blocks:
                 out.extend(pending.values())
@@ -155,7 +160,7 @@ class _Emitter:
                 stmt = Statement(ins, emit(ins, _LazyArgs(self, ins)))
             if pending:
                 self._absorb(stmt, pending, out)
-            if fusable(ins):
+            if fusable(ins, readers):
                 pending[f"{REF}{id(ins.outs[0])}"] = stmt
             else:
                 out.append(stmt)
@@ -170,13 +175,19 @@ class _Emitter:
             if producer is None:
                 continue
             if (len(tokens) == 1 or tokens.count(token) == 1) and producer.ins and stmt.ins and \
-                    _same_site(producer.ins, stmt.ins) and \
+                    (_same_site(producer.ins, stmt.ins) or id(producer.ins.outs[0]) in self.line_gradients) and \
                     stmt.size + producer.size <= MAX_FUSED_OPS:
                 stmt.absorb(ref, producer)
+                if producer.ins.outs[0].tensor is not None:
+                    self.folded.add(id(producer.ins.outs[0].tensor))
             else:
                 out.append(producer)
 
-    def _fusable(self, ins: Instr) -> bool:
+    def _fusable(self, ins: Instr, readers: dict[int, Instr]) -> bool:
+        """Whether ``ins``'s value may wait for its one reader in this block, to be folded into it.
+        The gradient of a value waits only when that value was folded into an expression (it has no
+        name, so neither does its gradient) and its reader is a gradient of the same line: the others
+        keep their names and their place in the backward pass."""
         outs = ins.outs
         if len(outs) != 1:
             return False
@@ -190,7 +201,14 @@ class _Emitter:
         if not prim.pure or prim.assigns or not prim.fusable:
             return False
         t = v.tensor
-        return t is None or t.op.graph.primal_of(t) is None
+        primal = None if t is None else t.op.graph.primal_of(t)
+        if primal is None:
+            return True
+        reader = readers.get(key)
+        if id(primal) in self.folded and reader is not None and not reader.blocks and _same_line_gradients(ins, reader):
+            self.line_gradients.add(key)
+            return True
+        return False
 
     # -- module --------------------------------------------------------------------------------
     def module(self, title: str) -> Module:
@@ -345,6 +363,12 @@ def _same_site(producer: Instr, consumer: Instr) -> bool:
     if p.grad_of is not None or c.grad_of is not None:
         return p.grad_of is c.grad_of
     return p.location == c.location
+
+
+def _same_line_gradients(producer: Instr, consumer: Instr) -> bool:
+    """Gradients of two forward ops written on the same user line."""
+    p, c = producer.op.grad_of, consumer.op.grad_of
+    return p is not None and c is not None and p.location == c.location
 
 
 def _can_be_scalar(v: Value, ins: Instr) -> bool:
