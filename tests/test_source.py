@@ -125,7 +125,7 @@ def test_a_lines_gradient_is_as_few_statements_as_the_line():
     for w in (0.5, 0.75, 1.25):
         layers.append(np.tanh(layers[-1] * w + 0.1))
     expected = np.ones(4)
-    for w, t in zip((1.25, 0.75, 0.5), layers[:0:-1]):
+    for w, t in zip((1.25, 0.75, 0.5), layers[:0:-1], strict=True):
         expected = expected * (1 - t * t)
         expected = expected * w
     with tf.Session() as sess:
