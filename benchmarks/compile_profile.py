@@ -13,7 +13,9 @@ emit (names, fusion, printing the text), Python's ``compile()``, ``exec`` of the
 first call. The last column, session, is the same program through ``Session.run`` in one go (trace
 and gradients included), and hit calls counts the functions a second ``Session.run`` of it calls
 outside the generated module: finding the compiled step again costs the same at every N (a cache hit
-never walks the graph).
+never walks the graph). The last line, reference, times ``compile()`` of a fixed 6,000-statement
+function: the machine's speed at the time (one day it ran the same code 25% slower than the day
+before), with the session's time in units of it, to compare runs made on different days or machines.
 """
 from __future__ import annotations
 
@@ -139,6 +141,24 @@ def report(sizes: list[int], repeats: int) -> None:
     if len(sizes) > 1:
         lo, hi = sizes[0], sizes[-1]
         print(f"session N={hi} / N={lo}: {rows[hi]['session'] / rows[lo]['session']:.1f} (linear: {hi / lo:.0f})")
+    reference = statistics.median(machine_reference() for _ in range(repeats))
+    print(f"{'reference':<{width}}{reference:>10.4f}   (compile() of a fixed {REFERENCE_STATEMENTS:,}-statement "
+          f"function: this machine's speed now; session N={sizes[-1]} / reference: "
+          f"{rows[sizes[-1]]['session'] / reference:.1f})")
+
+
+REFERENCE_STATEMENTS = 6000
+
+
+def machine_reference() -> float:
+    """Seconds to ``compile()`` a fixed function of statements like the chain's: the machine's speed at the
+    time, so that runs made on different days (or machines) can be compared."""
+    body = "".join(f"    v{i} = v{i - 1} * (1 - v{i - 1} * v{i - 1}) * 0.5  # grad of Mul  chain.py:6\n"
+                   for i in range(1, REFERENCE_STATEMENTS))
+    source = f"def run(v0):\n{body}    return v{REFERENCE_STATEMENTS - 1}\n"
+    t0 = clock()
+    compile(source, "<reference>", "exec")
+    return clock() - t0
 
 
 def profile(n: int, top: int) -> None:

@@ -50,5 +50,5 @@ def test_the_script_runs_and_reports_each_stage():
     result = subprocess.run([sys.executable, SCRIPT, "--sizes", "2", "5", "--repeats", "1"],
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
-    for stage in ("trace", "gradients", "lower", "optimize", "emit", "compile()", "hit calls"):
+    for stage in ("trace", "gradients", "lower", "optimize", "emit", "compile()", "hit calls", "reference"):
         assert any(line.startswith(stage) for line in result.stdout.splitlines()), (stage, result.stdout)
