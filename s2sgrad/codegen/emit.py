@@ -169,17 +169,21 @@ class _Emitter:
     def _absorb(self, stmt: Statement, pending: dict[str, Statement], out: list[Statement]) -> None:
         """Put pending single-use expressions into ``stmt``; those it cannot take get statements."""
         mine = [ref for ref in stmt.refs if ref[0].id in pending]
-        tokens = [ref[0].id for ref in mine]
-        for ref, token in zip(mine, tokens, strict=True):
+        once = len(mine) == 1   # (most statements: one pending argument, read once)
+        tokens = [] if once else [ref[0].id for ref in mine]
+        for ref in mine:
+            token = ref[0].id
             producer = pending.pop(token, None)
             if producer is None:
                 continue
-            if (len(tokens) == 1 or tokens.count(token) == 1) and producer.ins and stmt.ins and \
-                    (_same_site(producer.ins, stmt.ins) or id(producer.ins.outs[0]) in self.line_gradients) and \
+            ins = producer.ins
+            if (once or tokens.count(token) == 1) and ins and stmt.ins and \
+                    (_same_site(ins, stmt.ins) or id(ins.outs[0]) in self.line_gradients) and \
                     stmt.size + producer.size <= MAX_FUSED_OPS:
                 stmt.absorb(ref, producer)
-                if producer.ins.outs[0].tensor is not None:
-                    self.folded.add(id(producer.ins.outs[0].tensor))
+                tensor = ins.outs[0].tensor
+                if tensor is not None:
+                    self.folded.add(id(tensor))
             else:
                 out.append(producer)
 
@@ -193,12 +197,10 @@ class _Emitter:
             return False
         v = outs[0]
         key = id(v)
-        if v.kind is not _TEMP or self.uses.get(key, 0) != 1 or key in self.keep:
-            return False
-        if key in self.added_into or key in self.prog.accumulators:   # in place: a named array
+        if v.kind is not _TEMP or self.uses.get(key) != 1 or key in self.keep or key in self.added_into:
             return False
         prim = ins.prim
-        if not prim.pure or prim.assigns or not prim.fusable:
+        if not prim.pure or prim.assigns or not prim.fusable or key in self.prog.accumulators:  # (in place: named)
             return False
         t = v.tensor
         primal = None if t is None else t.op.graph.primal_of(t)
