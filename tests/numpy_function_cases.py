@@ -290,6 +290,10 @@ add(np.linalg.solve, np.linalg.solve, (spd(3), u(3)), (spd(3), u(3, 2)), grad=(0
 add(np.linalg.cholesky, lambda x: np.linalg.cholesky((x + x.T) / 2), (spd(3),), second=False)
 add(np.linalg.eigh, lambda x: np.linalg.eigh(x + x.T)[0], (spd(3),), second=False)
 add(np.linalg.eigvalsh, lambda x: np.linalg.eigvalsh(x + x.T), (spd(3),), second=False)
+# UPLO="U" reads only the upper triangle: any square input; its eigenvectors are LAPACK's for that triangle
+add(np.linalg.eigh, lambda x: np.linalg.eigh(x, UPLO="U")[1] * np.arange(1.0, 4.0), (u(3, 3),), second=False,
+    label="upper vectors")
+add(np.linalg.eigvalsh, lambda x: np.linalg.eigvalsh(x, UPLO="U"), (u(3, 3),), second=False, label="upper")
 _S = u(3, 3) + 2 * np.eye(3)
 REAL_SPECTRUM = _S @ np.diag([1.0, 2.5, 4.0]) @ np.linalg.inv(_S)  # not symmetric, real distinct eigenvalues
 add(np.linalg.eig, lambda x: np.linalg.eig(x)[0], (REAL_SPECTRUM,), label="values")

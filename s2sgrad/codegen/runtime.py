@@ -349,6 +349,11 @@ def band_part(x, num_lower, num_upper):
     return np.where(keep, x, np.zeros((), np.result_type(x)))
 
 
+def upper_eigh(x):
+    """``np.linalg.eigh`` reading the upper triangles: ``(e, v)``."""
+    return tuple(np.linalg.eigh(x, UPLO="U"))
+
+
 def matrix_diag(v):
     """Square matrices with ``v`` (last axis) on their diagonals."""
     n = np.shape(v)[-1]

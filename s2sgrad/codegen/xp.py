@@ -55,6 +55,7 @@ NUMPY_ONLY = {
     "rt.scatter_nd": "scatter into a new array (no standard scatter)",
     "rt.print_v2": "host I/O inside the step", "rt.print_tensors": "host I/O inside the step",
     "rt.assert_that": "a host check of values inside the step", "rt.check_numerics": "a host check of values",
+    "rt.upper_eigh": "the standard's eigh has no UPLO (which triangle it reads)",
     "rt.gather_nd": "integer arrays indexing several axes at once", "rt.parse_example": "host-side protobuf parsing",
     "rt.truncated_normal": "a draw from the host's NumPy generator (random ops stay NumPy, then move)",
     **dict.fromkeys((f"rt.{n}" for n in ("segment_reduce", "sorted_segment", "mirror_pad_grad", "max_pool_argmax",

@@ -78,6 +78,13 @@ def eigh(tensor: Any, name: str | None = None) -> tuple[Tensor, Tensor]:
     return op.outputs[0], op.outputs[1]
 
 
+def upper_eigh(tensor: Any, name: str | None = None) -> tuple[Tensor, Tensor]:
+    """``eigh`` reading the upper triangles instead (NumPy's ``UPLO='U'``: its eigenvectors are LAPACK's for
+    that triangle, which can differ in sign from those of the lower triangle of the adjoint)."""
+    op = record(P.SELF_ADJOINT_EIG, [convert_to_tensor(tensor)], {"upper": True}, name or "SelfAdjointEigV2")
+    return op.outputs[0], op.outputs[1]
+
+
 def self_adjoint_eig(tensor: Any, name: str | None = None) -> tuple[Tensor, Tensor]:
     """``eigh`` as ``tf.linalg.eigh`` types it: the eigenvalues of a complex matrix are complex."""
     e, v = eigh(tensor, name)

@@ -80,9 +80,9 @@ def _cholesky(x: Any, upper: bool = False) -> Traced:
 
 @implements(np.linalg.eigh)
 def _eigh(x: Any, UPLO: str = "L") -> tuple[Traced, Traced]:
-    if UPLO != "L":
-        raise unsupported("numpy.linalg.eigh(..., UPLO='U')")
-    e, v = mx.eigh(_inexact(x))   # the eigenvalues are real
+    if UPLO not in ("L", "U"):
+        raise ValueError("UPLO argument must be 'L' or 'U'")
+    e, v = (mx.eigh if UPLO == "L" else mx.upper_eigh)(_inexact(x))   # the eigenvalues are real
     return Traced(e), Traced(v)
 
 

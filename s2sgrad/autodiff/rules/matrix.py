@@ -96,7 +96,8 @@ def _eigh(op: Operation, needed: Needed, g_e: Any, g_v: Any) -> Grads:
         f = m.multiply(m.reciprocal(safe), m.subtract(1.0, _eye_like(gaps)))
         inner = m.add(inner, m.multiply(m.cast(f, v.dtype), m.matmul(v, g_v, adjoint_a=True)))
     grad = m.matmul(v, m.matmul(inner, v, adjoint_b=True))
-    grad = mx.matrix_band_part(m.add(grad, H(grad)), -1, 0)
+    lower, upper = (0, -1) if op.attrs.get("upper") else (-1, 0)   # the triangle the decomposition read
+    grad = mx.matrix_band_part(m.add(grad, H(grad)), lower, upper)
     return [mx.matrix_set_diag(grad, m.multiply(0.5, mx.matrix_diag_part(grad)))]
 
 

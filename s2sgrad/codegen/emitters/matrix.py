@@ -41,8 +41,8 @@ EMITTERS: dict[Primitive, Emitter] = {
     P.MATRIX_SOLVE: _call("solve"),
     P.MATRIX_TRIANGULAR_SOLVE: lambda ins, args: rt_call("triangular_solve", [
         args[0], args[1], literal(bool(ins.attrs["lower"])), literal(bool(ins.attrs["adjoint"]))]),
-    P.SELF_ADJOINT_EIG: lambda ins, args: ast.Call(ast.Name("tuple", ast.Load()),
-                                                   [ast.Call(_linalg("eigh"), [args[0]], [])], []),
+    P.SELF_ADJOINT_EIG: lambda ins, args: rt_call("upper_eigh", [args[0]]) if ins.attrs.get("upper") else ast.Call(
+        ast.Name("tuple", ast.Load()), [ast.Call(_linalg("eigh"), [args[0]], [])], []),
     P.SVD: lambda ins, args: rt_call("svd", [args[0], literal(bool(ins.attrs["full_matrices"]))]),
     P.QR: _qr,
     P.MATRIX_DIAG: lambda ins, args: rt_call("matrix_diag", [args[0]]),
