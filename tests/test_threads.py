@@ -1,6 +1,7 @@
-"""s2sgrad.threads: how many BLAS threads a session's steps and decorated functions' calls use (the
-"auto" policy, a fixed count, "off", ConfigProto's intra_op_parallelism_threads), with fake BLAS
-controllers whose thread count decides how long a step takes, and once with the real threadpoolctl."""
+"""s2sgrad.threads: how many BLAS threads a session's steps use (the "auto" policy, a fixed count,
+"off", ConfigProto's intra_op_parallelism_threads), with fake BLAS controllers whose thread count
+decides how long a step takes, and once with the real threadpoolctl. Decorated functions:
+test_decorator_threads.py."""
 import os
 import subprocess
 import sys
@@ -11,47 +12,18 @@ import numpy as np
 import pytest
 
 import s2sgrad as tf
+from blas_fakes import Clock, FakeBlas, use_clock, use_fake_blas
 from s2sgrad import threads
-
-
-class FakeBlas:
-    """A BLAS thread pool: ``num_threads`` and ``set_num_threads`` as threadpoolctl's controllers."""
-
-    def __init__(self, num_threads=2):
-        self.num_threads = num_threads
-        self.log = []
-
-    def set_num_threads(self, n):
-        self.log.append(n)
-        self.num_threads = n
 
 
 @pytest.fixture
 def blas(monkeypatch):
-    fake = FakeBlas()
-    monkeypatch.setattr(threads, "_blas_controllers", lambda: (fake,))
-    monkeypatch.setattr(threads, "_cpu_ticks", lambda: None)   # the machine's idle time unknown: always re-measure
-    monkeypatch.setattr(threads, "_crowded", lambda: False)    # no other process competes for the cores
-    monkeypatch.setattr(threads, "_setting", [])
-    monkeypatch.delenv("S2SGRAD_BLAS_THREADS", raising=False)
-    return fake
-
-
-class Clock:
-    """A fake ``time`` module for s2sgrad.threads: steps advance it by what they "take"."""
-
-    def __init__(self):
-        self.now = 100.0
-
-    def perf_counter(self):
-        return self.now
+    return use_fake_blas(monkeypatch)
 
 
 @pytest.fixture
 def clock(monkeypatch):
-    fake = Clock()
-    monkeypatch.setattr(threads, "time", fake)
-    return fake
+    return use_clock(monkeypatch, Clock())
 
 
 def stepper(fake, seconds_by_threads, clock):
@@ -159,6 +131,18 @@ def test_a_short_step_on_a_crowded_machine_is_handed_back_bare(blas, clock, monk
     monkeypatch.setattr(threads, "_crowded", lambda: True)
     installed, seen, raw = run_auto(blas, {2: 0.0, 1: 0.0}, clock)
     assert installed[-1] is raw and blas.num_threads == 2
+
+
+@pytest.mark.parametrize("crowded", [False, True])
+def test_a_short_step_is_not_judged_long_by_its_first_one_thread_run(blas, clock, monkeypatch, crowded):
+    def set_num_threads(n):   # the first switch to one thread waits for the others to park: 1 ms
+        if n == 1 and 1 not in blas.log:
+            clock.now += 0.001
+        FakeBlas.set_num_threads(blas, n)
+    monkeypatch.setattr(blas, "set_num_threads", set_num_threads)
+    monkeypatch.setattr(threads, "_crowded", lambda: crowded)
+    installed, seen, raw = run_auto(blas, {2: 1e-5, 1: 1e-5}, clock)
+    assert installed[-1] is raw   # the fastest of three one-thread runs told it short
 
 
 def test_a_machine_crowded_at_one_moment_is_still_measured(blas, clock, monkeypatch):
@@ -304,115 +288,3 @@ def test_auto_is_safe_when_threads_run_the_same_step(blas, monkeypatch):
     assert errors == []
     sess.close()
 
-
-# -- decorated functions: their compiled module runs through the same policy -------------------------
-
-def tanh_loss(w, x):
-    return np.sum(np.tanh(x @ w))
-
-
-def call_both_paths(g, w, x, calls):
-    """``calls`` calls of the decorated ``g``, alternating the fast path (positional arrays) and the
-    general one (a keyword argument); their results."""
-    return [g(w, x) if i % 2 == 0 else g(w, x=x) for i in range(calls)]
-
-
-def modules_called(g):
-    """What each path of ``g``'s one compiled signature calls as the module."""
-    (program,) = g._programs.values()
-    return program.fast.__globals__["fn"], program.call.__globals__["fn"]
-
-
-def test_decorated_calls_run_with_the_set_count_on_both_paths(blas):
-    threads.set_blas_threads(1)
-    w, x = np.linspace(-1, 1, 64 * 64).reshape(64, 64), np.linspace(0, 1, 8 * 64).reshape(8, 64)
-    blas.log.clear()
-    results = call_both_paths(tf.grad(tanh_loss), w, x, 4)
-    assert blas.log == [1, 2] * 4                 # one thread for each call, the default after
-    for r in results:
-        np.testing.assert_allclose(r, x.T @ (1 - np.tanh(x @ w) ** 2), rtol=1e-12)
-
-
-def test_a_short_decorated_call_gets_the_bare_module_back(blas, clock):
-    g = tf.grad(tanh_loss)
-    w, x = np.ones((4, 4)), np.ones((2, 4))
-    call_both_paths(g, w, x, 7)                  # compiles, then runs that take no time on the frozen clock
-    assert sorted(blas.log[0::2]) == [1, 1, 1, 2, 2, 2]   # measured with both counts
-    fn = g.executable(w, x).fn
-    assert modules_called(g) == (fn, fn)         # then both paths call the module itself
-    blas.log.clear()
-    call_both_paths(g, w, x, 4)
-    assert blas.log == []
-
-
-class TickingClock(Clock):
-    """A clock that advances 1 ms each time it is read: every step looks long, both counts alike."""
-
-    def perf_counter(self):
-        self.now += 0.001
-        return self.now
-
-
-def test_a_long_decorated_call_is_measured_once_for_both_paths(blas, monkeypatch):
-    monkeypatch.setattr(threads, "time", TickingClock())
-    g = tf.grad(tanh_loss)
-    w, x = np.ones((4, 4)), np.ones((2, 4))
-    blas.log.clear()
-    call_both_paths(g, w, x, 7)                  # the compiling call, then three runs of each count
-    assert sorted(blas.log[0::2]) == [1, 1, 1, 2, 2, 2] and set(blas.log[1::2]) == {2}
-    fast, general = modules_called(g)
-    assert fast is general and fast.choice == 1  # one measurement (a tie: one thread)
-    blas.log.clear()
-    call_both_paths(g, w, x, 4)
-    assert blas.log == [1, 2] * 4
-
-
-def test_off_leaves_decorated_calls_alone(blas):
-    threads.set_blas_threads("off")
-    g = tf.grad(tanh_loss)
-    w, x = np.ones((4, 4)), np.ones((2, 4))
-    call_both_paths(g, w, x, 4)
-    assert blas.log == [] and modules_called(g) == (g.executable(w, x).fn,) * 2
-
-
-def test_a_failed_decorated_call_restores_the_count(blas):
-    threads.set_blas_threads(1)
-    g = tf.grad(lambda a: np.sum(np.linalg.inv(a)))
-    g(np.eye(2))
-    blas.log.clear()
-    with pytest.raises(tf.errors.InvalidArgumentError, match="Singular matrix"):
-        g(np.zeros((2, 2)))
-    assert blas.log == [1, 2] and blas.num_threads == 2
-
-
-def test_the_real_blas_gives_decorated_calls_the_same_gradients_and_is_restored(monkeypatch):
-    threadpoolctl = pytest.importorskip("threadpoolctl")
-    monkeypatch.setattr(threads, "SHORT_STEP", 0.0)   # tune even this small call
-    w, x = np.linspace(-1, 1, 64 * 64).reshape(64, 64), np.linspace(0, 1, 32 * 64).reshape(32, 64)
-    before = [p["num_threads"] for p in threadpoolctl.threadpool_info()]
-    for setting in ("auto", 1):
-        monkeypatch.setattr(threads, "_setting", [setting])
-        for r in call_both_paths(tf.grad(tanh_loss), w, x, 10):
-            np.testing.assert_allclose(r, x.T @ (1 - np.tanh(x @ w) ** 2), rtol=1e-12)
-        assert [p["num_threads"] for p in threadpoolctl.threadpool_info()] == before
-
-
-def test_auto_is_safe_when_threads_call_the_same_decorated_function(blas, monkeypatch):
-    monkeypatch.setattr(threads, "SHORT_STEP", 0.0)   # keep measuring: the racy part
-    monkeypatch.setattr(threads, "RECHECK", 0.0)
-    g = tf.grad(tanh_loss)
-    w, x = np.ones((4, 4)), np.ones((2, 4))
-    expected = g(w, x)
-    wrong = []
-
-    def worker():
-        try:
-            wrong.extend(r for r in call_both_paths(g, w, x, 30) if not np.array_equal(r, expected))
-        except Exception as e:   # any error fails the test below
-            wrong.append(e)
-    workers = [threading.Thread(target=worker) for _ in range(4)]
-    for t in workers:
-        t.start()
-    for t in workers:
-        t.join()
-    assert wrong == [] and blas.num_threads == 2
