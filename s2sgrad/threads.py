@@ -7,8 +7,8 @@ One process-wide setting, ``S2SGRAD_BLAS_THREADS`` in the environment or ``set_b
   A step shorter than ``SHORT_STEP`` leaves the BLAS alone (its products are too small for threads
   to matter); a longer one runs a few times with the BLAS's own thread count and a few times with one
   thread, alternately (once each when one is more than ``CLEAR`` times slower and the faster is not
-  short: the first one-thread run after more threads also waits for them to park, 60-130 µs on an
-  idle 2-core machine, which alone must not make a short step look long), and then keeps the
+  short: the first one-thread run after more threads also waits for them to park, 60-130 µs
+  measured here, which alone must not make a short step look long), and then keeps the
   faster, re-measuring after ``RECHECK`` seconds (then at growing intervals while the choice stands)
   so that a machine becoming busy (or quiet) is followed. A step running on one thread skips the
   re-measurement of more (and backs off as if they had lost again) when the machine had less than
