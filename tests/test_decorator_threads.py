@@ -37,8 +37,12 @@ def modules_called(g):
     return program.fast.__globals__["fn"], program.call.__globals__["fn"]
 
 
-def test_decorated_calls_run_with_the_set_count_on_both_paths(blas):
-    threads.set_blas_threads(1)
+@pytest.mark.parametrize("how", ["environment", "set_blas_threads"])
+def test_decorated_calls_run_with_the_set_count_on_both_paths(blas, monkeypatch, how):
+    if how == "environment":
+        monkeypatch.setenv("S2SGRAD_BLAS_THREADS", "1")
+    else:
+        threads.set_blas_threads(1)
     w, x = np.linspace(-1, 1, 64 * 64).reshape(64, 64), np.linspace(0, 1, 8 * 64).reshape(8, 64)
     blas.log.clear()
     results = call_both_paths(tf.grad(tanh_loss), w, x, 4)
