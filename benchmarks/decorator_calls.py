@@ -3,15 +3,20 @@ hand-written NumPy gradient, autograd, and JAX's ``value_and_grad`` without and 
 
     python benchmarks/decorator_calls.py            # seed step and MLP, every implementation installed
     python benchmarks/decorator_calls.py --quick    # fewer repeats
+    python benchmarks/decorator_calls.py --loaded   # also with two busy processes on the machine
 
-NumPy and s2sgrad are timed in one fresh process, in alternating rounds; each peer gets its own
-process (imports and thread pools do not interfere). Times are medians of per-call means; ratios
-are against ``numpy``, and for s2sgrad also the median of its per-round ratios to numpy. Peers that
+NumPy and s2sgrad are timed in one fresh process, in alternating rounds, with their thread variants
+(with threadpoolctl installed): ``numpy_1thread`` is the hand-written gradient with one BLAS thread,
+``s2sgrad_blas_default`` the decorated function compiled with ``S2SGRAD_BLAS_THREADS=off`` (the BLAS's
+own thread count, as decorated calls ran before they chose threads). Each peer gets its own process
+(imports and thread pools do not interfere). Times are medians of per-call means; ratios are against
+``numpy``, with the median of the per-round ratios to numpy for those timed alongside it. Peers that
 are not installed are skipped.
 """
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import statistics
@@ -21,7 +26,9 @@ import time
 from collections.abc import Callable
 
 import numpy as np
+from load import busy_processes
 from workloads import mlp_loss_and_gradients
+from workloads_threads import blas_default, one_thread
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -125,20 +132,31 @@ def _mlp_jax(jit: bool) -> Callable:
 
 WORKLOADS: dict[str, dict] = {
     "seed step gradient": {"unit": "us", "calls": 2000, "impls": {
-        "numpy": seed_numpy, "s2sgrad": seed_s2sgrad, "autograd": seed_autograd,
-        "jax": lambda: _seed_jax(False), "jax_jit": lambda: _seed_jax(True)}},
+        "numpy": seed_numpy, "s2sgrad": seed_s2sgrad, "s2sgrad_blas_default": blas_default(seed_s2sgrad),
+        "autograd": seed_autograd, "jax": lambda: _seed_jax(False), "jax_jit": lambda: _seed_jax(True)}},
     "MLP 784-512-512-10 gradient": {"unit": "ms", "calls": 20, "impls": {
-        "numpy": mlp_numpy, "s2sgrad": mlp_s2sgrad, "autograd": mlp_autograd,
+        "numpy": mlp_numpy, "numpy_1thread": one_thread(mlp_numpy), "s2sgrad": mlp_s2sgrad,
+        "s2sgrad_blas_default": blas_default(mlp_s2sgrad), "autograd": mlp_autograd,
         "jax": lambda: _mlp_jax(False), "jax_jit": lambda: _mlp_jax(True)}},
 }
 PEERS = ("autograd", "jax", "jax_jit")
+THREAD_VARIANTS = ("numpy_1thread", "s2sgrad_blas_default")   # need threadpoolctl to mean anything
+
+
+def alongside(workload: str) -> list[str]:
+    """The implementations of ``workload`` timed in one process: numpy, s2sgrad and, with
+    threadpoolctl installed, their thread variants."""
+    threaded = importlib.util.find_spec("threadpoolctl") is not None
+    return [impl for impl in WORKLOADS[workload]["impls"]
+            if impl not in PEERS and (threaded or impl not in THREAD_VARIANTS)]
 
 
 def time_group(workload: str, impls: list[str], repeats: int) -> dict[str, float]:
     """Median seconds per call of each of ``impls``, timed in alternating rounds (after the first
-    call and half a second of warm-up each) so that changes in load hit them alike; with ``numpy``
-    among them, also ``"<impl>/numpy"``: the median over rounds of the round's ratio to numpy (the
-    steadiest number on a busy machine)."""
+    call and half a second of warm-up each) so that changes in load hit them alike; also
+    ``"<impl> cpu"``, the median CPU seconds per call (all of the process's threads: time spent
+    preempted is not in it), and with ``numpy`` among them ``"<impl>/numpy"``: the median over
+    rounds of the round's ratio to numpy (the steadiest wall-clock number on a busy machine)."""
     spec = WORKLOADS[workload]
     calls = {impl: spec["impls"][impl]() for impl in impls}
     for call in calls.values():
@@ -146,13 +164,16 @@ def time_group(workload: str, impls: list[str], repeats: int) -> dict[str, float
         while time.perf_counter() < warm_until:
             call()
     times: dict[str, list[float]] = {impl: [] for impl in impls}
+    cpu: dict[str, list[float]] = {impl: [] for impl in impls}
     for _ in range(repeats):
         for impl, call in calls.items():
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             for _ in range(spec["calls"]):
                 call()
             times[impl].append((time.perf_counter() - t0) / spec["calls"])
+            cpu[impl].append((time.process_time() - c0) / spec["calls"])
     found = {impl: statistics.median(t) for impl, t in times.items()}
+    found.update({f"{impl} cpu": statistics.median(t) for impl, t in cpu.items()})
     if "numpy" in times:
         found.update({f"{impl}/numpy": statistics.median(t / base for t, base in zip(ts, times["numpy"], strict=True))
                       for impl, ts in times.items() if impl != "numpy"})
@@ -170,29 +191,40 @@ def _measure(workload: str, impls: list[str], repeats: int) -> dict[str, float |
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="fewer repeats (a smoke run)")
-    parser.add_argument("--no-peers", action="store_true", help="skip autograd and JAX")
-    args = parser.parse_args(argv)
-    repeats = 3 if args.quick else 9
+def report(machine: str, repeats: int, peers: bool) -> None:
+    """Time every workload and print its table; ``machine`` says how loaded it is."""
     for workload, spec in WORKLOADS.items():
         scale = 1e6 if spec["unit"] == "us" else 1e3
-        print(f"{workload} ({spec['unit']} per call, ratio to numpy)")
-        found = _measure(workload, ["numpy", "s2sgrad"], repeats)  # one process, alternating rounds
-        for impl in PEERS if not args.no_peers else ():
+        print(f"{workload}, {machine} ({spec['unit']} per call, ratio to numpy)")
+        found = _measure(workload, alongside(workload), repeats)  # one process, alternating rounds
+        for impl in PEERS if peers else ():
             found.update(_measure(workload, [impl], repeats))       # each peer in its own process
-        base = found["numpy"]
+        base, base_cpu = found["numpy"], found.get("numpy cpu")
         for impl, t in found.items():
-            if "/" in impl:
+            if "/" in impl or impl.endswith(" cpu"):
                 continue
             if isinstance(t, str):
-                print(f"  {impl:10s} skipped: {t}")
+                print(f"  {impl:20s} skipped: {t}")
                 continue
             ratio = f"{t / base:6.2f}x" if not isinstance(base, str) else ""
             paired = found.get(f"{impl}/numpy")
             rounds = f"   (median of per-round ratios {paired:.2f}x)" if isinstance(paired, float) else ""
-            print(f"  {impl:10s} {t * scale:10.2f} {ratio}{rounds}")
+            used = found.get(f"{impl} cpu")
+            cpu = f"   cpu {used * scale:.2f} ({used / base_cpu:.2f}x)" if isinstance(base_cpu, float) and used else ""
+            print(f"  {impl:20s} {t * scale:10.2f} {ratio}{rounds}{cpu}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repeats (a smoke run)")
+    parser.add_argument("--no-peers", action="store_true", help="skip autograd and JAX")
+    parser.add_argument("--loaded", action="store_true", help="then again with two busy processes running")
+    args = parser.parse_args(argv)
+    repeats = 3 if args.quick else 9
+    report(f"load {os.getloadavg()[0]:.2f} before", repeats, not args.no_peers)
+    if args.loaded:
+        with busy_processes(2):
+            report("with two busy processes", repeats, not args.no_peers)
     return 0
 
 

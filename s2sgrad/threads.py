@@ -1,11 +1,14 @@
-"""How many BLAS threads a session's compiled steps use.
+"""How many BLAS threads the compiled steps of sessions and decorated functions use.
 
 One process-wide setting, ``S2SGRAD_BLAS_THREADS`` in the environment or ``set_blas_threads(...)``:
 
-- ``"auto"`` (the default): each compiled step (one per fetches, feeds and feed shapes) times itself.
+- ``"auto"`` (the default): each compiled step (one per fetches, feeds and feed shapes; for a
+  decorated function, one per argument signature) times itself.
   A step shorter than ``SHORT_STEP`` leaves the BLAS alone (its products are too small for threads
   to matter); a longer one runs a few times with the BLAS's own thread count and a few times with one
-  thread, alternately (once each when one is more than ``CLEAR`` times slower), and then keeps the
+  thread, alternately (once each when one is more than ``CLEAR`` times slower and the faster is not
+  short: the first one-thread run after more threads also waits for them to park, 60-130 µs
+  measured here, which alone must not make a short step look long), and then keeps the
   faster, re-measuring after ``RECHECK`` seconds (then at growing intervals while the choice stands)
   so that a machine becoming busy (or quiet) is followed. A step running on one thread skips the
   re-measurement of more (and backs off as if they had lost again) when the machine had less than
@@ -14,7 +17,8 @@ One process-wide setting, ``S2SGRAD_BLAS_THREADS`` in the environment or ``set_b
   For the same reason a measurement picks one thread without timing more when, before its first two
   runs (and then most of its runs), other processes' runnable threads left no core for a second one
   (``/proc/loadavg`` less this process's running threads): on a crowded machine single timed runs are
-  preempted at random and their medians pick the wrong count half the time.
+  preempted at random and their medians pick the wrong count half the time. Its one-thread runs are
+  still timed, as many as a measurement's, to tell a short step by the fastest of them.
   On a loaded machine, or for thin products such as a convolution's (50176x9)@(9x16), one thread
   wins; for large products on idle cores, all of them.
 - an integer ``n`` >= 1: every step runs with ``n`` BLAS threads.
@@ -23,7 +27,8 @@ One process-wide setting, ``S2SGRAD_BLAS_THREADS`` in the environment or ``set_b
 A session made with ``tf.ConfigProto(intra_op_parallelism_threads=n)``, n > 0, uses ``n`` threads
 instead (held while it is open; see platform/session_config.py). ``inter_op_parallelism_threads`` is
 accepted and recorded: the ops of a step run one after another, so there is no inter-op pool.
-The thread count is restored after every step, so NumPy code outside ``Session.run`` is unaffected.
+The thread count is restored after every step, so NumPy code outside ``Session.run`` and decorated
+functions is unaffected.
 
 Changing threads needs threadpoolctl (``pip install s2sgrad[threads]``); without it ``"auto"`` leaves
 the BLAS as it is and an explicit count warns once.
@@ -184,13 +189,16 @@ class _AutoThreads:
             return self.best(*feeds)
         crowding = self.crowding
         crowding.append(_crowded())
-        if len(crowding) >= 2 and 2 * sum(crowding) > len(crowding):   # one thread wins, untimed
-            one = min(times[1], default=math.inf)   # the one-thread runs come first
-            if one < SHORT_STEP:   # too short for threads to matter, as a timed measurement would find
-                self.replace(self.step)
-            self._decide({n: one if n == 1 else math.inf for n in times})
-            return self.best(*feeds)
-        threads = min(times, key=lambda n: len(times[n]))   # alternate the candidates, one thread first
+        if len(crowding) >= 2 and 2 * sum(crowding) > len(crowding):   # one thread wins: only it is timed
+            if len(times[1]) >= self.probes:
+                one = min(times[1])   # the first run after more threads also waits for them to park
+                if one < SHORT_STEP:   # too short for threads to matter, as a full measurement would find
+                    self.replace(self.step)
+                self._decide({n: one if n == 1 else math.inf for n in times})
+                return self.best(*feeds)
+            threads = 1
+        else:
+            threads = min(times, key=lambda n: len(times[n]))   # alternate the candidates, one thread first
         run = _with_threads(self.step, self.controllers, threads)
         start = time.perf_counter()
         result = run(*feeds)
@@ -198,7 +206,8 @@ class _AutoThreads:
         if times is not self.times:
             return result
         fastest = {n: min(t) for n, t in times.items() if t}
-        if len(fastest) == len(times) and max(fastest.values()) > CLEAR * min(fastest.values()):
+        quick = min(fastest.values())
+        if len(fastest) == len(times) and max(fastest.values()) > CLEAR * quick and quick >= SHORT_STEP:
             self._decide(fastest)   # one count is far slower: more runs of it would only cost time
         elif all(len(t) >= self.probes for t in times.values()):
             self._decide({n: statistics.median(t) for n, t in times.items()})

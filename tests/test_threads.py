@@ -1,6 +1,7 @@
 """s2sgrad.threads: how many BLAS threads a session's steps use (the "auto" policy, a fixed count,
 "off", ConfigProto's intra_op_parallelism_threads), with fake BLAS controllers whose thread count
-decides how long a step takes, and once with the real threadpoolctl."""
+decides how long a step takes, and once with the real threadpoolctl. Decorated functions:
+test_decorator_threads.py."""
 import os
 import subprocess
 import sys
@@ -11,47 +12,18 @@ import numpy as np
 import pytest
 
 import s2sgrad as tf
+from blas_fakes import Clock, FakeBlas, use_clock, use_fake_blas
 from s2sgrad import threads
-
-
-class FakeBlas:
-    """A BLAS thread pool: ``num_threads`` and ``set_num_threads`` as threadpoolctl's controllers."""
-
-    def __init__(self, num_threads=2):
-        self.num_threads = num_threads
-        self.log = []
-
-    def set_num_threads(self, n):
-        self.log.append(n)
-        self.num_threads = n
 
 
 @pytest.fixture
 def blas(monkeypatch):
-    fake = FakeBlas()
-    monkeypatch.setattr(threads, "_blas_controllers", lambda: (fake,))
-    monkeypatch.setattr(threads, "_cpu_ticks", lambda: None)   # the machine's idle time unknown: always re-measure
-    monkeypatch.setattr(threads, "_crowded", lambda: False)    # no other process competes for the cores
-    monkeypatch.setattr(threads, "_setting", [])
-    monkeypatch.delenv("S2SGRAD_BLAS_THREADS", raising=False)
-    return fake
-
-
-class Clock:
-    """A fake ``time`` module for s2sgrad.threads: steps advance it by what they "take"."""
-
-    def __init__(self):
-        self.now = 100.0
-
-    def perf_counter(self):
-        return self.now
+    return use_fake_blas(monkeypatch)
 
 
 @pytest.fixture
 def clock(monkeypatch):
-    fake = Clock()
-    monkeypatch.setattr(threads, "time", fake)
-    return fake
+    return use_clock(monkeypatch, Clock())
 
 
 def stepper(fake, seconds_by_threads, clock):
@@ -159,6 +131,18 @@ def test_a_short_step_on_a_crowded_machine_is_handed_back_bare(blas, clock, monk
     monkeypatch.setattr(threads, "_crowded", lambda: True)
     installed, seen, raw = run_auto(blas, {2: 0.0, 1: 0.0}, clock)
     assert installed[-1] is raw and blas.num_threads == 2
+
+
+@pytest.mark.parametrize("crowded", [False, True])
+def test_a_short_step_is_not_judged_long_by_its_first_one_thread_run(blas, clock, monkeypatch, crowded):
+    def set_num_threads(n):   # the first switch to one thread waits for the others to park: 1 ms
+        if n == 1 and 1 not in blas.log:
+            clock.now += 0.001
+        FakeBlas.set_num_threads(blas, n)
+    monkeypatch.setattr(blas, "set_num_threads", set_num_threads)
+    monkeypatch.setattr(threads, "_crowded", lambda: crowded)
+    installed, seen, raw = run_auto(blas, {2: 1e-5, 1: 1e-5}, clock)
+    assert installed[-1] is raw   # the fastest of three one-thread runs told it short
 
 
 def test_a_machine_crowded_at_one_moment_is_still_measured(blas, clock, monkeypatch):
@@ -303,3 +287,4 @@ def test_auto_is_safe_when_threads_run_the_same_step(blas, monkeypatch):
         t.join()
     assert errors == []
     sess.close()
+

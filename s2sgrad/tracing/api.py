@@ -26,7 +26,7 @@ from ..ssa.printer import format_ops
 from ..tracebacks import drop_internal_frames, hide_internal_frames
 from .arguments import Argument, Binder, rebuild, signature_key
 from .convert import as_tensor
-from .fastcall import MISS, Layout, make_fast_call
+from .fastcall import MISS, Layout, choose_threads, make_fast_call
 from .random_streams import TracedStream
 from .recording import Program, Recording, inline_aux, map_results
 from .traced import Traced, current_trace
@@ -103,6 +103,7 @@ class GradientFunction:
                     self._programs.pop(key, None)
                     program = Program(self, arguments)
                     program.fast = self._fast_call(program, arguments)
+                    choose_threads([program.call] + ([program.fast] if program.fast else []), program.executable.fn)
                     if len(self._programs) >= MAX_PROGRAMS:  # forget the oldest signature
                         del self._programs[next(iter(self._programs))]
                     self._programs[key] = program

@@ -9,6 +9,10 @@ scalars, as ``Executable.call`` does); a flat result (the value and one gradient
 argument) is built inline too. Any mismatch returns ``MISS`` and the general path (binding,
 flattening, the signature key) runs. The generated text contains only internal identifiers;
 every object it uses is bound in its namespace.
+
+Both paths call the module through their global ``fn``, which ``choose_threads`` points at the
+step ``threads.tuned_step`` makes of it: BLAS threads are chosen as for ``Session.run``'s steps,
+and a short step gets the bare module back (the fast path then costs what it did untuned).
 """
 from __future__ import annotations
 
@@ -20,10 +24,11 @@ import numpy as np
 
 from ..pipeline import Executable, translate_error
 from ..pipeline.fastpath import call_lines, define
+from ..threads import tuned_step
 from .arguments import Argument
 from .captures import Capture
 
-__all__ = ["MISS", "Layout", "make_fast_call"]
+__all__ = ["MISS", "Layout", "choose_threads", "make_fast_call"]
 
 MISS: Any = object()
 
@@ -102,3 +107,15 @@ def _result(layout: Layout, outs: list[str]) -> str:
     if isinstance(layout, int):
         return outs[layout]
     return "(" + "".join(f"{_result(item, outs)}, " for item in layout) + ")"
+
+
+def choose_threads(calls: list[Callable], fn: Callable) -> None:
+    """Have the generated ``calls`` (functions made with ``call_lines``, calling the compiled module's
+    ``fn`` through their global ``fn``) run it with the BLAS threads the setting chooses
+    (``threads.tuned_step``, one measurement shared by all of them)."""
+    namespaces = [call.__globals__ for call in calls]
+
+    def install(step: Callable) -> None:
+        for ns in namespaces:
+            ns["fn"] = step
+    install(tuned_step(fn, install))

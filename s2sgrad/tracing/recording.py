@@ -8,6 +8,7 @@ derivatives and auxiliary results, and every random draw, so each call draws wha
 """
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -18,6 +19,7 @@ from .. import pipeline
 from ..codegen.compiler import quiet_numpy_warnings
 from ..ops import array_ops as a
 from ..ops.creation import placeholder
+from ..pipeline.fastpath import make_call
 from ..primitives.numpy_random import NUMPY_GENERATOR, NUMPY_RANDOM, NUMPY_SEED, STREAM_DTYPE
 from ..ssa.graph import Operation, Tensor, user_location
 from .arguments import Argument, Leaf, flatten, rebuild
@@ -188,14 +190,16 @@ class Program:
         self.aux_slots = [index[i] for i in aux_positions]
         self.ops = graph_slice.ops
         specs = {t: (t.dtype, t.shape.known_sizes()) for t in placeholders}
-        self.executable = pipeline.compile(graph_slice, specs, _no_variables, label=fn.label)
+        self.executable = exe = pipeline.compile(graph_slice, specs, _no_variables, label=fn.label)
+        # the general path's call of the module (its own, not ``exe.call``: see fastcall.choose_threads)
+        self.call = make_call(exe, functools.partial(pipeline.translate_error, exe=exe))
         self.dtypes = [None if t.dtype is STREAM_DTYPE else t.dtype.np for t in placeholders]
         self.fed = [i for i, t in enumerate(recording.inputs) if t is not None]  # leaves with a placeholder
         self.stream_reads = recording.stream_reads
         self.fast: Callable | None = None   # set by the GradientFunction (``fastcall``)
 
     def run(self, arguments: list[Argument]) -> tuple[Any, Any, Any]:
-        return self.unpack(self.executable.call(self.module_inputs(arguments)))
+        return self.unpack(self.call(self.module_inputs(arguments)))
 
     def module_inputs(self, arguments: list[Argument]) -> list:
         """The arguments of the compiled ``run`` for these call arguments."""
