@@ -52,10 +52,13 @@ def gradient_function(op: Operation) -> Rule | None:
     LookupError (as TF: ``{"Floor": "Identity"}`` makes Floor use Identity's rule)."""
     if not op.inputs:
         return None
-    kind = op.attrs.get("_gradient_op_type")
-    if kind in USER_RULES:
+    kind = op.attrs.get("_gradient_op_type") if op.attrs else None  # (most ops have no attributes)
+    if kind is None:
+        prim = op.prim
+    elif kind in USER_RULES:
         return USER_RULES[kind]
-    prim = op.prim if kind is None else BY_NAME.get(kind)
+    else:
+        prim = BY_NAME.get(kind)
     if prim is not None and not prim.differentiable:
         return None
     if prim is not None and prim.control:

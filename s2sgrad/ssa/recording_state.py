@@ -107,7 +107,7 @@ class GradientScope:
         lock = graph._lock
         lock.acquire()
         try:  # an op's name needs no check as a scope name: it is made of checked names and scopes
-            local.scope = graph.unique_name(self.op.name + "_grad")
+            local.scope = graph._unique_name(local.scope, self.op.name + "_grad")
         finally:
             lock.release()
         local.grad_of = self.op
