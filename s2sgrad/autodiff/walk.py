@@ -190,6 +190,11 @@ class Walk:
         per_output = grads.get(op)
         if per_output is None:
             return [None] * len(op.outputs)
+        if len(per_output) == 1 and len(per_output[0]) == 1:  # most ops: one output, one contribution
+            total = per_output[0][0]
+            if isinstance(total, Tensor) and total.op.id >= self.first_new_op:
+                op.graph.record_adjoint(total, op.outputs[0])
+            return [total]
         out: list[Tensor | IndexedSlices | None] = []
         for i, contributions in enumerate(per_output):
             if not contributions:

@@ -96,7 +96,11 @@ def _replacement(ins: Instr, seen: dict[Hashable, Instr]) -> list[Value] | None:
     if applies is None:
         applies = _applies(prim)
     folds, fills, simplify, merges = applies
-    replacement = _fold(ins) if folds else None
+    args = ins.args  # folding needs every argument known (a computed first one rules it out), or a uniform source
+    if folds and (prim.uniform_from is not None or (args and (args[0].const is not None or args[0].kind is _SHAPE))):
+        replacement = _fold(ins)
+    else:
+        replacement = None
     if replacement is None and fills and outs[0].shape.is_fully_defined():
         replacement = [uniform(outs[0], prim.fill)]
     if simplify is not None and replacement is None:
