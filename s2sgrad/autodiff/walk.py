@@ -15,6 +15,7 @@ from ..ops import math_ops as m
 from ..ops.convert import convert_to_tensor
 from ..ops.indexed_slices import IndexedSlices
 from ..primitives import BY_NAME
+from ..primitives.core import Primitive
 from ..ssa.graph import Operation, Tensor
 from ..ssa.recording_state import GradientScope
 from .control import CONTROL_RULES
@@ -53,6 +54,7 @@ def gradient_function(op: Operation) -> Rule | None:
     if not op.inputs:
         return None
     kind = op.attrs.get("_gradient_op_type") if op.attrs else None  # (most ops have no attributes)
+    prim: Primitive | None
     if kind is None:
         prim = op.prim
     elif kind in USER_RULES:
