@@ -54,13 +54,22 @@ def gradient_function(op: Operation) -> Rule | None:
     if not op.inputs:
         return None
     kind = op.attrs.get("_gradient_op_type") if op.attrs else None  # (most ops have no attributes)
-    prim: Primitive | None
-    if kind is None:
-        prim = op.prim
-    elif kind in USER_RULES:
+    if kind is None:  # most ops: their primitive's rule, found once per primitive
+        rule = _PRIMITIVE_RULES.get(op.prim, _UNKNOWN)
+        if rule is _UNKNOWN:
+            rule = _PRIMITIVE_RULES[op.prim] = _primitive_rule(op.prim, op)
+        return rule
+    if kind in USER_RULES:
         return USER_RULES[kind]
-    else:
-        prim = BY_NAME.get(kind)
+    return _primitive_rule(BY_NAME.get(kind), op)
+
+
+_UNKNOWN: Any = object()
+_PRIMITIVE_RULES: dict[Primitive, Rule | None] = {}  # (the rules are fixed: a primitive's never changes)
+
+
+def _primitive_rule(prim: Primitive | None, op: Operation) -> Rule | None:
+    """``prim``'s rule (None: not differentiable); LookupError, naming ``op``, when it has none."""
     if prim is not None and not prim.differentiable:
         return None
     if prim is not None and prim.control:
