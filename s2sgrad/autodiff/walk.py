@@ -15,6 +15,7 @@ from ..ops import math_ops as m
 from ..ops.convert import convert_to_tensor
 from ..ops.indexed_slices import IndexedSlices
 from ..primitives import BY_NAME
+from ..primitives.core import Primitive
 from ..ssa.graph import Operation, Tensor
 from ..ssa.recording_state import GradientScope
 from .control import CONTROL_RULES
@@ -52,10 +53,23 @@ def gradient_function(op: Operation) -> Rule | None:
     LookupError (as TF: ``{"Floor": "Identity"}`` makes Floor use Identity's rule)."""
     if not op.inputs:
         return None
-    kind = op.attrs.get("_gradient_op_type")
+    kind = op.attrs.get("_gradient_op_type") if op.attrs else None  # (most ops have no attributes)
+    if kind is None:  # most ops: their primitive's rule, found once per primitive
+        rule = _PRIMITIVE_RULES.get(op.prim, _UNKNOWN)
+        if rule is _UNKNOWN:
+            rule = _PRIMITIVE_RULES[op.prim] = _primitive_rule(op.prim, op)
+        return rule
     if kind in USER_RULES:
         return USER_RULES[kind]
-    prim = op.prim if kind is None else BY_NAME.get(kind)
+    return _primitive_rule(BY_NAME.get(kind), op)
+
+
+_UNKNOWN: Any = object()
+_PRIMITIVE_RULES: dict[Primitive, Rule | None] = {}  # (the rules are fixed: a primitive's never changes)
+
+
+def _primitive_rule(prim: Primitive | None, op: Operation) -> Rule | None:
+    """``prim``'s rule (None: not differentiable); LookupError, naming ``op``, when it has none."""
     if prim is not None and not prim.differentiable:
         return None
     if prim is not None and prim.control:
@@ -187,6 +201,11 @@ class Walk:
         per_output = grads.get(op)
         if per_output is None:
             return [None] * len(op.outputs)
+        if len(per_output) == 1 and len(per_output[0]) == 1:  # most ops: one output, one contribution
+            total = per_output[0][0]
+            if isinstance(total, Tensor) and total.op.id >= self.first_new_op:
+                op.graph.record_adjoint(total, op.outputs[0])
+            return [total]
         out: list[Tensor | IndexedSlices | None] = []
         for i, contributions in enumerate(per_output):
             if not contributions:

@@ -104,6 +104,10 @@ def lower(ops: Sequence[Operation], fetch_tensors: Sequence[Tensor], feeds: dict
 def _lower_op(op: Operation, values: dict, prog: Any, rng_params: dict) -> None:
     """Lower ``op`` into ``prog`` (the Program or a Block: what holds ``instrs`` and ``commits``)."""
     prim = op.prim
+    if prim is CONST:  # first: a third of most programs' ops
+        t = op.outputs[0]
+        values[t] = Value(t.dtype, t._shape, op.attrs["value"], t, _CONST)  # (positional: cheaper than keywords)
+        return
     if prim is NO_OP or (prim.host and not op.outputs):
         return
     if prim.host:
@@ -112,10 +116,6 @@ def _lower_op(op: Operation, values: dict, prog: Any, rng_params: dict) -> None:
             f"Session.run [created at {op.where}]")
     if prim.control:
         lower_control(op, values, prog, rng_params, _lower_op)
-        return
-    if prim is CONST:
-        t = op.outputs[0]
-        values[t] = Value(t.dtype, t.shape, const=op.attrs["value"], tensor=t, kind=_CONST)
         return
     if prim is PLACEHOLDER_WITH_DEFAULT:
         values[op.outputs[0]] = values[op.inputs[0]]
@@ -146,18 +146,19 @@ def _lower_op(op: Operation, values: dict, prog: Any, rng_params: dict) -> None:
     inputs = args
     if not prim.pure:
         args = [rng_params[op], *inputs]
-    try:
-        specs = (as_recorded and _recorded_specs(op)) or prim.infer(inputs, op.attrs)
-    except (ValueError, TypeError) as e:
-        shapes = ", ".join(str(list(a.shape.sizes)) for a in args if a.shape.sizes is not None)
-        raise errors.InvalidArgumentError(
-            None, op, f"{e} for '{op.name}' ({op.type}) with input shapes {shapes} "
-            f"[created at {op.where}]") from None
-    if type(specs) is list and len(specs) == 1 == len(op.outputs):  # the common case
-        t = op.outputs[0]
-        outs = [Value(specs[0][0], specs[0][1], tensor=t)]
+    outputs = op.outputs
+    if as_recorded and len(outputs) == 1 and outputs[0]._shape.is_fully_defined():  # the common case
+        t = outputs[0]  # inputs of their static shapes: re-running the shape rule would give the recorded spec
+        outs = [Value(t.dtype, t._shape, None, t)]
         values[t] = outs[0]
     else:
+        try:
+            specs = (as_recorded and _recorded_specs(op)) or prim.infer(inputs, op.attrs)
+        except (ValueError, TypeError) as e:
+            shapes = ", ".join(str(list(a.shape.sizes)) for a in args if a.shape.sizes is not None)
+            raise errors.InvalidArgumentError(
+                None, op, f"{e} for '{op.name}' ({op.type}) with input shapes {shapes} "
+                f"[created at {op.where}]") from None
         outs = [Value(dt, shape, tensor=t) for t, (dt, shape) in zip(op.outputs, specs, strict=True)]
         for t, v in zip(op.outputs, outs, strict=True):
             values[t] = v

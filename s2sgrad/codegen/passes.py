@@ -16,9 +16,10 @@ from . import runtime
 from .compiler import GENERATED_MODULE
 from .emitters import EMITTERS
 from .program import Block, Instr, Kind, Program, Value, uniform
-from .simplify import SIMPLIFY
+from .simplify import SIMPLIFY, Simplifier
 
-if TYPE_CHECKING:  # the type only: code generation reads the graph it is given
+if TYPE_CHECKING:  # types only: code generation reads the graph and the declarations it is given
+    from ..primitives.core import Primitive
     from ..ssa.graph import Tensor
 
 __all__ = ["optimize", "FOLD_LIMIT"]
@@ -91,21 +92,40 @@ def _replacement(ins: Instr, seen: dict[Hashable, Instr]) -> list[Value] | None:
         if not o.shape.is_fully_defined():
             _refine_shapes(ins)
             break
-    computes = prim.pure and not prim.effect  # a pure computation: may fold, simplify or merge
-    replacement = _fold(ins) if computes and not prim.lists else None
-    if replacement is None and prim.fill is not None and outs[0].shape.is_fully_defined():
+    applies = _APPLIES.get(prim)
+    if applies is None:
+        applies = _applies(prim)
+    folds, fills, simplify, merges = applies
+    args = ins.args  # folding needs every argument known (a computed first one rules it out), or a uniform source
+    if folds and (prim.uniform_from is not None or (args and (args[0].const is not None or args[0].kind is _SHAPE))):
+        replacement = _fold(ins)
+    else:
+        replacement = None
+    if replacement is None and fills and outs[0].shape.is_fully_defined():
         replacement = [uniform(outs[0], prim.fill)]
-    simplify = SIMPLIFY.get(prim) if replacement is None else None
-    if simplify is not None:
+    if simplify is not None and replacement is None:
         out = simplify(ins)
         replacement = None if out is None else out if isinstance(out, list) else [out]
-    if replacement is None and computes:
+    if replacement is None and merges:
         key = _cse_key(ins)
         if key is not None:
             first = seen.setdefault(key, ins)
             if first is not ins:
                 replacement = first.outs
     return replacement
+
+
+_APPLIES: dict[Primitive, tuple[bool, bool, Simplifier | None, bool]] = {}
+
+
+def _applies(prim: Primitive) -> tuple[bool, bool, Simplifier | None, bool]:
+    """What ``_replacement`` tries on an instruction of ``prim``: (fold, fill, its simplifier, merge);
+    worked out once per primitive (declarations are immutable)."""
+    computes = prim.pure and not prim.effect  # a pure computation: may fold, simplify or merge
+    applies = (computes and not prim.lists, prim.fill is not None, SIMPLIFY.get(prim), computes and not prim.assigns)
+    if len(_APPLIES) < 4096:
+        _APPLIES[prim] = applies
+    return applies
 
 
 def _taken_branch(ins: Instr) -> Block | None:
@@ -164,13 +184,18 @@ def _freeze(value: Any) -> Hashable:
 
 
 def _cse_key(ins: Instr) -> Hashable | None:
-    if ins.prim.assigns:
-        return None
+    """What two instructions computing the same thing share (None: it cannot be told)."""
+    args, attrs = ins.args, ins.attrs
+    if not attrs:  # most instructions: a flat tuple, never equal to the general key (an id is not a tuple)
+        if len(args) == 2:
+            return (ins.prim.name, id(args[0]), id(args[1]))
+        if len(args) == 1:
+            return (ins.prim.name, id(args[0]))
     try:
-        attrs = _freeze(ins.attrs) if ins.attrs else ()  # most instructions have no attributes
+        frozen = _freeze(attrs) if attrs else ()
     except TypeError:
         return None
-    return (ins.prim.name, tuple(map(id, ins.args)), attrs)
+    return (ins.prim.name, tuple(map(id, args)), frozen)
 
 
 def _fold(ins: Instr) -> list[Value] | None:

@@ -52,7 +52,11 @@ def _right(identity: float) -> Simplifier:
 
 
 def _either_side(identity: float) -> Simplifier:
-    return lambda ins: _same_value(ins, identity, 1) or _same_value(ins, identity, 0)
+    def either(ins: Instr) -> Value | None:  # (most products and sums have no constant operand)
+        x, y = ins.args
+        return (y.const is not None and _same_value(ins, identity, 1)) or \
+            (x.const is not None and _same_value(ins, identity, 0)) or None
+    return either
 
 
 def _double_negation(ins: Instr) -> Value | None:

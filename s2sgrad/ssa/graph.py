@@ -74,11 +74,11 @@ class Graph(GraphElement):
             try:
                 specs = prim.infer(inputs, attrs)
             except (ValueError, TypeError) as e:
-                full_name = exact or self.unique_name(name or prim.default_name, mark_as_used=False)
+                full_name = exact or self._unique_name(local.scope, name or prim.default_name, mark_as_used=False)
                 shapes = ", ".join(dims_text(t.shape.sizes, "?") for t in inputs)
                 raise type(e)(f"{e} for '{full_name}' (op: {prim.name}) with input shapes: {shapes}.") from None
             if exact is None:
-                full_name = self.unique_name(name or prim.default_name)
+                full_name = self._unique_name(local.scope, name or prim.default_name)
             elif exact in self._by_name:
                 raise ValueError(f"Duplicate node name in graph: '{exact}'")
             else:
@@ -115,7 +115,10 @@ class Graph(GraphElement):
 
     def unique_name(self, name: str, mark_as_used: bool = True) -> str:
         """``scope/name``, suffixed ``_1``, ``_2``... when taken (case-insensitively, as in TF)."""
-        scope = self._local.state.scope
+        return self._unique_name(self._local.state.scope, name, mark_as_used)
+
+    def _unique_name(self, scope: str, name: str, mark_as_used: bool = True) -> str:
+        """``unique_name`` in ``scope`` (the thread's, which the caller has at hand)."""
         if scope:
             name = scope + "/" + name
         key = name.lower()

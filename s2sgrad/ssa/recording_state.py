@@ -93,28 +93,30 @@ class NameScope:
 
 class GradientScope:
     """``with graph._gradient_scope(op):`` the name scope ``<op>_grad``, ops made inside recorded as
-    parts of ``op``'s gradient."""
+    parts of ``op``'s gradient. It serves the thread that made it (``tf.gradients`` makes one per
+    walk and points it at each op in turn), so it reads that thread's state once."""
 
-    __slots__ = ("graph", "op", "old")
+    __slots__ = ("graph", "op", "old", "local")
 
     def __init__(self, graph: Graph, op: Operation) -> None:
         self.graph, self.op = graph, op
+        self.local = graph._local.state
 
     def __enter__(self) -> str:
         graph = self.graph
-        local = graph._local.state
+        local = self.local
         self.old = local.scope, local.grad_of
         lock = graph._lock
         lock.acquire()
         try:  # an op's name needs no check as a scope name: it is made of checked names and scopes
-            local.scope = graph.unique_name(self.op.name + "_grad")
+            local.scope = graph._unique_name(local.scope, self.op.name + "_grad")
         finally:
             lock.release()
         local.grad_of = self.op
         return local.scope + "/"
 
     def __exit__(self, *exc: object) -> None:
-        local = self.graph._local.state
+        local = self.local
         local.scope, local.grad_of = self.old
 
 
