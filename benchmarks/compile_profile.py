@@ -4,6 +4,7 @@
     python benchmarks/compile_profile.py --sizes 3000 --repeats 5
     python benchmarks/compile_profile.py --cpu           # CPU time, steadier than wall time on a busy machine
     python benchmarks/compile_profile.py --cprofile 3000 # the hottest functions of one whole run
+    python benchmarks/compile_profile.py --opcodes --sizes 300 --repeats 1   # bytecodes: a count load does not move
 
 Each run (after an untimed ``gc.collect()`` of the previous runs' graphs) builds a fresh graph
 (``x = tanh(x * w_k + 0.1)``, 3 ops a layer, a float64 vector of 16) and calls the pipeline's stages one
@@ -16,6 +17,9 @@ outside the generated module: finding the compiled step again costs the same at 
 never walks the graph). The last line, reference, times ``compile()`` of a fixed 6,000-statement
 function: the machine's speed at the time (one day it ran the same code 25% slower than the day
 before), with the session's time in units of it, to compare runs made on different days or machines.
+``--opcodes`` counts the Python bytecodes each stage executes instead of timing it (a trace function
+per opcode: slow, but the same count on a busy machine as on an idle one, so two versions of the
+code can be compared where timings swing by 30%); work in C (``compile()``, NumPy) is not counted.
 """
 from __future__ import annotations
 
@@ -122,6 +126,7 @@ def glue_calls(work: Callable[[], Any]) -> int:
 def report(sizes: list[int], repeats: int) -> None:
     width = max(len(s) for s in STAGES)
     rows: dict[int, dict[str, float]] = {}
+    session_times(2)   # untimed: the process's first compile and first cache hit do one-time work
     for n in sizes:
         runs = [stage_times(n) for _ in range(repeats)]
         sessions = [session_times(n) for _ in range(repeats)]
@@ -129,8 +134,9 @@ def report(sizes: list[int], repeats: int) -> None:
         rows[n]["total"] = sum(rows[n][s] for s in STAGES)
         rows[n]["session"] = statistics.median(s[0] for s in sessions)
         rows[n]["hit calls"] = statistics.median(s[1] for s in sessions)
-    kind = "CPU" if clock is time.process_time else "wall"
-    print(f"# {kind} seconds per stage, N-layer tanh chain to its first gradient (median of {repeats})")
+    kind = "millions of Python bytecodes" if clock is _COUNT else \
+        ("CPU seconds" if clock is time.process_time else "wall seconds")
+    print(f"# {kind} per stage, N-layer tanh chain to its first gradient (median of {repeats})")
     print(f"{'stage':<{width}}" + "".join(f"{'N=' + str(n):>10}" for n in sizes) + "   share at N=" + str(sizes[-1]))
     last = rows[sizes[-1]]
     for stage in [*STAGES, "total", "session"]:
@@ -141,6 +147,8 @@ def report(sizes: list[int], repeats: int) -> None:
     if len(sizes) > 1:
         lo, hi = sizes[0], sizes[-1]
         print(f"session N={hi} / N={lo}: {rows[hi]['session'] / rows[lo]['session']:.1f} (linear: {hi / lo:.0f})")
+    if clock is _COUNT:
+        return   # (the reference is a compile(): no bytecodes)
     reference = statistics.median(machine_reference() for _ in range(repeats))
     print(f"{'reference':<{width}}{reference:>10.4f}   (compile() of a fixed {REFERENCE_STATEMENTS:,}-statement "
           f"function: this machine's speed now; session N={sizes[-1]} / reference: "
@@ -161,6 +169,31 @@ def machine_reference() -> float:
     return clock() - t0
 
 
+class _Bytecodes:
+    """The Python bytecodes executed since ``start()``, in millions (``sys.settrace`` with per-opcode events)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def start(self) -> None:
+        def on_opcode(frame: Any, event: str, arg: Any) -> Any:
+            if event == "opcode":
+                self.count += 1
+            return on_opcode
+
+        def on_call(frame: Any, event: str, arg: Any) -> Any:
+            frame.f_trace_opcodes = True
+            return on_opcode
+        sys.settrace(on_call)
+
+    def read(self) -> float:
+        return self.count / 1e6
+
+
+_BYTECODES = _Bytecodes()
+_COUNT = _BYTECODES.read   # the clock of --opcodes (one bound method, to recognise it)
+
+
 def profile(n: int, top: int) -> None:
     """cProfile of one whole program -> first gradient run, hottest functions by own time."""
     tf.reset_default_graph()
@@ -176,11 +209,15 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[300, 1000, 3000], help="chain lengths N")
     parser.add_argument("--repeats", type=int, default=3, help="runs per size (medians are reported)")
     parser.add_argument("--cpu", action="store_true", help="CPU time of this process instead of wall time")
+    parser.add_argument("--opcodes", action="store_true", help="count Python bytecodes per stage instead of time")
     parser.add_argument("--cprofile", type=int, metavar="N", help="profile one run of size N instead")
     parser.add_argument("--top", type=int, default=30, help="functions shown by --cprofile")
     args = parser.parse_args()
     global clock
     clock = time.process_time if args.cpu else time.perf_counter
+    if args.opcodes:
+        clock = _COUNT
+        _BYTECODES.start()
     if args.cprofile:
         profile(args.cprofile, args.top)
     else:

@@ -52,3 +52,17 @@ def test_the_script_runs_and_reports_each_stage():
     assert result.returncode == 0, result.stderr
     for stage in ("trace", "gradients", "lower", "optimize", "emit", "compile()", "hit calls", "reference"):
         assert any(line.startswith(stage) for line in result.stdout.splitlines()), (stage, result.stdout)
+
+
+def test_bytecode_counts_are_the_same_on_every_run():
+    """--opcodes counts what a stage executes, not how long it took: two runs give equal counts."""
+    outputs = []
+    for _ in range(2):
+        result = subprocess.run([sys.executable, SCRIPT, "--opcodes", "--sizes", "3", "--repeats", "1"],
+                                capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0, result.stderr
+        rows = {line.split()[0]: line.split()[1] for line in result.stdout.splitlines()[2:] if line.split()}
+        outputs.append(rows)
+    assert "millions of Python bytecodes" in result.stdout
+    assert float(outputs[0]["emit"]) > 0 and float(outputs[0]["trace"]) > 0
+    assert outputs[0]["trace"] == outputs[1]["trace"] and outputs[0]["emit"] == outputs[1]["emit"]
