@@ -121,15 +121,16 @@ def tuned_step(step: Callable, replace: Callable[[Callable], None]) -> Callable:
     """``step`` (``step(*feeds)``) run with BLAS threads chosen by the setting. ``replace(f)`` installs
     ``f`` as the step from the next call on: a short step under ``"auto"`` hands back the bare step."""
     setting = blas_threads_setting()
+    controllers = _blas_controllers()
     if setting == "off":
         return step
-    if not isinstance(setting, int):   # "auto"
-        return _AutoThreads(step, replace)
-    controllers = _blas_controllers()
     if not controllers:
-        _warn_missing(setting)
+        if isinstance(setting, int):
+            _warn_missing(setting)
         return step
-    return _with_threads(step, controllers, setting)
+    if isinstance(setting, int):
+        return _with_threads(step, controllers, setting)
+    return _AutoThreads(step, controllers, replace)
 
 
 class _AutoThreads:
@@ -139,9 +140,8 @@ class _AutoThreads:
     twice the interval (up to ``MAX_RECHECK``), so a slow candidate costs little; when it falls, a full
     measurement follows."""
 
-    def __init__(self, step: Callable, replace: Callable[[Callable], None]) -> None:
-        self.step, self.replace = step, replace
-        self.controllers: tuple = ()   # the BLAS's, found on the second call (threadpoolctl: ~10 ms, once)
+    def __init__(self, step: Callable, controllers: tuple, replace: Callable[[Callable], None]) -> None:
+        self.step, self.controllers, self.replace = step, controllers, replace
         self.__wrapped__ = step   # inspect.unwrap(...) finds the step itself
         self.first = True
         self.recheck_at = 0.0
@@ -157,11 +157,6 @@ class _AutoThreads:
         if self.first:   # compiles, allocates and fills caches: not representative
             self.first = False
             return self.step(*feeds)
-        if not self.controllers:   # (not before: a program's first run need not wait for threadpoolctl)
-            self.controllers = _blas_controllers()
-            if not self.controllers:   # no threadpoolctl: the BLAS as it is
-                self.replace(self.step)
-                return self.step(*feeds)
         if not self.times:
             if time.perf_counter() < self.recheck_at:
                 return self.best(*feeds)
