@@ -126,7 +126,7 @@ def glue_calls(work: Callable[[], Any]) -> int:
 def report(sizes: list[int], repeats: int) -> None:
     width = max(len(s) for s in STAGES)
     rows: dict[int, dict[str, float]] = {}
-    session_times(2)   # untimed: the process's first compile and first cache hit do one-time work
+    session_times(2)   # untimed: the process's first compile and first cache hit do one-time work (imports)
     for n in sizes:
         runs = [stage_times(n) for _ in range(repeats)]
         sessions = [session_times(n) for _ in range(repeats)]
