@@ -1,6 +1,6 @@
 """Op cases: the decorator's corner primitives (``primitives/numpy_corners.py``: np.maximum, minimum, fmax,
-fmin and clip with autograd's gradients at ties and bounds; NumPy's sort and partition; np.cbrt, hypot and
-arccosh) and graph mode's tf.maximum/minimum, whose declarations no longer name the ufuncs (the decorator
+fmin and clip with autograd's gradients at ties and bounds; NumPy's sort and partition; np.cbrt, hypot,
+copysign and arccosh) and graph mode's tf.maximum/minimum, whose declarations no longer name the ufuncs (the decorator
 dispatches those to the corner primitives)."""
 import numpy as np
 
@@ -57,6 +57,10 @@ CASES = [
            lambda x, order: np.take_along_axis(x, order, axis=1), grad_inputs=[0], order2=True),
     OpCase("numpy_hypot", _numpy(P.NUMPY_HYPOT), [S, Y], np.hypot, order2=True),
     OpCase("numpy_hypot_large", _numpy(P.NUMPY_HYPOT), [np.array([1e200, 3.0]), np.array([1e200, -4.0])], np.hypot,
+           grad=False),
+    OpCase("numpy_copysign", _numpy(P.NUMPY_COPYSIGN), [S, Y - 1.0], np.copysign, order2=True),
+    OpCase("numpy_copysign_zeros", _numpy(P.NUMPY_COPYSIGN), [np.array([1.0, -2.0, 0.0, -0.0]),
+                                                               np.array([-0.0, 0.0, -1.0, 2.0])], np.copysign,
            grad=False),
     OpCase("numpy_arccosh", _numpy(P.NUMPY_ARCCOSH), [COL + 1.0], np.arccosh, order2=True),
     OpCase("numpy_arccosh_large", _numpy(P.NUMPY_ARCCOSH), [np.array([1.0, 1e200])], np.arccosh, grad=False),

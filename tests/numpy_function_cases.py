@@ -74,6 +74,7 @@ UNARY_ABOVE_ONE = [np.arccosh]
 PIECEWISE = [np.floor, np.ceil, np.trunc, np.rint, np.sign]  # derivative 0 almost everywhere
 BINARY = [np.add, np.subtract, np.multiply, np.maximum, np.minimum, np.fmax, np.fmin, np.hypot, np.arctan2,
           np.logaddexp, np.logaddexp2]
+SIGN_BIT = [np.copysign]   # x's magnitude with y's sign bit: derivative +-1 in x, 0 in y (y away from 0)
 BINARY_POSITIVE_RIGHT = [np.divide, np.power, np.float_power, np.remainder, np.floor_divide]
 PREDICATES = [np.isnan, np.isinf, np.isfinite, np.isposinf, np.isneginf, np.logical_not]
 COMPARISONS = [np.equal, np.not_equal, np.less, np.less_equal, np.greater, np.greater_equal, np.logical_and,
@@ -94,6 +95,8 @@ for _u in PIECEWISE:
 for _u in BINARY:
     add(_u, _u, (distinct(3), distinct(3) + 0.1), (distinct(2, 3), u(3)), (u(2, 1), u(3)), (u(3), 0.25),
         grad=(0, 1))
+for _u in SIGN_BIT:
+    add(_u, _u, (distinct(3) - 1.0, u(3)), (u(2, 3), u(3)), (u(2, 1), u(3)), (u(3), -0.25), grad=(0, 1))
 for _u in BINARY_POSITIVE_RIGHT:
     piecewise = _u in (np.remainder, np.floor_divide)
     add(_u, _u, (pos(3), pos(3) + 0.5), (pos(2, 3), u(3, lo=0.6, hi=1.2)), (pos(3), 2.0),
@@ -304,6 +307,13 @@ add(np.linalg.svd, lambda x: np.square(np.linalg.svd(x, full_matrices=False)[0])
     label="u")   # squares: sign-free
 add(np.linalg.svd, lambda x: np.abs(np.linalg.svd(x)[2]) + np.linalg.svd(x)[1][:, None], (distinct(3, 3),),
     label="vh-full")
+# hermitian=True: NumPy's own construction from eigh (lower triangle), symmetric inputs for the check
+add(np.linalg.svd, lambda x: np.linalg.svd(x + x.T, hermitian=True)[0] * np.arange(1.0, 4.0), (u(3, 3),),
+    second=False, label="hermitian u")
+add(np.linalg.svd, lambda x: np.linalg.svd(x + x.T, hermitian=True)[2] * np.arange(1.0, 4.0) + np.linalg.svd(
+    x + x.T, hermitian=True)[1], (u(3, 3),), second=False, label="hermitian s vh")
+add(np.linalg.svd, lambda x: np.linalg.svd(x + np.swapaxes(x, -1, -2), hermitian=True, compute_uv=False),
+    (u(2, 3, 3),), second=False, label="hermitian values")
 add(np.linalg.qr, lambda x: np.linalg.qr(x)[1], (u(3, 3) + 2 * np.eye(3),), second=False)
 add(np.linalg.qr, lambda x: np.linalg.qr(x)[0] + np.linalg.qr(x)[1][:, :2], (u(2, 4),), label="wide", second=False)
 add(np.linalg.pinv, np.linalg.pinv, (u(3, 2),), (u(2, 3),))

@@ -33,7 +33,7 @@ SAME = frozenset("""abs all any arange argmax argmin broadcast_to ceil clip cos 
     minimum multiply add subtract divide prod reshape round sign sin sinh sqrt square squeeze stack sum take tan
     tanh where zeros zeros_like ones ones_like full_like moveaxis tile linalg float16 float32 float64 int8 int16
     int32 int64 uint8 uint16 uint32 uint64 complex64 complex128 nan inf pi e matmul tensordot real imag conj
-    sort hypot take_along_axis fft""".split())
+    sort hypot copysign take_along_axis fft""".split())
 # np.<name> -> the standard's name
 RENAMED = {"concatenate": "concat", "transpose": "permute_dims", "power": "pow", "arccos": "acos", "arcsin": "asin",
            "arcsinh": "asinh", "arccosh": "acosh", "arctan": "atan", "arctanh": "atanh", "arctan2": "atan2",

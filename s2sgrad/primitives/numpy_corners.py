@@ -6,7 +6,8 @@ not TensorFlow's.
 equals a bound (TF's clip passes it to ``x`` there). Their values are NumPy's own calls; the
 graph-mode ops (``tf.maximum``, ``tf.clip_by_value``) keep TensorFlow's rules. ``np.cbrt`` is
 NumPy's own call too (``|x| ** (1/3)`` is not the exact cube root), its derivative infinite at 0,
-as are ``np.hypot`` and ``np.arccosh`` (their formulas overflow for large values).
+as are ``np.hypot`` and ``np.arccosh`` (their formulas overflow for large values). ``np.copysign``
+is NumPy's own call (it reads the sign bit: ``-0.0`` counts as negative).
 ``np.sort``/``np.partition`` (and their arg- forms) are NumPy's own calls, NaNs last as in NumPy
 (TF's TopK puts them first); of equal values each output's gradient goes to the element the stable
 sort (``np.argpartition`` for a partition) puts there, as in autograd. Their gradient rules are in
@@ -49,6 +50,8 @@ NUMPY_CLIP = define("NumpyClip", _elementwise_infer("NumpyClip"), expr="np.clip(
 NUMPY_CBRT = define("NumpyCbrt", _elementwise_infer("NumpyCbrt"), expr="np.cbrt(x)", ufunc=True, numpy=(np.cbrt,))
 NUMPY_HYPOT = define("NumpyHypot", _elementwise_infer("NumpyHypot"), expr="np.hypot(x, y)", ufunc=True,
                      numpy=(np.hypot,))
+NUMPY_COPYSIGN = define("NumpyCopysign", _elementwise_infer("NumpyCopysign"), expr="np.copysign(x, y)", ufunc=True,
+                        numpy=(np.copysign,))
 NUMPY_ARCCOSH = define("NumpyArccosh", _elementwise_infer("NumpyArccosh"), expr="np.arccosh(x)", ufunc=True,
                        numpy=(np.arccosh,))
 

@@ -106,11 +106,24 @@ def _eigvalsh(x: Any, UPLO: str = "L") -> Traced:
 @implements(np.linalg.svd)
 def _svd(x: Any, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool = False) -> Any:
     if hermitian:
-        raise unsupported("numpy.linalg.svd(..., hermitian=True)")
+        return _hermitian_svd(Traced(_inexact(x)), compute_uv)
     s, u, v = mx.svd(_inexact(x), full_matrices=full_matrices)
     if not compute_uv:
         return Traced(s)
     return Traced(u), Traced(s), Traced(mx.adjoint_last(v))
+
+
+def _hermitian_svd(x: Traced, compute_uv: bool) -> Any:
+    """NumPy's SVD of a Hermitian matrix, from its eigendecomposition (reading the lower triangle):
+    the singular values are the eigenvalues' magnitudes, largest first, and each eigenvalue's sign
+    goes into the matching row of ``vh`` (``u`` the eigenvectors in that order)."""
+    if not compute_uv:
+        return np.sort(np.abs(np.linalg.eigvalsh(x)), axis=-1)[..., ::-1]
+    e, v = np.linalg.eigh(x)
+    order = np.argsort(np.abs(e), axis=-1)[..., ::-1]
+    sign = np.take_along_axis(np.copysign(1.0, e), order, axis=-1)   # (zero counts as positive, -0.0 not)
+    u = np.take_along_axis(v, order[..., None, :], axis=-1)
+    return u, np.take_along_axis(np.abs(e), order, axis=-1), np.swapaxes(u * sign[..., None, :], -1, -2).conj()
 
 
 @implements(np.linalg.qr)

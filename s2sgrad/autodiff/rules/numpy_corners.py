@@ -49,6 +49,15 @@ def _hypot_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     return only_needed(needed, lambda: unbroadcast(share * x, x), lambda: unbroadcast(share * y, y))
 
 
+def _copysign_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
+    """``g`` where the result is ``x``, ``-g`` where it is ``-x`` (the sign bits of ``x`` and ``y`` differ);
+    nothing to ``y``, whose sign bit only chooses between the two."""
+    x, y = op.inputs
+    one = a.ones_like(op.outputs[0])
+    flip = record1(P.NUMPY_COPYSIGN, [one, x]) * record1(P.NUMPY_COPYSIGN, [one, y])   # +1 or -1
+    return only_needed(needed, lambda: unbroadcast(g * flip, x), lambda: a.zeros_like(y))
+
+
 def _arccosh_grad(op: Operation, needed: Needed, g: Tensor) -> Grads:
     """``g / sqrt(x^2 - 1)``, written so that large ``x`` does not overflow (infinite at 1)."""
     x = op.inputs[0]
@@ -86,6 +95,7 @@ RULES: dict[Primitive, Rule] = {
     P.NUMPY_CLIP: _clip_grad,
     P.NUMPY_CBRT: _cbrt_grad,
     P.NUMPY_HYPOT: _hypot_grad,
+    P.NUMPY_COPYSIGN: _copysign_grad,
     P.NUMPY_ARCCOSH: _arccosh_grad,
     P.NUMPY_SORT: _sort_grad,
     P.NUMPY_PARTITION: _partition_grad,
