@@ -57,8 +57,8 @@ def test_errors_name_the_op():
             tf.linalg.band_part(tf.zeros([2, 2]), 1.0, 0)
         with pytest.raises(TypeError, match="num_upper must be an integer, got True"):
             tf.linalg.band_part(tf.zeros([2, 2]), 0, True)
-        with pytest.raises(ValueError, match="last two sizes are known; Placeholder.* has shape"):
-            tf.linalg.band_part(tf.placeholder(tf.float32, [None, 2]), tf.placeholder(tf.int32, []), 0)
+        with pytest.raises(TypeError, match="num_upper must be an integer scalar, got Placeholder.* shape \\(2,\\)"):
+            tf.linalg.band_part(tf.zeros([2, 2]), 0, tf.placeholder(tf.int32, [2]))
 
 
 def _band(x, lower, upper):
@@ -74,15 +74,19 @@ def test_band_part_counts_as_tensors(lower, upper):
     with tf.Graph().as_default():
         lo, up = tf.placeholder(tf.int32, []), tf.placeholder(tf.int64, [])
         v = tf.Variable(x)
+        unknown = tf.placeholder(tf.float64, None)   # sizes known only when it is fed
         static = tf.linalg.band_part(v, np.int64(lower), tf.constant(upper, tf.int64))
         fed = tf.linalg.band_part(v, lo, up)
         grad = tf.gradients(tf.reduce_sum(fed * fed), v)[0]
+        fed_unknown = tf.linalg.band_part(unknown, lo, up)
+        grad_unknown = tf.gradients(tf.reduce_sum(fed_unknown * fed_unknown), unknown)[0]
         with tf.Session() as sess:
             sess.run(tf.global_variables_initializer())
-            got = sess.run([static, fed, grad], {lo: lower, up: upper})
-    np.testing.assert_array_equal(got[0], _band(x, lower, upper))
-    np.testing.assert_array_equal(got[1], _band(x, lower, upper))
+            got = sess.run([static, fed, grad, fed_unknown, grad_unknown], {lo: lower, up: upper, unknown: x})
+    for value in got[:2] + got[3:4]:
+        np.testing.assert_array_equal(value, _band(x, lower, upper))
     np.testing.assert_array_equal(got[2], 2 * _band(x, lower, upper))
+    np.testing.assert_array_equal(got[4], 2 * _band(x, lower, upper))
 
 
 # TF 2.21 (tf.compat.v1, sess.run) on a 3x4 matrix: counts up to the number of rows / columns are fine, a
@@ -97,13 +101,17 @@ def test_band_part_counts_beyond_the_matrix_fail_at_run_time(lower, upper, messa
     with tf.Graph().as_default():
         v = tf.Variable(x)
         unknown = tf.placeholder(tf.float64, None)
+        lo, up = tf.placeholder(tf.int64, []), tf.placeholder(tf.int32, [])
         banded = tf.linalg.band_part(v, lower, upper)
         step = tf.assign_add(v, banded)
+        fed_step = tf.assign_add(v, tf.linalg.band_part(v, lo, up))   # counts computed by the graph
         whole = tf.linalg.band_part(v, 3, 4)
         with tf.Session() as sess:
             sess.run(tf.global_variables_initializer())
             np.testing.assert_array_equal(sess.run(whole), x)
-            for fetch, feeds in ((step, None), (tf.linalg.band_part(unknown, lower, upper), {unknown: x})):
+            counts = {lo: lower, up: upper}
+            for fetch, feeds in ((step, None), (tf.linalg.band_part(unknown, lower, upper), {unknown: x}),
+                                 (fed_step, counts), (tf.linalg.band_part(unknown, lo, up), {unknown: x, **counts})):
                 with pytest.raises(tf.errors.InvalidArgumentError) as info:
                     sess.run(fetch, feeds)
                 assert message in str(info.value)

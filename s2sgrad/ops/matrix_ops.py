@@ -10,7 +10,6 @@ from .. import dtypes as _dt
 from ..primitives import matrix as P
 from ..ssa.graph import Tensor
 from ..static import constant_value
-from . import array_ops as a
 from . import complex_ops as c
 from . import math_ops as m
 from . import reduce_ops as r
@@ -131,16 +130,18 @@ def matrix_set_diag(input: Any, diagonal: Any, name: str | None = None, **kwargs
 
 def matrix_band_part(input: Any, num_lower: Any, num_upper: Any, name: str | None = None) -> Tensor:
     """``input`` with everything outside the band of ``num_lower`` subdiagonals and ``num_upper``
-    superdiagonals zeroed (a negative count keeps the whole triangle, as in TF).
+    superdiagonals zeroed (a negative count keeps the whole triangle, as in TF; a count beyond the
+    matrix is TF's run-time error).
 
-    Counts known when the graph is built (ints, NumPy ints, constant tensors) give one
-    MatrixBandPart op; counts computed by the graph give the band as a mask of its indices."""
+    Counts known when the graph is built (ints, NumPy ints, constant tensors) are the op's attributes;
+    counts computed by the graph are its second and third inputs, as TF's op takes them."""
     x = convert_to_tensor(input)
     lower, upper = _band_count("num_lower", num_lower), _band_count("num_upper", num_upper)
     if isinstance(lower, int) and isinstance(upper, int):
         attrs = {"num_lower": max(lower, -1), "num_upper": max(upper, -1)}
         return record1(P.MATRIX_BAND_PART, [x], attrs, name or "MatrixBandPart")
-    return _band_mask(x, lower, upper, name or "MatrixBandPart")
+    counts = [convert_to_tensor(count, dtype=_dt.int64) for count in (lower, upper)]
+    return record1(P.MATRIX_BAND_PART, [x, *counts], None, name or "MatrixBandPart")
 
 
 def _band_count(what: str, value: Any) -> int | Tensor:
@@ -155,20 +156,6 @@ def _band_count(what: str, value: Any) -> int | Tensor:
                         f"and shape {count.shape}")
     known = constant_value(count)
     return int(known) if known is not None else m.cast(count, _dt.int64)
-
-
-def _band_mask(x: Tensor, lower: int | Tensor, upper: int | Tensor, name: str) -> Tensor:
-    """``x`` where ``row - col <= lower`` (or lower < 0) and ``col - row <= upper`` (or upper < 0)."""
-    sizes = x.shape.sizes
-    if sizes is None or len(sizes) < 2 or sizes[-2] is None or sizes[-1] is None:
-        raise ValueError(f"matrix_band_part with counts computed by the graph needs a tensor of rank >= 2 whose "
-                         f"last two sizes are known; {x.name} has shape {x.shape}")
-    rows, cols = np.arange(sizes[-2])[:, None], np.arange(sizes[-1])[None, :]
-    below, above = (m.logical_or(m.less(count, 0), m.less_equal(convert_to_tensor(offset, dtype=_dt.int64), count))
-                    for offset, count in ((rows - cols, convert_to_tensor(lower, dtype=_dt.int64)),
-                                          (cols - rows, convert_to_tensor(upper, dtype=_dt.int64))))
-    keep = m.logical_and(below, above)
-    return a.where_v2(keep, x, a.zeros_like(x), name=name)
 
 
 def trace(x: Any, name: str | None = None) -> Tensor:

@@ -225,5 +225,6 @@ RULES: dict = {
     P.MATRIX_DIAG_PART: lambda op, needed, g: [mx.matrix_set_diag(a.zeros_like(op.inputs[0]), g)],
     P.MATRIX_SET_DIAG: lambda op, needed, g: [mx.matrix_set_diag(g, a.zeros_like(op.inputs[1])),
                                               mx.matrix_diag_part(g)],
-    P.MATRIX_BAND_PART: lambda op, needed, g: [mx.matrix_band_part(g, op.attrs["num_lower"], op.attrs["num_upper"])],
+    P.MATRIX_BAND_PART: lambda op, needed, g: [mx.matrix_band_part(g, op.inputs[1], op.inputs[2]), None, None]
+    if len(op.inputs) == 3 else [mx.matrix_band_part(g, op.attrs["num_lower"], op.attrs["num_upper"])],
 }

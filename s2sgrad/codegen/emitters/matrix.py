@@ -49,6 +49,6 @@ EMITTERS: dict[Primitive, Emitter] = {
     P.MATRIX_DIAG_PART: lambda ins, args: ast.Call(np_attr("diagonal"), [args[0]], [
         ast.keyword("axis1", literal(-2)), ast.keyword("axis2", literal(-1))]),
     P.MATRIX_SET_DIAG: lambda ins, args: rt_call("matrix_set_diag", [args[0], args[1]]),
-    P.MATRIX_BAND_PART: lambda ins, args: rt_call("band_part", [
+    P.MATRIX_BAND_PART: lambda ins, args: rt_call("band_part", [args[0], args[1], args[2]] if len(ins.args) == 3 else [
         args[0], literal(int(ins.attrs["num_lower"])), literal(int(ins.attrs["num_upper"]))]),
 }
