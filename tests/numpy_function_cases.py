@@ -317,6 +317,11 @@ add(np.linalg.svd, lambda x: np.linalg.svd(x + np.swapaxes(x, -1, -2), hermitian
 add(np.linalg.qr, lambda x: np.linalg.qr(x)[1], (u(3, 3) + 2 * np.eye(3),), second=False)
 add(np.linalg.qr, lambda x: np.linalg.qr(x)[0] + np.linalg.qr(x)[1][:, :2], (u(2, 4),), label="wide", second=False)
 add(np.linalg.pinv, np.linalg.pinv, (u(3, 2),), (u(2, 3),))
+_Q1, _Q2 = np.linalg.qr(u(3, 3))[0], np.linalg.qr(u(3, 3))[0]
+NEAR_RANK_2 = _Q1 @ np.diag([3.0, 2.0, 0.1]) @ _Q2   # rtol=0.3 cuts the smallest singular value, locally
+add(np.linalg.pinv, lambda x: np.linalg.pinv(x, rcond=1e-10), (distinct(3, 2),), second=False, label="rcond")
+add(np.linalg.pinv, lambda x: np.linalg.pinv(x, rtol=0.3), (NEAR_RANK_2,), second=False, label="rtol cut")
+add(np.linalg.pinv, lambda x: np.linalg.pinv(x + x.T, hermitian=True), (u(3, 3),), second=False, label="hermitian")
 add(np.linalg.matrix_power, lambda x: np.linalg.matrix_power(x, 3), (u(2, 2),))
 add(np.linalg.matrix_power, lambda x: np.linalg.matrix_power(x, -1), (spd(2),), label="inverse")
 add(np.linalg.tensorinv, lambda x: np.linalg.tensorinv(x, ind=1), (u(4, 2, 2) + np.eye(4).reshape(4, 2, 2),))

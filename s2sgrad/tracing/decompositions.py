@@ -134,12 +134,33 @@ def _qr(x: Any, mode: str = "reduced") -> Any:
     return Traced(r) if mode == "r" else (Traced(q), Traced(r))
 
 
+_NOT_GIVEN: Any = object()   # pinv's rtol default (None is a value: the cutoff max(m, n) * eps)
+
+
+def _cut_pinv(x: Traced, rcond: Any, hermitian: bool, rtol: Any) -> Any:
+    """NumPy's pinv: ``vh^H diag(1/s) u^H`` of the SVD of ``x``'s conjugate, with 0 for the singular
+    values at most ``rcond`` times the largest (``rtol`` the newer name; None: ``max(m, n)`` epsilons)."""
+    if rcond is None:
+        rcond = 1e-15 if rtol is _NOT_GIVEN else rtol
+        if rcond is None:
+            rcond = max(x.shape[-2:]) * np.finfo(x.dtype).eps
+    elif rtol is not _NOT_GIVEN:
+        raise ValueError("`rtol` and `rcond` can't be both set.")
+    if isinstance(rcond, Traced):
+        raise unsupported("numpy.linalg.pinv with a traced rcond or rtol")
+    u, s, vh = np.linalg.svd(x.conj(), full_matrices=False, hermitian=hermitian)
+    large = s > np.asarray(rcond)[..., None] * np.max(s, axis=-1, keepdims=True)
+    inverse = np.where(large, 1 / np.where(large, s, 1.0), 0.0)
+    return np.matmul(np.swapaxes(vh, -1, -2), inverse[..., None] * np.swapaxes(u, -1, -2))
+
+
 @implements(np.linalg.pinv)
-def _pinv(x: Any, rcond: Any = None, hermitian: bool = False, *, rtol: Any = None) -> Traced:
-    """``pinv(x) = inv(x^H x) x^H`` for a full-column-rank (or ``x^H (x x^H)^-1`` wide) matrix; the
-    cutoff of small singular values is not applied."""
-    if hermitian or rcond is not None or rtol is not None:
-        raise unsupported("numpy.linalg.pinv with rcond=, rtol= or hermitian=")
+def _pinv(x: Any, rcond: Any = None, hermitian: bool = False, *, rtol: Any = _NOT_GIVEN) -> Traced:
+    """``pinv(x) = inv(x^H x) x^H`` for a full-column-rank (or ``x^H (x x^H)^-1`` wide) matrix, the
+    cutoff of small singular values not applied; with ``rcond``, ``rtol`` or ``hermitian``, NumPy's own
+    construction from the SVD (``_cut_pinv``)."""
+    if hermitian or rcond is not None or rtol is not _NOT_GIVEN:
+        return _cut_pinv(Traced(_inexact(x)), rcond, hermitian, rtol)
     t = _inexact(x)
     rows, cols = t.shape.sizes[-2:]
     xt = mx.adjoint_last(t)
