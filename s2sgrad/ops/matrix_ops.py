@@ -73,14 +73,17 @@ def matrix_triangular_solve(matrix: Any, rhs: Any, lower: bool = True, adjoint: 
 def eigh(tensor: Any, name: str | None = None) -> tuple[Tensor, Tensor]:
     """``(e, v)``: eigenvalues (ascending, real) and eigenvectors (columns) of symmetric or Hermitian
     matrices, reading their lower triangles, with NumPy's dtypes."""
-    op = record(P.SELF_ADJOINT_EIG, [convert_to_tensor(tensor)], None, name or "SelfAdjointEigV2")
-    return op.outputs[0], op.outputs[1]
+    return _eigh(tensor, None, name)
 
 
 def upper_eigh(tensor: Any, name: str | None = None) -> tuple[Tensor, Tensor]:
     """``eigh`` reading the upper triangles instead (NumPy's ``UPLO='U'``: its eigenvectors are LAPACK's for
     that triangle, which can differ in sign from those of the lower triangle of the adjoint)."""
-    op = record(P.SELF_ADJOINT_EIG, [convert_to_tensor(tensor)], {"upper": True}, name or "SelfAdjointEigV2")
+    return _eigh(tensor, {"upper": True}, name)
+
+
+def _eigh(tensor: Any, attrs: dict | None, name: str | None) -> tuple[Tensor, Tensor]:
+    op = record(P.SELF_ADJOINT_EIG, [convert_to_tensor(tensor)], attrs, name or "SelfAdjointEigV2")
     return op.outputs[0], op.outputs[1]
 
 

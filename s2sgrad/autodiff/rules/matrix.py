@@ -101,6 +101,13 @@ def _eigh(op: Operation, needed: Needed, g_e: Any, g_v: Any) -> Grads:
     return [mx.matrix_set_diag(grad, m.multiply(0.5, mx.matrix_diag_part(grad)))]
 
 
+def _band_part(op: Operation, needed: Needed, g: Any) -> Grads:
+    """The band of the gradient, with the same counts (computed ones are inputs: they get none)."""
+    if len(op.inputs) == 3:
+        return [mx.matrix_band_part(g, op.inputs[1], op.inputs[2]), None, None]
+    return [mx.matrix_band_part(g, op.attrs["num_lower"], op.attrs["num_upper"])]
+
+
 def _unused(g: Any, t: Tensor) -> bool:
     """No gradient reached output ``t``: the walk passes zeros of it (or nothing)."""
     return g is None or (g.op.type == "ZerosLike" and g.op.inputs[0] is t)
@@ -225,6 +232,5 @@ RULES: dict = {
     P.MATRIX_DIAG_PART: lambda op, needed, g: [mx.matrix_set_diag(a.zeros_like(op.inputs[0]), g)],
     P.MATRIX_SET_DIAG: lambda op, needed, g: [mx.matrix_set_diag(g, a.zeros_like(op.inputs[1])),
                                               mx.matrix_diag_part(g)],
-    P.MATRIX_BAND_PART: lambda op, needed, g: [mx.matrix_band_part(g, op.inputs[1], op.inputs[2]), None, None]
-    if len(op.inputs) == 3 else [mx.matrix_band_part(g, op.attrs["num_lower"], op.attrs["num_upper"])],
+    P.MATRIX_BAND_PART: _band_part,
 }

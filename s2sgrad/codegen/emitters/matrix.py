@@ -23,6 +23,13 @@ def _adjoint(expr: ast.expr, ins: Instr) -> ast.expr:
     return ast.Call(np_attr("conj"), [swapped], []) if ins.args[0].dtype.is_complex else swapped
 
 
+def _band_counts(ins: Instr, args: Sequence[ast.expr]) -> list[ast.expr]:
+    """A band's counts: the op's second and third inputs when the graph computes them, else its attributes."""
+    if len(ins.args) == 3:
+        return [args[1], args[2]]
+    return [literal(int(ins.attrs["num_lower"])), literal(int(ins.attrs["num_upper"]))]
+
+
 def _call(name: str) -> Emitter:
     return lambda ins, args: ast.Call(_linalg(name), [_adjoint(args[0], ins), *args[1:]], [])
 
@@ -49,6 +56,5 @@ EMITTERS: dict[Primitive, Emitter] = {
     P.MATRIX_DIAG_PART: lambda ins, args: ast.Call(np_attr("diagonal"), [args[0]], [
         ast.keyword("axis1", literal(-2)), ast.keyword("axis2", literal(-1))]),
     P.MATRIX_SET_DIAG: lambda ins, args: rt_call("matrix_set_diag", [args[0], args[1]]),
-    P.MATRIX_BAND_PART: lambda ins, args: rt_call("band_part", [args[0], args[1], args[2]] if len(ins.args) == 3 else [
-        args[0], literal(int(ins.attrs["num_lower"])), literal(int(ins.attrs["num_upper"]))]),
+    P.MATRIX_BAND_PART: lambda ins, args: rt_call("band_part", [args[0], *_band_counts(ins, args)]),
 }
