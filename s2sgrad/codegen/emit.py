@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import functools
 import operator
 from collections import Counter
 from collections.abc import Sequence
@@ -176,7 +175,7 @@ class _Emitter:
             emit = EMITTERS[ins.prim]
             stmt: AnyStatement | None
             if type(emit) is Template:   # (most instructions: text, no tree built)
-                stmt = emit.texted(ins, self.token, self.literal_text, functools.partial(self._tree, emit, ins))
+                stmt = emit.texted(ins, self.token, self.literal_text)
                 if stmt is None:
                     stmt = Statement(ins, *emit.scanned(ins, self.render))
             else:
@@ -189,8 +188,9 @@ class _Emitter:
                 out.append(stmt)
         return out
 
-    def _tree(self, emit: Template, ins: Instr) -> Statement:
-        return Statement(ins, *emit.scanned(ins, self.render))
+    def tree(self, ins: Instr) -> Statement:
+        """A template instruction's statement as a tree."""
+        return Statement(ins, *EMITTERS[ins.prim].scanned(ins, self.render))  # type: ignore[attr-defined]
 
     def _absorb(self, stmt: AnyStatement, pending: dict[str, AnyStatement], out: list[AnyStatement]) -> AnyStatement:
         """Put pending single-use expressions into ``stmt`` (returned: a tree when one of them is);
@@ -206,7 +206,7 @@ class _Emitter:
                     (_same_site(ins, stmt.ins) or id(ins.outs[0]) in self.line_gradients) and \
                     stmt.size + producer.size <= MAX_FUSED_OPS:
                 if type(stmt) is not type(producer):  # text into a tree, or a tree into text: both trees
-                    stmt, producer = as_tree(stmt), as_tree(producer)
+                    stmt, producer = as_tree(stmt, self.tree), as_tree(producer, self.tree)
                 stmt.absorb(token, producer)  # type: ignore[arg-type]  (the same kind, checked above)
                 tensor = ins.outs[0].tensor
                 if tensor is not None:
@@ -319,7 +319,7 @@ class _Emitter:
                 line = f"{self.name_of(ins.outs[0])} = {text if stmt.precedence >= TEST else f'({text})'}"
                 if len(line) <= MAX_LINE - len(indent):
                     return with_comment([line], _op_comment(ins), indent), ins.op
-            stmt = stmt.materialize()   # a line to break, ``+=``, several outputs, an effect: from the tree
+            stmt = stmt.materialize(self.tree)   # a line to break, ``+=``, several outputs, an effect: from the tree
         self._resolve(stmt)
         if not ins.outs:  # an effect (a check, a print): a call statement
             code = print_lines(ast.Expr(stmt.expr), MAX_LINE - 4)

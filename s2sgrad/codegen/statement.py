@@ -77,12 +77,11 @@ class TextStatement:
     ``precedence`` that of its outermost operation. ``materialize`` gives the ``Statement`` (a tree)
     of the same expression, for what only a tree can do (breaking a long line, ``+=``...)."""
 
-    __slots__ = ("ins", "build", "parts", "refs", "size", "helpers", "precedence", "absorbed")
+    __slots__ = ("ins", "parts", "refs", "size", "helpers", "precedence", "absorbed")
 
-    def __init__(self, ins: Instr, build: Callable[[], Statement], parts: list[Any], refs: list[tuple[Hole]],
-                 size: int, helpers: frozenset[str] | set[str], precedence: int) -> None:
-        """``build``: makes the tree of this statement before anything was absorbed into it."""
-        self.ins, self.build, self.parts, self.refs = ins, build, parts, refs
+    def __init__(self, ins: Instr, parts: list[Any], refs: list[tuple[Hole]], size: int,
+                 helpers: frozenset[str] | set[str], precedence: int) -> None:
+        self.ins, self.parts, self.refs = ins, parts, refs
         self.size, self.helpers, self.precedence = size, helpers, precedence
         self.absorbed: list[tuple[str, TextStatement]] | None = None   # in order, by the token they replaced
 
@@ -107,20 +106,21 @@ class TextStatement:
         """The expression's text (its holes named by then)."""
         return "".join([part if type(part) is str else part.id for part in self.parts])
 
-    def materialize(self) -> Statement:
-        """The ``Statement`` of this expression: its tree, with what was absorbed into it absorbed again."""
-        stmt = self.build()
+    def materialize(self, tree: Callable[[Instr], Statement]) -> Statement:
+        """The ``Statement`` of this expression: its tree, with what was absorbed into it absorbed again;
+        ``tree`` makes an instruction's own (before anything is absorbed)."""
+        stmt = tree(self.ins)
         for token, other in self.absorbed or ():
-            stmt.absorb(token, other.materialize())
+            stmt.absorb(token, other.materialize(tree))
         return stmt
 
 
 AnyStatement = Statement | TextStatement
 
 
-def as_tree(stmt: AnyStatement) -> Statement:
-    """The statement as a tree (a text one materialized)."""
-    return stmt.materialize() if type(stmt) is TextStatement else stmt  # type: ignore[return-value]
+def as_tree(stmt: AnyStatement, tree: Callable[[Instr], Statement]) -> Statement:
+    """The statement as a tree (a text one materialized by ``tree``)."""
+    return stmt.materialize(tree) if type(stmt) is TextStatement else stmt  # type: ignore[return-value]
 
 
 def scan(expr: ast.AST) -> Scanned:

@@ -64,13 +64,11 @@ class Template:
                 helpers |= used
         return expr, (refs, size, helpers)
 
-    def texted(self, instr: Instr, token: Render, literal_text: LiteralText,
-               tree: Callable[[], Statement]) -> TextStatement | None:
+    def texted(self, instr: Instr, token: Render, literal_text: LiteralText) -> TextStatement | None:
         """``instr``'s statement as text: what ``Statement(instr, *scanned(instr, render))`` would print,
         with the same references in the same order and the same size (None: only a tree will do).
         ``token`` renders an argument as its placeholder's token (a value) or its expression (a
-        constant); ``literal_text`` gives an expression's text and size in a context; ``tree`` makes the
-        statement's tree (``materialize``)."""
+        constant); ``literal_text`` gives an expression's text and size in a context."""
         build = self._text_builder()
         if build is None:
             return None
@@ -78,7 +76,7 @@ class Template:
             parts, refs, size = build(instr.args, token, instr, instr.attrs, literal_text)
         except Unsupported:
             return None
-        return TextStatement(instr, tree, parts, refs, self._size + size, self._helpers, self._precedence)
+        return TextStatement(instr, parts, refs, self._size + size, self._helpers, self._precedence)
 
     def _text_builder(self) -> _TextBuild | None:
         """The text builder (made once; None: the template has no text form)."""
