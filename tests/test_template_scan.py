@@ -71,7 +71,7 @@ def test_a_templates_text_is_what_the_printer_writes_for_its_tree(monkeypatch):
             assert (stmt.size, set(stmt.helpers)) == (size, helpers), instr.prim.name
             assert stmt.precedence == precedence(expr)
             checked += 1
-            literals += any(type(a) is not str for a in map(lambda v: token(v, instr), instr.args))
+            literals += any(type(token(v, instr)) is not str for v in instr.args)
         return stmt
 
     monkeypatch.setattr(Template, "texted", checking)
@@ -92,9 +92,9 @@ def test_holes_take_the_parentheses_the_printer_gives_them():
     not inside brackets; an int attribute's value keeps its space (``1 .real``)."""
     emit = template("(x ** y) ** -z + w.real + np.sum(x, axis=axis)[k]", ("x", "y", "z", "w"))
     for args, attrs in [((ast.BinOp(_name("a"), ast.Add(), _name("b")), ast.UnaryOp(ast.USub(), _name("c")),
-                          ast.BinOp(_name("d"), ast.Pow(), _name("e")), ast.Constant(1)), dict(axis=(0, 1), k=-1)),
+                          ast.BinOp(_name("d"), ast.Pow(), _name("e")), ast.Constant(1)), {"axis": (0, 1), "k": -1}),
                         ((_name(REF + "a"), _name(REF + "b"), _name(REF + "c"), _name(REF + "d")),
-                         dict(axis=0, k=(1, 2)))]:
+                         {"axis": 0, "k": (1, 2)})]:
         instr = _Instr(list(args), **attrs)
         expected = expression_text(emit(instr, list(args)), 0)
         stmt = _texted(emit, instr)

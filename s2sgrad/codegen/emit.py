@@ -205,9 +205,11 @@ class _Emitter:
             if (once or mine.count(token) == 1) and ins and stmt.ins and \
                     (_same_site(ins, stmt.ins) or id(ins.outs[0]) in self.line_gradients) and \
                     stmt.size + producer.size <= MAX_FUSED_OPS:
-                if type(stmt) is not type(producer):  # text into a tree, or a tree into text: both trees
-                    stmt, producer = as_tree(stmt, self.tree), as_tree(producer, self.tree)
-                stmt.absorb(token, producer)  # type: ignore[arg-type]  (the same kind, checked above)
+                if type(stmt) is TextStatement and type(producer) is TextStatement:
+                    stmt.absorb(token, producer)
+                else:  # text into a tree, or a tree into text: both as trees
+                    stmt = as_tree(stmt, self.tree)
+                    stmt.absorb(token, as_tree(producer, self.tree))
                 tensor = ins.outs[0].tensor
                 if tensor is not None:
                     self.folded.add(id(tensor))
@@ -268,7 +270,7 @@ class _Emitter:
         body: list[tuple[list[str], Operation | None]] = []
         for i, stmt in enumerate(stmts):
             if stmt.ins is not None and stmt.ins.blocks:
-                body += control_lines(self, stmt, 0)
+                body += control_lines(self, as_tree(stmt, self.tree), 0)
             else:
                 body.append(self._text(stmt, 0))
             if i in dying:
@@ -300,7 +302,7 @@ class _Emitter:
         """A statement's lines (control flow: its whole block structure), each with the op it runs;
         ``depth``: how many blocks enclose it."""
         if stmt.ins is not None and stmt.ins.blocks:
-            return control_lines(self, stmt, depth)
+            return control_lines(self, as_tree(stmt, self.tree), depth)
         return [self._text(stmt, depth)]
 
     def op_comment(self, ins: Instr) -> str:
@@ -319,7 +321,10 @@ class _Emitter:
                 line = f"{self.name_of(ins.outs[0])} = {text if stmt.precedence >= TEST else f'({text})'}"
                 if len(line) <= MAX_LINE - len(indent):
                     return with_comment([line], _op_comment(ins), indent), ins.op
-            stmt = stmt.materialize(self.tree)   # a line to break, ``+=``, several outputs, an effect: from the tree
+        return self._tree_text(as_tree(stmt, self.tree), ins, indent)  # a line to break, ``+=``, several outputs...
+
+    def _tree_text(self, stmt: Statement, ins: Instr, indent: str) -> tuple[list[str], Operation]:
+        """``_text`` of a statement printed from its tree."""
         self._resolve(stmt)
         if not ins.outs:  # an effect (a check, a print): a call statement
             code = print_lines(ast.Expr(stmt.expr), MAX_LINE - 4)

@@ -163,9 +163,9 @@ def _condition_lines(em: Any, cond: list[Statement], ins: Instr, depth: int, bod
         return [([f"while {ast.unparse(em.render(result, None))}:"], ins.op)] + _indented(body_lines)
     only = cond[0]
     if len(cond) == 1 and only.ins is not None and only.ins.outs == [result] and only.ins.prim.fusable:
-        only = as_tree(only, em.tree)
-        em._resolve(only)
-        return [([f"while {ast.unparse(only.expr)}:"], only.ins.op)] + _indented(body_lines)
+        test = as_tree(only, em.tree)
+        em._resolve(test)
+        return [([f"while {ast.unparse(test.expr)}:"], only.ins.op)] + _indented(body_lines)
     lines: Lines = [(["while True:"], ins.op)]
     for s in cond:
         lines += _indented(em.statement_lines(s, depth + 1))

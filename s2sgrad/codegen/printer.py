@@ -95,14 +95,13 @@ def expression_text(node: ast.expr, context: int) -> str:
 
 def precedence(node: ast.expr) -> int:
     """The precedence of ``node``'s text: it is parenthesized in any context above this."""
-    kind = type(node)
-    if kind is BinOp:
+    if isinstance(node, BinOp):
         return _BINOPS[type(node.op)][1]
-    if kind is UnaryOp:
+    if isinstance(node, UnaryOp):
         return _UNARY[type(node.op)][1]
-    if kind is Compare:
+    if isinstance(node, Compare):
         return _CMP
-    if kind is Tuple:
+    if isinstance(node, Tuple):
         return _TUPLE if node.elts else -1
     return _ATOM
 

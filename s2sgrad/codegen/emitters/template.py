@@ -12,16 +12,17 @@ from typing import Any, cast
 from ...primitives.core import EXPR_ARGS
 from ..printer import ATOM, Unsupported, expression_text, precedence
 from ..program import Instr
-from ..statement import REF, Hole, Ref, Scanned, Statement, TextStatement, scan
+from ..statement import REF, Hole, Ref, Scanned, TextStatement, scan
 from .common import LOAD, literal
 
 __all__ = ["Template", "template"]
 
 _Slot = tuple[Any, "ast.AST | None", "str | None", "int | None"]  # a substituted node and where it sits
 Render = Callable[[Any, Instr], ast.expr]  # an argument (a codegen Value) -> its expression in ``instr``
+Token = Callable[[Any, Instr], "str | ast.expr"]   # an argument -> its placeholder's token, or a constant's expression
 _Build = Callable[[Sequence[Any], Render, Instr, dict], tuple[ast.expr, tuple[_Slot, ...]]]
 LiteralText = Callable[[ast.expr, int, bool], tuple[str, int]]  # (expression, context, an attribute's value?)
-_TextBuild = Callable[[Sequence[Any], Render, Instr, dict, LiteralText], tuple[list[Any], list[tuple[Hole]], int]]
+_TextBuild = Callable[[Sequence[Any], Token, Instr, dict, LiteralText], tuple[list[Any], list[tuple[Hole]], int]]
 
 
 class Template:
@@ -64,7 +65,7 @@ class Template:
                 helpers |= used
         return expr, (refs, size, helpers)
 
-    def texted(self, instr: Instr, token: Render, literal_text: LiteralText) -> TextStatement | None:
+    def texted(self, instr: Instr, token: Token, literal_text: LiteralText) -> TextStatement | None:
         """``instr``'s statement as text: what ``Statement(instr, *scanned(instr, render))`` would print,
         with the same references in the same order and the same size (None: only a tree will do).
         ``token`` renders an argument as its placeholder's token (a value) or its expression (a
