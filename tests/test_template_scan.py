@@ -5,6 +5,7 @@ import ast
 
 from optable import corpus_modules
 from s2sgrad.codegen.emitters.template import Template, template
+from s2sgrad.codegen.printer import expression_text, precedence
 from s2sgrad.codegen.statement import REF, scan
 
 
@@ -48,3 +49,68 @@ def test_arguments_that_are_expressions_are_scanned_where_they_sit():
     refs, size, helpers = found
     assert [r[0].id for r in refs] == [REF + "z", REF + "z", REF + "x", REF + "x"] and refs[2][0] is x
     assert size == 7 and helpers == {"clip", "pad"}  # clip, *, pad, -2, +, sum, pad again
+
+
+def test_a_templates_text_is_what_the_printer_writes_for_its_tree(monkeypatch):
+    """On every instruction of the op corpus a template writes as text, the text (holes left as
+    their tokens) is the printer's text of the template's tree, with the same references in the
+    same order, the same size and the same helpers."""
+    checked, literals = 0, 0
+    original = Template.texted
+
+    def checking(self, instr, token, literal_text):
+        nonlocal checked, literals
+        stmt = original(self, instr, token, literal_text)
+        if stmt is not None:
+            def render(v, ins):
+                rendered = token(v, ins)
+                return ast.Name(rendered, ast.Load()) if type(rendered) is str else rendered
+            expr, (refs, size, helpers) = self.scanned(instr, render)
+            assert stmt.text() == expression_text(expr, 0), instr.prim.name
+            assert [r[0].id for r in stmt.refs] == [r[0].id for r in refs], instr.prim.name
+            assert (stmt.size, set(stmt.helpers)) == (size, helpers), instr.prim.name
+            assert stmt.precedence == precedence(expr)
+            checked += 1
+            literals += any(type(token(v, instr)) is not str for v in instr.args)
+        return stmt
+
+    monkeypatch.setattr(Template, "texted", checking)
+    for _ in corpus_modules():
+        pass
+    assert checked > 500 and literals > 50, (checked, literals)
+
+
+def _texted(emit, instr):
+    return emit.texted(instr, lambda arg, _: arg, lambda node, context, dotted: (
+        expression_text(node, context) + (" " if dotted and type(node) is ast.Constant and isinstance(node.value, int)
+                                          else ""), scan(node)[1]))
+
+
+def test_holes_take_the_parentheses_the_printer_gives_them():
+    """Each hole is written as the printer writes what stands there: parenthesized where the
+    enclosing operation binds tighter (either side of ``**``, a unary minus, an attribute's value),
+    not inside brackets; an int attribute's value keeps its space (``1 .real``)."""
+    emit = template("(x ** y) ** -z + w.real + np.sum(x, axis=axis)[k]", ("x", "y", "z", "w"))
+    for args, attrs in [((ast.BinOp(_name("a"), ast.Add(), _name("b")), ast.UnaryOp(ast.USub(), _name("c")),
+                          ast.BinOp(_name("d"), ast.Pow(), _name("e")), ast.Constant(1)), {"axis": (0, 1), "k": -1}),
+                        ((_name(REF + "a"), _name(REF + "b"), _name(REF + "c"), _name(REF + "d")),
+                         {"axis": 0, "k": (1, 2)})]:
+        instr = _Instr(list(args), **attrs)
+        expected = expression_text(emit(instr, list(args)), 0)
+        stmt = _texted(emit, instr)
+        assert stmt.text() == expected
+
+
+def test_folding_text_into_text_parenthesizes_as_the_printer_does():
+    """A statement's text put into another's hole is parenthesized exactly where the printer
+    would parenthesize the folded tree."""
+    add, mul, neg = template("x + y"), template("x * y"), template("-x")
+    a, b, c = (REF + name for name in "abc")
+    for outer, inner, hole in [(mul, add, a), (add, mul, a), (neg, add, a), (add, add, b), (mul, mul, b)]:
+        inner_stmt = _texted(inner, _Instr([b, c]))
+        args = [a, b] if outer is not neg else [a]
+        outer_stmt = _texted(outer, _Instr([arg if arg != hole else "\x00hole" for arg in args]))
+        outer_stmt.absorb("\x00hole", inner_stmt)
+        tree = outer(_Instr([]), [(inner(_Instr([]), [_name(b), _name(c)]) if arg == hole else _name(arg))
+                                  for arg in args])
+        assert outer_stmt.text() == expression_text(tree, 0), (outer_stmt.text(), ast.unparse(tree))

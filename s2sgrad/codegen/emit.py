@@ -31,9 +31,9 @@ from .emitters.common import literal, np_attr
 from .emitters.template import Template
 from .lines import MAX_LINE, dels, signature, with_comment, wrapped_title
 from .names import INTERNAL_NAMES, Namer, value_name
-from .printer import assignment_lines, print_lines
+from .printer import TEST, assignment_lines, expression_text, print_lines
 from .program import Instr, Kind, Program, Value
-from .statement import REF, Statement
+from .statement import REF, AnyStatement, Statement, TextStatement, as_tree, scan
 
 if TYPE_CHECKING:  # the type only: code generation reads the graph it is given
     from ..ssa.graph import Operation
@@ -78,6 +78,7 @@ class _Emitter:
         self.const_lines: list[str] = []
         self.constants: dict[str, np.ndarray] = {}
         self.scalars: dict[int, ast.expr] = {}   # a uniform constant's Python scalar literal, by value
+        self.texts: dict[tuple[ast.expr, int, bool], tuple[str, int]] = {}   # ``literal_text``'s, by node
         self.keep = {id(v) for v in prog.outputs} | {id(v) for _, v in prog.commits}
         self.uses: Counter[int] = Counter()
         self.folded: set[int] = set()   # ids of the tensors whose values were folded into an expression
@@ -103,12 +104,18 @@ class _Emitter:
 
     # -- rendering arguments -----------------------------------------------------------------------
     def render(self, v: Value, ins: Instr | None) -> ast.expr:
+        """``v`` as an argument of ``ins``: a placeholder name, or a constant's expression."""
+        rendered = self.token(v, ins)
+        return ast.Name(rendered, _LOAD) if type(rendered) is str else rendered  # type: ignore[return-value]
+
+    def token(self, v: Value, ins: Instr | None) -> str | ast.expr:
+        """``v`` as an argument of ``ins``: its placeholder's token, or a constant's expression."""
         if v.const is None:  # the common case first (a shape-only value has no constant either)
             if v.kind is _SHAPE:
                 raise AssertionError(f"{ins.prim.name if ins else 'return'}: emitter read a shape-only argument")
             token = f"{REF}{id(v)}"
             self.refs[token] = v
-            return ast.Name(token, _LOAD)
+            return token
         if ins is not None and _can_be_scalar(v, ins):
             scalar = self.scalars.get(id(v))  # one node for all uses of a constant (nothing mutates it)
             if scalar is None:
@@ -117,6 +124,18 @@ class _Emitter:
         if not isinstance(v.const, np.ndarray) or v.const.ndim == 0:
             return literal(np.asarray(v.const, dtype=v.dtype.np)[()])
         return ast.Name(self.constant_name(v), _LOAD)
+
+    def literal_text(self, node: ast.expr, context: int, after_dot: bool) -> tuple[str, int]:
+        """A constant's text in ``context`` (as an attribute's value: ``1 .real``) and its size in operations."""
+        key = (node, context, after_dot)   # (the node itself: a scalar's is shared by all its uses)
+        known = self.texts.get(key)
+        if known is None:
+            text = expression_text(node, context)
+            if after_dot and type(node) is ast.Constant and isinstance(node.value, int):
+                text += " "
+            known = self.texts[key] = (text, 0 if type(node) is ast.Name or type(node) is ast.Constant else
+                                       scan(node)[1])
+        return known
 
     def name_of(self, v: Value) -> str:
         name = self.names.get(id(v))
@@ -140,11 +159,11 @@ class _Emitter:
         return name
 
     # -- statements ------------------------------------------------------------------------------
-    def statements(self, instrs: list[Instr]) -> list[Statement]:
+    def statements(self, instrs: list[Instr]) -> list[AnyStatement]:
         """One expression per instruction, folding single-use same-line temporaries into their user
         (never into a block: a loop would compute them again at every iteration)."""
-        pending: dict[str, Statement] = {}   # fusable values awaiting their one consumer
-        out: list[Statement] = []
+        pending: dict[str, AnyStatement] = {}   # fusable values awaiting their one consumer
+        out: list[AnyStatement] = []
         fusable = self._fusable
         readers = {id(a): ins for ins in instrs for a in ins.args}  # (a single-use value: its one reader)
         for ins in instrs:
@@ -154,38 +173,49 @@ class _Emitter:
                 out.append(control_statement(self, ins))
                 continue
             emit = EMITTERS[ins.prim]
-            if type(emit) is Template:   # (most instructions: no walk of the tree to find its references)
-                stmt = Statement(ins, *emit.scanned(ins, self.render))
+            stmt: AnyStatement | None
+            if type(emit) is Template:   # (most instructions: text, no tree built)
+                stmt = emit.texted(ins, self.token, self.literal_text)
+                if stmt is None:
+                    stmt = Statement(ins, *emit.scanned(ins, self.render))
             else:
                 stmt = Statement(ins, emit(ins, _LazyArgs(self, ins)))
             if pending:
-                self._absorb(stmt, pending, out)
+                stmt = self._absorb(stmt, pending, out)
             if fusable(ins, readers):
                 pending[f"{REF}{id(ins.outs[0])}"] = stmt
             else:
                 out.append(stmt)
         return out
 
-    def _absorb(self, stmt: Statement, pending: dict[str, Statement], out: list[Statement]) -> None:
-        """Put pending single-use expressions into ``stmt``; those it cannot take get statements."""
-        mine = [ref for ref in stmt.refs if ref[0].id in pending]
+    def tree(self, ins: Instr) -> Statement:
+        """A template instruction's statement as a tree."""
+        return Statement(ins, *EMITTERS[ins.prim].scanned(ins, self.render))  # type: ignore[attr-defined]
+
+    def _absorb(self, stmt: AnyStatement, pending: dict[str, AnyStatement], out: list[AnyStatement]) -> AnyStatement:
+        """Put pending single-use expressions into ``stmt`` (returned: a tree when one of them is);
+        those it cannot take get statements."""
+        mine = [ref[0].id for ref in stmt.refs if ref[0].id in pending]
         once = len(mine) == 1   # (most statements: one pending argument, read once)
-        tokens = [] if once else [ref[0].id for ref in mine]
-        for ref in mine:
-            token = ref[0].id
+        for token in mine:
             producer = pending.pop(token, None)
             if producer is None:
                 continue
             ins = producer.ins
-            if (once or tokens.count(token) == 1) and ins and stmt.ins and \
+            if (once or mine.count(token) == 1) and ins and stmt.ins and \
                     (_same_site(ins, stmt.ins) or id(ins.outs[0]) in self.line_gradients) and \
                     stmt.size + producer.size <= MAX_FUSED_OPS:
-                stmt.absorb(ref, producer)
+                if type(stmt) is TextStatement and type(producer) is TextStatement:
+                    stmt.absorb(token, producer)
+                else:  # text into a tree, or a tree into text: both as trees
+                    stmt = as_tree(stmt, self.tree)
+                    stmt.absorb(token, as_tree(producer, self.tree))
                 tensor = ins.outs[0].tensor
                 if tensor is not None:
                     self.folded.add(id(tensor))
             else:
                 out.append(producer)
+        return stmt
 
     def _fusable(self, ins: Instr, readers: dict[int, Instr]) -> bool:
         """Whether ``ins``'s value may wait for its one reader in this block, to be folded into it.
@@ -240,7 +270,7 @@ class _Emitter:
         body: list[tuple[list[str], Operation | None]] = []
         for i, stmt in enumerate(stmts):
             if stmt.ins is not None and stmt.ins.blocks:
-                body += control_lines(self, stmt, 0)
+                body += control_lines(self, as_tree(stmt, self.tree), 0)
             else:
                 body.append(self._text(stmt, 0))
             if i in dying:
@@ -268,26 +298,37 @@ class _Emitter:
                       self._copy_outputs(returned), helpers, [v.shape.rank for v in returned],
                       [var for var, _ in prog.commits])
 
-    def statement_lines(self, stmt: Statement, depth: int) -> list[tuple[list[str], Operation | None]]:
+    def statement_lines(self, stmt: AnyStatement, depth: int) -> list[tuple[list[str], Operation | None]]:
         """A statement's lines (control flow: its whole block structure), each with the op it runs;
         ``depth``: how many blocks enclose it."""
         if stmt.ins is not None and stmt.ins.blocks:
-            return control_lines(self, stmt, depth)
+            return control_lines(self, as_tree(stmt, self.tree), depth)
         return [self._text(stmt, depth)]
 
     def op_comment(self, ins: Instr) -> str:
         return _op_comment(ins)
 
-    def _text(self, stmt: Statement, depth: int = 0) -> tuple[list[str], Operation]:
+    def _text(self, stmt: AnyStatement, depth: int = 0) -> tuple[list[str], Operation]:
         """An instruction's statement lines and the op they run."""
         ins = stmt.ins
         if ins is None:
             raise AssertionError("the return statement is printed by module()")
+        indent = "    " * (depth + 1)
+        if type(stmt) is TextStatement:
+            if len(ins.outs) == 1 and id(ins.outs[0]) not in self.prog.accumulators:  # (most: ``name = text``)
+                self._resolve(stmt)
+                text = stmt.text()
+                line = f"{self.name_of(ins.outs[0])} = {text if stmt.precedence >= TEST else f'({text})'}"
+                if len(line) <= MAX_LINE - len(indent):
+                    return with_comment([line], _op_comment(ins), indent), ins.op
+        return self._tree_text(as_tree(stmt, self.tree), ins, indent)  # a line to break, ``+=``, several outputs...
+
+    def _tree_text(self, stmt: Statement, ins: Instr, indent: str) -> tuple[list[str], Operation]:
+        """``_text`` of a statement printed from its tree."""
         self._resolve(stmt)
         if not ins.outs:  # an effect (a check, a print): a call statement
             code = print_lines(ast.Expr(stmt.expr), MAX_LINE - 4)
             return with_comment(code, _op_comment(ins), "    "), ins.op
-        indent = "    " * (depth + 1)
         if len(ins.outs) == 1:
             out = ins.outs[0]
             into = self.prog.accumulators.get(id(out))
@@ -304,7 +345,7 @@ class _Emitter:
             code = print_lines(ast.Assign([target], stmt.expr, None, lineno=0), MAX_LINE - len(indent))
         return with_comment(code, _op_comment(ins), indent), ins.op
 
-    def _resolve(self, stmt: Statement) -> None:
+    def _resolve(self, stmt: AnyStatement) -> None:
         """Give placeholder names their final identifiers (in statement order, so numbering reads well)."""
         names = self.names
         for ref in stmt.refs:

@@ -16,7 +16,7 @@ from ..ssa.graph import Operation
 from .lines import MAX_LINE, with_comment
 from .printer import print_lines
 from .program import Instr, Value
-from .statement import REF, Statement
+from .statement import REF, Statement, as_tree
 
 __all__ = ["control_statement", "control_lines"]
 
@@ -163,8 +163,9 @@ def _condition_lines(em: Any, cond: list[Statement], ins: Instr, depth: int, bod
         return [([f"while {ast.unparse(em.render(result, None))}:"], ins.op)] + _indented(body_lines)
     only = cond[0]
     if len(cond) == 1 and only.ins is not None and only.ins.outs == [result] and only.ins.prim.fusable:
-        em._resolve(only)
-        return [([f"while {ast.unparse(only.expr)}:"], only.ins.op)] + _indented(body_lines)
+        test = as_tree(only, em.tree)
+        em._resolve(test)
+        return [([f"while {ast.unparse(test.expr)}:"], only.ins.op)] + _indented(body_lines)
     lines: Lines = [(["while True:"], ins.op)]
     for s in cond:
         lines += _indented(em.statement_lines(s, depth + 1))

@@ -13,7 +13,8 @@ import ast
 from ast import Attribute, BinOp, Call, Compare, Constant, List, Name, Slice, Subscript, Tuple, UnaryOp
 from collections.abc import Sequence
 
-__all__ = ["print_statement", "print_lines", "assignment_lines", "Unsupported"]
+__all__ = ["print_statement", "print_lines", "assignment_lines", "expression_text", "precedence", "Unsupported",
+           "ATOM", "TEST"]
 
 # ast._Precedence values (CPython's ast.py), from low to high
 _TUPLE, _TEST, _NOT, _CMP, _BOR, _BXOR, _BAND, _SHIFT, _ARITH, _TERM, _FACTOR, _POWER, _ATOM = (
@@ -25,6 +26,7 @@ _BINOPS = {ast.Add: ("+", _ARITH), ast.Sub: ("-", _ARITH), ast.Mult: ("*", _TERM
 _UNARY = {ast.USub: ("-", _FACTOR), ast.UAdd: ("+", _FACTOR), ast.Invert: ("~", _FACTOR), ast.Not: ("not ", _NOT)}
 _CMPOPS = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
            ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in"}
+TEST, ATOM = _TEST, _ATOM  # the context of a statement's value; one that parenthesizes every operation
 _Item = ast.expr | ast.keyword  # one item between a call's brackets
 _INFSTR = "1e" + repr(__import__("sys").float_info.max_10_exp + 1)
 
@@ -84,6 +86,24 @@ def assignment_lines(name: str, value: ast.expr, width: int) -> list[str]:
     if text and len(text) <= width:
         return [text]
     return print_lines(ast.Assign([ast.Name(name, ast.Store())], value, None, lineno=0), width)
+
+
+def expression_text(node: ast.expr, context: int) -> str:
+    """``node``'s text where the enclosing node needs precedence ``context`` (parenthesized below it)."""
+    return _expr(node, context)
+
+
+def precedence(node: ast.expr) -> int:
+    """The precedence of ``node``'s text: it is parenthesized in any context above this."""
+    if isinstance(node, BinOp):
+        return _BINOPS[type(node.op)][1]
+    if isinstance(node, UnaryOp):
+        return _UNARY[type(node.op)][1]
+    if isinstance(node, Compare):
+        return _CMP
+    if isinstance(node, Tuple):
+        return _TUPLE if node.elts else -1
+    return _ATOM
 
 
 def _fill(prefix: str, node: ast.expr, suffix: str, width: int, text: str | None = None,

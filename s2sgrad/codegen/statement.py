@@ -2,17 +2,19 @@
 
 Emitters build expressions whose arguments are placeholder names (``REF`` + the value's id);
 the emitter folds single-use expressions into their consumers by replacing those names, then
-gives the remaining ones their identifiers.
+gives the remaining ones their identifiers. A template's statement (most of them) is held as
+text with holes (``TextStatement``) and becomes a tree only where the text will not do.
 """
 from __future__ import annotations
 
 import ast
 from ast import Attribute, BinOp, Call, Constant, Name  # (read as globals in the hot loop)
+from collections.abc import Callable
 from typing import Any
 
 from .program import Instr
 
-__all__ = ["REF", "Ref", "Scanned", "Statement", "scan"]
+__all__ = ["REF", "Ref", "Scanned", "Statement", "TextStatement", "AnyStatement", "Hole", "as_tree", "scan"]
 
 REF = "\x00"                # placeholder names: never a valid identifier, replaced before printing
 _OPERATIONS = frozenset({ast.BinOp, ast.UnaryOp, ast.Call, ast.Compare, ast.Subscript})
@@ -42,8 +44,9 @@ class Statement:
             self.helpers |= stmt.helpers
             self.size += stmt.size
 
-    def absorb(self, ref: Ref, other: Statement) -> None:
-        """Put ``other``'s expression where placeholder ``ref`` stands."""
+    def absorb(self, token: str, other: Statement) -> None:
+        """Put ``other``'s expression where the one placeholder ``token`` stands."""
+        ref = next(ref for ref in self.refs if ref[0].id == token)
         node, parent, field, index = ref
         if parent is None or field is None:  # the whole expression
             self.expr = other.expr
@@ -55,6 +58,69 @@ class Statement:
         self.refs.extend(other.refs)
         self.size += other.size
         self.helpers |= other.helpers
+
+
+class Hole:
+    """A placeholder in a statement's text: its token until the value is named (``id``, as a
+    ``Name``'s), and the precedence its place needs (an expression put there binding less tightly
+    is parenthesized)."""
+
+    __slots__ = ("id", "context")
+
+    def __init__(self, token: str, context: int) -> None:
+        self.id, self.context = token, context
+
+
+class TextStatement:
+    """A template's statement as text: ``parts`` are strings and ``Hole``s, ``refs`` its holes as
+    references (``(hole,)``, in the order a ``Statement`` of the same expression lists its own),
+    ``precedence`` that of its outermost operation. ``materialize`` gives the ``Statement`` (a tree)
+    of the same expression, for what only a tree can do (breaking a long line, ``+=``...)."""
+
+    __slots__ = ("ins", "parts", "refs", "size", "helpers", "precedence", "absorbed")
+
+    def __init__(self, ins: Instr, parts: list[Any], refs: list[tuple[Hole]], size: int,
+                 helpers: frozenset[str] | set[str], precedence: int) -> None:
+        self.ins, self.parts, self.refs = ins, parts, refs
+        self.size, self.helpers, self.precedence = size, helpers, precedence
+        self.absorbed: list[tuple[str, TextStatement]] | None = None   # in order, by the token they replaced
+
+    def absorb(self, token: str, other: TextStatement) -> None:
+        """Put ``other``'s text where the one hole ``token`` stands (parenthesized if it needs)."""
+        refs = self.refs
+        ref = next(ref for ref in refs if ref[0].id == token)
+        refs.remove(ref)
+        refs.extend(other.refs)
+        hole = ref[0]
+        parts = self.parts
+        at = parts.index(hole)
+        parts[at:at + 1] = ["(", *other.parts, ")"] if hole.context > other.precedence else other.parts
+        self.size += other.size
+        if other.helpers:
+            self.helpers = self.helpers | other.helpers
+        if self.absorbed is None:
+            self.absorbed = []
+        self.absorbed.append((token, other))
+
+    def text(self) -> str:
+        """The expression's text (its holes named by then)."""
+        return "".join([part if type(part) is str else part.id for part in self.parts])
+
+    def materialize(self, tree: Callable[[Instr], Statement]) -> Statement:
+        """The ``Statement`` of this expression: its tree, with what was absorbed into it absorbed again;
+        ``tree`` makes an instruction's own (before anything is absorbed)."""
+        stmt = tree(self.ins)
+        for token, other in self.absorbed or ():
+            stmt.absorb(token, other.materialize(tree))
+        return stmt
+
+
+AnyStatement = Statement | TextStatement
+
+
+def as_tree(stmt: AnyStatement, tree: Callable[[Instr], Statement]) -> Statement:
+    """The statement as a tree (a text one materialized by ``tree``)."""
+    return stmt.materialize(tree) if type(stmt) is TextStatement else stmt  # type: ignore[return-value]
 
 
 def scan(expr: ast.AST) -> Scanned:
