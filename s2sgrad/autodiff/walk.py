@@ -230,7 +230,7 @@ def _add_input_grads(grads: dict, op: Operation, in_grads: list) -> None:
         if g is None:
             continue
         t = inputs[i]
-        if isinstance(g, Tensor) and g.shape is not t.shape:
+        if isinstance(g, Tensor) and g._shape is not t._shape:
             try:
                 g.set_shape(t.shape)
             except ValueError:
@@ -260,7 +260,11 @@ def _reached_ops(from_ops: list) -> set:
         reached.add(op)
         for t in op.outputs:
             if t.dtype.is_differentiable:
-                queue.extend(t.consumers())
+                readers = t._consumers   # (Tensor.consumers() without its list copy: once per op)
+                if type(readers) is list:
+                    queue.extend(readers)
+                elif readers is not None:
+                    queue.append(readers)
     return reached
 
 

@@ -3,7 +3,6 @@ the ``with`` objects that set them (classes, not generators: ``tf.gradients`` en
 and TensorFlow's rules for op and scope names."""
 from __future__ import annotations
 
-import functools
 import re
 import threading
 from typing import TYPE_CHECKING, Any
@@ -15,7 +14,8 @@ from .regions import Region
 if TYPE_CHECKING:  # the type only: the graph uses these
     from .graph import Graph
 
-__all__ = ["ThreadState", "PerThread", "Recording", "NameScope", "GradientScope", "valid_name", "invalid_name"]
+__all__ = ["ThreadState", "PerThread", "Recording", "NameScope", "GradientScope", "exact_name", "invalid_name",
+           "EXACT_NAMES", "NAME_UNCHECKED"]
 
 VALID_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
 VALID_SCOPE = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
@@ -120,9 +120,22 @@ class GradientScope:
         local.scope, local.grad_of = self.old
 
 
-@functools.lru_cache(maxsize=4096)
-def valid_name(name: str) -> bool:
-    return VALID_NAME.match(name) is not None
+NAME_UNCHECKED: Any = object()
+# op names seen valid -> the exact name they ask for ('a/' asks for 'a', unsuffixed) or None: an op
+# name is checked and read once per op, and programs reuse a few names ("mul", "Const"...)
+EXACT_NAMES: dict[str, str | None] = {}
+
+
+def exact_name(name: Any) -> str | None:
+    """For an op's ``name`` (not None): the exact name it asks for ('a/': 'a', no suffix added), or None
+    (a name to make unique); TypeError or ValueError when it is not a valid node name."""
+    if type(name) is not str or name and VALID_NAME.match(name) is None:
+        raise invalid_name(name, "node", first_char=True)
+    exact = name[:-1] if name and name[-1] == "/" else None
+    if len(EXACT_NAMES) >= 4096:   # bounded: names like "layer_17/" come and go
+        EXACT_NAMES.clear()
+    EXACT_NAMES[name] = exact
+    return exact
 
 
 def invalid_name(name: Any, kind: str, first_char: bool) -> Exception:
