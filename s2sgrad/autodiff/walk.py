@@ -259,7 +259,7 @@ def _reached_ops(from_ops: list) -> set:
             continue
         reached.add(op)
         for t in op.outputs:
-            if t.dtype.is_differentiable:
+            if t.dtype._np.kind in "fc":   # is_differentiable, without a property call per op
                 readers = t._consumers   # (Tensor.consumers() without its list copy: once per op)
                 if type(readers) is list:
                     queue.extend(readers)
