@@ -183,16 +183,13 @@ class Walk:
             needed = (inputs[0].op in between,)
         else:
             needed = tuple([t.op in between for t in inputs])
-        scope = self.scope  # one with-object for the walk, pointed at each op in turn
+        scope = self.scope  # one for the walk, calling each rule in turn
         if scope is None:
-            scope = self.scope = op.graph._gradient_scope(op)
-        else:
-            scope.op = op
-        with scope:
-            in_grads = grad_fn(op, needed, *out_grads)
+            scope = self.scope = op.graph._gradient_scope()
+        in_grads = scope.call(grad_fn, op, needed, out_grads)
         if type(in_grads) is not list:
             in_grads = list(in_grads) if isinstance(in_grads, (list, tuple)) else [in_grads]
-        if len(in_grads) != len(op.inputs):
+        if len(in_grads) != len(inputs):
             raise ValueError(f"Num gradients {len(in_grads)} generated for op {op.node_def} do not match num "
                              f"inputs {len(op.inputs)}")
         return in_grads

@@ -197,10 +197,10 @@ class Graph(GraphElement):
         """Ops created inside belong to ``forward_op``'s gradient (for names and comments)."""
         return self._recording("grad_of", forward_op)
 
-    def _gradient_scope(self, forward_op: Operation) -> GradientScope:
-        """``name_scope(forward_op.name + "_grad")`` and ``_gradient_context(forward_op)`` in one
-        (``tf.gradients`` enters one per op it differentiates)."""
-        return GradientScope(self, forward_op)
+    def _gradient_scope(self) -> GradientScope:
+        """Runs gradient rules in ``name_scope(op.name + "_grad")`` and ``_gradient_context(op)`` at once
+        (``tf.gradients`` calls one per op it differentiates)."""
+        return GradientScope(self)
 
     def _in_region(self, region: Region | None) -> contextlib.AbstractContextManager[None]:
         """Ops created inside are recorded into ``region`` (None: the top level)."""

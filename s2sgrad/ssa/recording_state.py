@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..platform.devices import Placement
@@ -92,32 +93,33 @@ class NameScope:
 
 
 class GradientScope:
-    """``with graph._gradient_scope(op):`` the name scope ``<op>_grad``, ops made inside recorded as
-    parts of ``op``'s gradient. It serves the thread that made it (``tf.gradients`` makes one per
-    walk and points it at each op in turn), so it reads that thread's state once."""
+    """``scope.call(rule, op, needed, out_grads)``: a gradient rule run in the name scope ``<op>_grad``,
+    the ops it makes recorded as parts of ``op``'s gradient. It serves the thread that made it
+    (``tf.gradients`` makes one per walk and calls every rule through it), so it reads that thread's
+    state once; one call, not a ``with`` (its enter and exit are two calls per op differentiated)."""
 
-    __slots__ = ("graph", "op", "old", "local")
+    __slots__ = ("graph", "local")
 
-    def __init__(self, graph: Graph, op: Operation) -> None:
-        self.graph, self.op = graph, op
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
         self.local = graph._local.state
 
-    def __enter__(self) -> str:
+    def call(self, rule: Callable[..., Any], op: Operation, needed: tuple, out_grads: list) -> Any:
+        """``rule(op, needed, *out_grads)`` in ``op``'s gradient scope."""
         graph = self.graph
         local = self.local
-        self.old = local.scope, local.grad_of
+        scope, grad_of = local.scope, local.grad_of
         lock = graph._lock
         lock.acquire()
         try:  # an op's name needs no check as a scope name: it is made of checked names and scopes
-            local.scope = graph._unique_name(local.scope, self.op.name + "_grad")
+            local.scope = graph._unique_name(scope, op.name + "_grad")
         finally:
             lock.release()
-        local.grad_of = self.op
-        return local.scope + "/"
-
-    def __exit__(self, *exc: object) -> None:
-        local = self.local
-        local.scope, local.grad_of = self.old
+        local.grad_of = op
+        try:
+            return rule(op, needed, *out_grads)
+        finally:
+            local.scope, local.grad_of = scope, grad_of
 
 
 NAME_UNCHECKED: Any = object()
