@@ -29,7 +29,7 @@ def broadcast_shape(*shapes: TensorShape) -> TensorShape:
     """The NumPy broadcast of static shapes; unknown dims stay unknown when they could matter."""
     if len(shapes) == 2:  # the common case, decided without the general walk
         first, second = shapes
-        sizes, other = first.sizes, second.sizes
+        sizes, other = first._sizes, second._sizes   # (every elementwise op of two shapes comes here)
         if sizes == other or other == ():
             return first
         if sizes == ():

@@ -183,16 +183,13 @@ class Walk:
             needed = (inputs[0].op in between,)
         else:
             needed = tuple([t.op in between for t in inputs])
-        scope = self.scope  # one with-object for the walk, pointed at each op in turn
+        scope = self.scope  # one for the walk, calling each rule in turn
         if scope is None:
-            scope = self.scope = op.graph._gradient_scope(op)
-        else:
-            scope.op = op
-        with scope:
-            in_grads = grad_fn(op, needed, *out_grads)
+            scope = self.scope = op.graph._gradient_scope()
+        in_grads = scope.call(grad_fn, op, needed, out_grads)
         if type(in_grads) is not list:
             in_grads = list(in_grads) if isinstance(in_grads, (list, tuple)) else [in_grads]
-        if len(in_grads) != len(op.inputs):
+        if len(in_grads) != len(inputs):
             raise ValueError(f"Num gradients {len(in_grads)} generated for op {op.node_def} do not match num "
                              f"inputs {len(op.inputs)}")
         return in_grads
@@ -230,7 +227,7 @@ def _add_input_grads(grads: dict, op: Operation, in_grads: list) -> None:
         if g is None:
             continue
         t = inputs[i]
-        if isinstance(g, Tensor) and g.shape is not t.shape:
+        if isinstance(g, Tensor) and g._shape is not t._shape:
             try:
                 g.set_shape(t.shape)
             except ValueError:
@@ -259,8 +256,12 @@ def _reached_ops(from_ops: list) -> set:
             continue
         reached.add(op)
         for t in op.outputs:
-            if t.dtype.is_differentiable:
-                queue.extend(t.consumers())
+            if t.dtype._np.kind in "fc":   # is_differentiable, without a property call per op
+                readers = t._consumers   # (Tensor.consumers() without its list copy: once per op)
+                if type(readers) is list:
+                    queue.extend(readers)
+                elif readers is not None:
+                    queue.append(readers)
     return reached
 
 

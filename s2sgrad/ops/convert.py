@@ -60,8 +60,8 @@ def record1(prim: Primitive, inputs: Sequence[Tensor], attrs: dict | None = None
 
 
 def _as_array(value: Any, dtype: _dt.DType | None) -> np.ndarray:
-    if dtype is not None and type(value) in _FLOATS and dtype.is_floating:
-        return np.array(value, dtype=dtype.np)
+    if dtype is not None and type(value) in _FLOATS and dtype._np.kind == "f":  # (a number per op: no properties)
+        return np.array(value, dtype=dtype._np)
     if dtype is None:
         dtype = _dt.infer_dtype(value)
     if dtype is _dt.string:

@@ -30,7 +30,7 @@ def _unary_infer(name: str, kinds: str, out: _dt.DType | None = None) -> Any:
     def infer(inputs: Sequence[Any], attrs: dict) -> list:
         x = inputs[0]
         dtype = x.dtype
-        if dtype.np.kind not in allowed:
+        if dtype._np.kind not in allowed:   # (the field, not the property: once per elementwise op)
             _check_kind(name, x, kinds)
         return [(out or dtype, x.shape)]
     return infer
@@ -45,7 +45,7 @@ def _binary_infer(name: str, kinds: str, out: _dt.DType | None = None) -> Any:
         if dtype is not y.dtype:
             raise TypeError(f"Input 'y' of '{name}' Op has type {y.dtype.name} that does not match type "
                             f"{dtype.name} of argument 'x'.")
-        if dtype.np.kind not in allowed:
+        if dtype._np.kind not in allowed:   # (as in the unary infer)
             _check_kind(name, x, kinds)
         shape = x.shape
         other = y.shape

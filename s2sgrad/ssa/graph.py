@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..shapes import dims_text
 from .nodes import GraphElement, Operation, Tensor, user_location  # re-exported
 from .printer import format_ops
-from .recording_state import GradientScope, NameScope, PerThread, Recording, invalid_name, valid_name
+from .recording_state import EXACT_NAMES, NAME_UNCHECKED, GradientScope, NameScope, PerThread, Recording, exact_name
 from .regions import Region, encloses
 
 if TYPE_CHECKING:  # the type only: primitive declarations sit above the IR
@@ -65,12 +65,15 @@ class Graph(GraphElement):
                 raise _outside_its_block(t, prim.name)
         if self._finalized:
             raise RuntimeError("Graph is finalized and cannot be modified.")
-        if name is not None and (type(name) is not str or name and not valid_name(name)):
-            raise invalid_name(name, "node", first_char=True)
+        if name is None:
+            exact = None
+        else:   # (checked once per name: then a look-up)
+            exact = EXACT_NAMES.get(name, NAME_UNCHECKED) if type(name) is str else NAME_UNCHECKED
+            if exact is NAME_UNCHECKED:
+                exact = exact_name(name)
         lock = self._lock
         lock.acquire()  # (a `with` costs twice as much, once per op)
         try:
-            exact = name[:-1] if name and name[-1] == "/" else None
             try:
                 specs = prim.infer(inputs, attrs)
             except (ValueError, TypeError) as e:
@@ -194,10 +197,10 @@ class Graph(GraphElement):
         """Ops created inside belong to ``forward_op``'s gradient (for names and comments)."""
         return self._recording("grad_of", forward_op)
 
-    def _gradient_scope(self, forward_op: Operation) -> GradientScope:
-        """``name_scope(forward_op.name + "_grad")`` and ``_gradient_context(forward_op)`` in one
-        (``tf.gradients`` enters one per op it differentiates)."""
-        return GradientScope(self, forward_op)
+    def _gradient_scope(self) -> GradientScope:
+        """Runs gradient rules in ``name_scope(op.name + "_grad")`` and ``_gradient_context(op)`` at once
+        (``tf.gradients`` calls one per op it differentiates)."""
+        return GradientScope(self)
 
     def _in_region(self, region: Region | None) -> contextlib.AbstractContextManager[None]:
         """Ops created inside are recorded into ``region`` (None: the top level)."""

@@ -24,27 +24,29 @@ _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep 
 
 _INSIDE: dict[str, bool] = {}         # co_filename -> is it s2sgrad's (the walk below runs for every op)
 _last_location = ("<unknown>", 0)     # consecutive ops of one user line share one tuple
-# (id(code), instruction offset) -> (code, its location): a frame's line number is decoded from the code's
-# line table on every read, a loop's ops come from the same few instructions (the code is kept: ids stay valid)
-_LINES: dict[tuple[int, int], tuple[Any, tuple[str, int]]] = {}
+# instruction offset -> (code, its location): a frame's line number is decoded from the code's line table on
+# every read, and a loop's ops come from the same few instructions. Keyed by the offset alone (no key to
+# build per op), the code checked by identity: another code at the same offset just replaces the entry.
+_LINES: dict[int, tuple[Any, tuple[str, int]]] = {}
+_getframe = sys._getframe
 
 
 def user_location(start: int = 1) -> tuple[str, int]:
     """(filename, line) of the innermost frame outside the s2sgrad package, looking from the frame
     ``start`` levels up (1: the caller; ``Graph.create_op`` passes 2, its own frame being s2sgrad's)."""
     global _last_location
-    frame: Any = sys._getframe(start)
+    frame: Any = _getframe(start)
     inside = _INSIDE
     try:
         while inside[frame.f_code.co_filename]:
             frame = frame.f_back
     except (KeyError, AttributeError):   # a file not seen before, or the bottom of the stack
-        frame = _first_outside(sys._getframe(start))
+        frame = _first_outside(_getframe(start))
         if frame is None:
             return ("<unknown>", 0)
     code = frame.f_code
-    key = (id(code), frame.f_lasti)
-    known = _LINES.get(key)
+    lasti = frame.f_lasti
+    known = _LINES.get(lasti)
     if known is not None and known[0] is code:
         return known[1]
     filename, line = code.co_filename, frame.f_lineno
@@ -53,7 +55,7 @@ def user_location(start: int = 1) -> tuple[str, int]:
         _last_location = last = (filename, line)
     if len(_LINES) >= 4096:   # bounded: generated and exec'd code comes and goes
         _LINES.clear()
-    _LINES[key] = (code, last)
+    _LINES[lasti] = (code, last)
     return last
 
 
@@ -245,7 +247,8 @@ class Operation(GraphElement):
         self._colocation: tuple | None = None     # b"loc:@<op>" groups from tf.colocate_with
         self.outputs: tuple[Tensor, ...]
         if len(specs) == 1:
-            self.outputs = (Tensor(self, 0, specs[0][0], specs[0][1]),)
+            dtype, shape = specs[0]
+            self.outputs = (Tensor(self, 0, dtype, shape),)
         else:
             self.outputs = tuple([Tensor(self, i, dt, shape) for i, (dt, shape) in enumerate(specs)])
 

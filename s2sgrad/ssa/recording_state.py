@@ -3,9 +3,9 @@ the ``with`` objects that set them (classes, not generators: ``tf.gradients`` en
 and TensorFlow's rules for op and scope names."""
 from __future__ import annotations
 
-import functools
 import re
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..platform.devices import Placement
@@ -15,7 +15,8 @@ from .regions import Region
 if TYPE_CHECKING:  # the type only: the graph uses these
     from .graph import Graph
 
-__all__ = ["ThreadState", "PerThread", "Recording", "NameScope", "GradientScope", "valid_name", "invalid_name"]
+__all__ = ["ThreadState", "PerThread", "Recording", "NameScope", "GradientScope", "exact_name", "invalid_name",
+           "EXACT_NAMES", "NAME_UNCHECKED"]
 
 VALID_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
 VALID_SCOPE = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
@@ -92,37 +93,51 @@ class NameScope:
 
 
 class GradientScope:
-    """``with graph._gradient_scope(op):`` the name scope ``<op>_grad``, ops made inside recorded as
-    parts of ``op``'s gradient. It serves the thread that made it (``tf.gradients`` makes one per
-    walk and points it at each op in turn), so it reads that thread's state once."""
+    """``scope.call(rule, op, needed, out_grads)``: a gradient rule run in the name scope ``<op>_grad``,
+    the ops it makes recorded as parts of ``op``'s gradient. It serves the thread that made it
+    (``tf.gradients`` makes one per walk and calls every rule through it), so it reads that thread's
+    state once; one call, not a ``with`` (its enter and exit are two calls per op differentiated)."""
 
-    __slots__ = ("graph", "op", "old", "local")
+    __slots__ = ("graph", "local")
 
-    def __init__(self, graph: Graph, op: Operation) -> None:
-        self.graph, self.op = graph, op
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
         self.local = graph._local.state
 
-    def __enter__(self) -> str:
+    def call(self, rule: Callable[..., Any], op: Operation, needed: tuple, out_grads: list) -> Any:
+        """``rule(op, needed, *out_grads)`` in ``op``'s gradient scope."""
         graph = self.graph
         local = self.local
-        self.old = local.scope, local.grad_of
+        scope, grad_of = local.scope, local.grad_of
         lock = graph._lock
         lock.acquire()
         try:  # an op's name needs no check as a scope name: it is made of checked names and scopes
-            local.scope = graph._unique_name(local.scope, self.op.name + "_grad")
+            local.scope = graph._unique_name(scope, op.name + "_grad")
         finally:
             lock.release()
-        local.grad_of = self.op
-        return local.scope + "/"
+        local.grad_of = op
+        try:
+            return rule(op, needed, *out_grads)
+        finally:
+            local.scope, local.grad_of = scope, grad_of
 
-    def __exit__(self, *exc: object) -> None:
-        local = self.local
-        local.scope, local.grad_of = self.old
+
+NAME_UNCHECKED: Any = object()
+# op names seen valid -> the exact name they ask for ('a/' asks for 'a', unsuffixed) or None: an op
+# name is checked and read once per op, and programs reuse a few names ("mul", "Const"...)
+EXACT_NAMES: dict[str, str | None] = {}
 
 
-@functools.lru_cache(maxsize=4096)
-def valid_name(name: str) -> bool:
-    return VALID_NAME.match(name) is not None
+def exact_name(name: Any) -> str | None:
+    """For an op's ``name`` (not None): the exact name it asks for ('a/': 'a', no suffix added), or None
+    (a name to make unique); TypeError or ValueError when it is not a valid node name."""
+    if type(name) is not str or name and VALID_NAME.match(name) is None:
+        raise invalid_name(name, "node", first_char=True)
+    exact = name[:-1] if name and name[-1] == "/" else None
+    if len(EXACT_NAMES) >= 4096:   # bounded: names like "layer_17/" come and go
+        EXACT_NAMES.clear()
+    EXACT_NAMES[name] = exact
+    return exact
 
 
 def invalid_name(name: Any, kind: str, first_char: bool) -> Exception:

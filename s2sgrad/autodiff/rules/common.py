@@ -30,8 +30,9 @@ def only_needed(needed: Needed, *makers: Callable[[], Tensor | IndexedSlices | N
 
 def unbroadcast(g: Tensor, x: Tensor) -> Tensor:
     """``g`` summed down to ``x``'s shape (a no-op when the static shapes already agree)."""
-    shape = g.shape
-    if (shape is x.shape or shape == x.shape) and shape.is_fully_defined():
+    shape = g._shape if type(g) is Tensor else g.shape   # (the fields, not the properties: once per
+    target = x._shape if type(x) is Tensor else x.shape  # input of every elementwise op differentiated)
+    if (shape is target or shape == target) and shape.is_fully_defined():
         return g
     return a.sum_to(g, x)
 
