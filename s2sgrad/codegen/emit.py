@@ -1,6 +1,8 @@
-"""Write a Program as Python source: NumPy statements built with ``ast``.
+"""Write a Program as Python source: NumPy statements, as text (a template's) or built with ``ast``.
 
-Each instruction becomes an expression (its primitive's emitter, ``emitters.EMITTERS``). A single-use temporary
+Each instruction becomes an expression (its primitive's emitter, ``emitters.EMITTERS``); a template
+emitter's is text with holes (``statement.TextStatement``), a tree only where text will not do
+(``as_tree``: a line to break, ``+=``...), the same text either way. A single-use temporary
 computed for the same user line (or the same forward op's gradient) is folded into the
 expression that uses it, so ``h = tf.tanh(h * w + 0.1)`` reads ``tanh = np.tanh(h * 0.5 +
 0.1)``, and so is the gradient of a value folded that way, into the next gradient of its line (that
