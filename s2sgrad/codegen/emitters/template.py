@@ -4,6 +4,7 @@ and the few codegen-only templates, parsed once and instantiated per instruction
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from ast import Constant, Name
 from collections.abc import Callable, Sequence
@@ -39,7 +40,7 @@ class Template:
         self._size = 0
         self._helpers: frozenset[str] = frozenset()
         self._text: _TextBuild | None | bool = False  # made on first use; None: no text form
-        self._precedence = precedence(tree)
+        self._precedence = 0   # of the tree's outermost operation: set with the text builder
 
     def __call__(self, instr: Instr, args: Sequence[ast.expr]) -> ast.expr:
         return self._builder()(args, _given, instr, instr.attrs)[0]
@@ -82,7 +83,8 @@ class Template:
     def _text_builder(self) -> _TextBuild | None:
         """The text builder (made once; None: the template has no text form)."""
         if self._text is False:
-            self._builder()
+            self._builder()   # (the template's own size and helpers, which a text statement reports too)
+            self._precedence = precedence(self._tree)
             self._text = _text_builder(self._tree, self._used, self._attr_names)
         return cast("_TextBuild | None", self._text)
 
@@ -229,18 +231,28 @@ def _marked(tree: ast.expr, substituted: set[str]) -> tuple[ast.expr, list[str],
     names: list[str] = []
     dotted: list[bool] = []
 
-    def copy(node: Any, parent: Any) -> Any:
-        if isinstance(node, list):
-            return [copy(item, parent) for item in node]
-        if not isinstance(node, ast.AST):
-            return node
-        if type(node) is Name and node.id in substituted:
-            names.append(node.id)
-            dotted.append(type(parent) is ast.Attribute)
-            return Name(f"{REF}{len(names) - 1}{REF}", LOAD)
-        return type(node)(*[copy(getattr(node, f), node) for f in node._fields])
+    def hole(node: Name, parent: Any) -> ast.expr | None:
+        if node.id not in substituted:
+            return None
+        names.append(node.id)
+        dotted.append(type(parent) is ast.Attribute)
+        return Name(f"{REF}{len(names) - 1}{REF}", LOAD)
 
-    return copy(tree, None), names, dotted
+    return _copy(tree, None, hole), names, dotted
+
+
+def _copy(node: Any, parent: Any, substitute: Callable[[Name, Any], ast.expr | None]) -> Any:
+    """A copy of the tree ``node`` (under ``parent``) with each name ``substitute`` gives a node for
+    replaced by that node."""
+    if isinstance(node, list):
+        return [_copy(item, parent, substitute) for item in node]
+    if not isinstance(node, ast.AST):
+        return node
+    if type(node) is Name:
+        replacement = substitute(node, parent)
+        if replacement is not None:
+            return replacement
+    return type(node)(*[_copy(getattr(node, f), node, substitute) for f in node._fields])
 
 
 def _probes() -> list[tuple[int, ast.expr]]:
@@ -260,16 +272,11 @@ def _context(marked: ast.expr, k: int, text: str) -> int:
     hole = f"{REF}{k}{REF}"
     for level, probe in _PROBES:
         inner = expression_text(probe, 0)
-        if expression_text(_replaced(marked, hole, probe), 0) == text.replace(hole, inner):
+        probed = _copy(marked, None, functools.partial(_probe_at, hole, probe))
+        if expression_text(probed, 0) == text.replace(hole, inner):
             return level
     return ATOM
 
 
-def _replaced(node: Any, hole: str, probe: ast.expr) -> Any:
-    if isinstance(node, list):
-        return [_replaced(item, hole, probe) for item in node]
-    if not isinstance(node, ast.AST):
-        return node
-    if type(node) is Name and node.id == hole:
-        return probe
-    return type(node)(*[_replaced(getattr(node, f), hole, probe) for f in node._fields])
+def _probe_at(hole: str, probe: ast.expr, name: Name, parent: Any) -> ast.expr | None:
+    return probe if name.id == hole else None
