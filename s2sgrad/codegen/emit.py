@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, overload
 
 import numpy as np
 
+from ..primitives.control import STEP_READ
 from ..primitives.math import ADD_N
 from ..shapes import dims_text
 from ..static import broadcast_shape
@@ -369,13 +370,7 @@ class _Emitter:
     def _copy_outputs(self, returned: Sequence[Value]) -> list[int]:
         """Indices of returned values that may share memory with a variable, constant or feed."""
         external = {id(p) for p in self.prog.params}
-        for ins in self.prog.instrs:
-            view = ins.prim.view
-            if ins.blocks:  # a branch or a loop run zero times may return a parameter as it is
-                external.update(id(o) for o in ins.outs)
-            elif view == "readonly" or (view == "input" and ins.args and (
-                    id(ins.args[0]) in external or ins.args[0].const is not None)):
-                external.update(id(o) for o in ins.outs)
+        _find_external(self.prog.instrs, external)
         return [i for i, v in enumerate(returned)
                 if (id(v) in external or isinstance(v.const, np.ndarray)) and v.shape.rank != 0]
 
@@ -400,6 +395,25 @@ class _LazyArgs(Sequence[ast.expr]):
 
     def __len__(self) -> int:
         return len(self._ins.args)
+
+
+def _find_external(instrs: list[Instr], external: set[int]) -> None:
+    """Add to ``external`` the ids of the values of ``instrs`` that may share memory with one in it."""
+    for ins in instrs:
+        view = ins.prim.view
+        if ins.blocks:
+            if "rolled" not in ins.attrs:  # a branch or a loop run zero times may return a parameter as it is
+                external.update(id(o) for o in ins.outs)
+                continue
+            body = ins.blocks[0]   # a rolled loop runs at least once: its results are its body's
+            external.update(id(p) for p, init in zip(body.params[1:], ins.args[1:], strict=True)
+                            if id(init) in external or init.const is not None)
+            _find_external(body.instrs, external)
+            external.update(id(o) for o, v in zip(ins.outs, body.results + body.kept, strict=True) if id(v) in external)
+        elif view == "readonly" or (view == "input" and ins.args and (
+                id(ins.args[0]) in external or ins.args[0].const is not None)) or \
+                (ins.prim is STEP_READ and id(ins.args[0]) in external):
+            external.update(id(o) for o in ins.outs)
 
 
 def _same_site(producer: Instr, consumer: Instr) -> bool:
@@ -459,14 +473,18 @@ def _spec_text(v: Value) -> str:
 
 
 def _origin(v: Value) -> str:
-    if v.tensor is None:
+    t = v.source.tensor if v.tensor is None and isinstance(v.source, Value) else v.tensor  # (stacked: its first)
+    if t is None:
         return ""
-    return f"{comment_text(v.tensor.op.type)}  {location_text(v.tensor.op.location)}"
+    return f"{comment_text(t.op.type)}  {location_text(t.op.location)}"
 
 
 def _op_comment(ins: Instr) -> str:
     op = ins.op
     forward = op.grad_of
+    rolled = ins.attrs.get("rolled") if ins.blocks else None
+    if rolled is not None:   # a traced loop rolled up again (reroll.py)
+        return f"{rolled} traced iterations  {location_text((forward or op).location)}"
     if forward is None:
         return f"{op.type}  {location_text(op.location)}"
     if op.prim is ADD_N:  # tf.gradients summing several contributions to one tensor

@@ -133,7 +133,9 @@ def _loop_lines(em: Any, stmt: Statement, ins: Instr, comment: str, depth: int) 
     kept_outs = ins.outs[n_vars + (0 if counted else 1):]
     if counting:
         lines.append(([f"{em.name_of(count)} = 0"], ins.op))
-    n_text = ast.unparse(head_items(stmt.expr)[0]) if counted else ""
+    count_value = ins.args[0]
+    n_text = "" if not counted else str(int(count_value.const)) if count_value.const is not None else \
+        ast.unparse(head_items(stmt.expr)[0])
     for out in kept_outs:
         lines.append(([f"{em.name_of(out)} = [None] * {n_text}" if counted else f"{em.name_of(out)} = []"], ins.op))
     records = _records(em, body, kept_outs, counted)

@@ -102,12 +102,15 @@ def _block_identifier(t: Tensor) -> str:
 def value_name(v: Value) -> str:
     """The base name of a codegen Value: ``g_<x>`` for the gradient of x, ``new_<var>`` for an
     assigned value, ``rng_<op>`` for a random generator, ``<x>_t`` for a layout copy of x (a value
-    with no tensor of its own), else the user's variable or its op's name."""
+    with no tensor of its own), its label for another value with no tensor, else the user's
+    variable or its op's name."""
     source = v.source
     if v.kind is _RNG and source is not None:
         return "rng_" + op_identifier(source.name)
     t = v.tensor
     if t is None:
+        if v.label:
+            return v.label
         return value_name(source) + "_t" if isinstance(source, Value) else "c"
     primal = t.op.graph.primal_of(t)
     if primal is not None:

@@ -35,10 +35,10 @@ class Kind(str, enum.Enum):
 class Value:
     """An SSA value: dtype, (usually concrete) shape, and its constant when known."""
 
-    __slots__ = ("dtype", "shape", "const", "tensor", "kind", "source", "producer")
+    __slots__ = ("dtype", "shape", "const", "tensor", "kind", "source", "producer", "label")
 
     def __init__(self, dtype: _dt.DType, shape: TensorShape, const: Any = None, tensor: Tensor | None = None,
-                 kind: Kind = Kind.TEMP, source: Tensor | Operation | Value | None = None) -> None:
+                 kind: Kind = Kind.TEMP, source: Tensor | Operation | Value | None = None, label: str = "") -> None:
         self.dtype = dtype
         self.shape = shape
         self.const = const      # NumPy value when known at compile time
@@ -46,6 +46,7 @@ class Value:
         self.kind = kind
         self.source = source    # for params: the fed Tensor / variable Operation / random op; a copy's original
         self.producer: Instr | None = None  # the instruction that computes it
+        self.label = label      # the name of a value with no tensor of its own (a rolled loop's index, records)
 
     @property
     def name(self) -> str:

@@ -5,7 +5,8 @@ loop carries unchanged leaves it; ``optimize``: fold, simplify, CSE, DCE;
 ``hoist_invariants``: loop-invariant code moves before its loop; ``share_transposes``: one
 contiguous copy of a matrix used transposed several times; ``accumulate``: a gradient summed over
 terms made at different times is added up as they come; ``scale_in_place``: a dying gradient is
-scaled in its own array, ``g *= lr``); none returns a new Program. In
+scaled in its own array, ``g *= lr``; ``reroll``: a long run of identical iterations of a traced
+loop becomes a ``For`` loop again); none returns a new Program. In
 checked mode (``set_checked(True)``, which the test suite turns on) the graph slice is verified
 before lowering and the Program after lowering and after every pass, so a pass that breaks an
 invariant is named by the error.
@@ -24,12 +25,13 @@ from .loop_zeros import drop_zero_carries
 from .lower import lower
 from .passes import optimize
 from .program import Program
+from .reroll import reroll
 from .verify import VerifyError, verify_program
 
 __all__ = ["PASSES", "is_checked", "lower_and_optimize", "set_checked"]
 
 PASSES: tuple[Callable[[Program], object], ...] = (drop_zero_carries, optimize, hoist_invariants,
-                                                    share_transposes, accumulate, scale_in_place)
+                                                    share_transposes, accumulate, scale_in_place, reroll)
 _checked = False
 
 

@@ -12,7 +12,8 @@ from .common import LOAD, Emitter, rt_call
 
 
 def _emit_step_read(ins: Instr, args: Sequence[ast.expr]) -> ast.expr:
-    return ast.Subscript(args[0], args[1], LOAD)
+    index = ins.args[1].const   # (a known iteration: ``h_steps[57]``)
+    return ast.Subscript(args[0], args[1] if index is None else ast.Constant(int(index)), LOAD)
 
 
 EMITTERS: dict[Primitive, Emitter] = {
