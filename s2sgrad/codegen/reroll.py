@@ -216,7 +216,7 @@ class _Finder:
         return run
 
     def _same_iteration(self, run: _Run, base: int, t: int, inits: dict, moves: dict) -> bool:
-        instrs, s, p = self.instrs, run.start, run.period
+        instrs, s, p, made = self.instrs, run.start, run.period, self.made
         for q in range(p):
             ins, first = instrs[base + q], instrs[s + q]
             self._budget -= len(ins.args) + 1
@@ -224,24 +224,28 @@ class _Finder:
                 return False
             for a, (v, want) in enumerate(zip(ins.args, run.reads[q], strict=True)):
                 kind = want[0]
-                if kind == _CARRIED and t == 0:   # the loop variable's initial value
-                    known = inits.setdefault(want[1:], v)
-                    ref = instrs[s + p + q].args[a]
-                    if known is not v or v.dtype is not ref.dtype or v.shape != ref.shape:
+                if kind is _LOCAL or (kind is _CARRIED and t):   # (most arguments: no tuple built)
+                    if made.get(id(v)) != (base + want[1] - (p if kind is _CARRIED else 0), want[2]):
                         return False
                     continue
-                if kind == _SAME:
+                if kind is _CARRIED:   # the first iteration's: the loop variable's initial value
+                    known = inits.setdefault(want[1:], v)
+                    ref = instrs[s + p + q].args[a]
+                    if known is not v or v.dtype is not ref.dtype or v.shape._sizes != ref.shape._sizes:
+                        return False
+                    continue
+                if kind is _SAME:
                     if v is not want[1]:
                         return False
                     continue
                 got = self._read(v, base, p, s)
                 if got[0] != kind:
                     return False
-                if kind == _STACKED or kind == _SHAPED:
+                if kind is _STACKED or kind is _SHAPED:
                     ref = first.args[a]
-                    if v.dtype is not ref.dtype or v.shape != ref.shape:
+                    if v.dtype is not ref.dtype or v.shape._sizes != ref.shape._sizes:
                         return False
-                elif kind == _RECORD:
+                elif kind is _RECORD:
                     if got[1:4] != want[1:4] or not self._follows(run, (q, a), got[4] - want[4], t, moves):
                         return False
                 elif got != want:
@@ -295,20 +299,19 @@ def _reads(ins: Instr) -> list[Value]:
 
 def _same_instruction(ins: Instr, first: Instr) -> bool:
     """Same attributes, output dtypes and shapes, and made at the same user line as ``first``."""
-    if ins.attrs is not first.attrs and not _same_attrs(ins.attrs, first.attrs):
+    attrs, first_attrs = ins.attrs, first.attrs
+    if (attrs or first_attrs) and attrs is not first_attrs and not _same_attrs(attrs, first_attrs):
         return False
-    if len(ins.outs) != len(first.outs) or len(ins.args) != len(first.args):
+    outs, first_outs = ins.outs, first.outs
+    if len(outs) != len(first_outs) or len(ins.args) != len(first.args):
         return False
-    for a, b in zip(ins.outs, first.outs, strict=True):
-        if a.dtype is not b.dtype or a.shape != b.shape:
+    for a, b in zip(outs, first_outs, strict=True):
+        if a.dtype is not b.dtype or a.shape._sizes != b.shape._sizes:  # (fields: most of the pass's time)
             return False
-    return _site(ins) == _site(first)
-
-
-def _site(ins: Instr) -> tuple:
-    op = ins.op
-    forward = op.grad_of
-    return op.location if forward is None else forward.location
+    op, first_op = ins.op, first.op
+    site = op.location if op.grad_of is None else op.grad_of.location
+    return site is (first_site := first_op.location if first_op.grad_of is None else first_op.grad_of.location) \
+        or site == first_site
 
 
 def _same_attrs(a: dict, b: dict) -> bool:
