@@ -167,3 +167,16 @@ def test_random_loops_compute_the_unrolled_numbers(body, trips, odd):
     finally:
         reroll.MIN_TRIPS = saved
     _same([np.asarray(got[0]), *got[1]], [np.asarray(reference[0]), *reference[1]])
+
+
+def test_a_loop_of_ops_that_may_fail_stays_unrolled_so_the_error_names_the_failing_op():
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float64, [3])
+        h = x
+        for k in range(20):
+            h = tf.gather(h, [0, 1, 5] if k == 13 else [2, 1, 0]) * 1.5
+        with tf.Session() as sess:
+            assert "traced iterations" not in sess.source(h, {x: np.ones(3)})
+            with pytest.raises(Exception, match="GatherV2_13"):
+                sess.run(h, {x: np.ones(3)})

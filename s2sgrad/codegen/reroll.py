@@ -37,7 +37,7 @@ __all__ = ["reroll", "MIN_TRIPS"]
 MIN_TRIPS = 16        # fewer iterations stay unrolled: every value keeps its own name and line
 MAX_BODY = 64         # instructions per iteration
 _CANDIDATES = 4       # periods tried at one start (the next occurrences of its primitive)
-_NOT_INLOOP = frozenset({STEP_READ, STEP_GRAD, UNDEFINED})
+_NOT_INLOOP = frozenset({STEP_GRAD, UNDEFINED})
 _SHAPE, _CONST, _BLOCK = Kind.SHAPE, Kind.CONST, Kind.BLOCK
 
 # How an iteration reads one argument (``_Run.reads[q][a]``):
@@ -91,13 +91,14 @@ def reroll(prog: Program) -> None:
 
 def _keys(prog: Program) -> list[Any]:
     """Per instruction, its primitive when it may be part of a loop, else None (control flow,
-    effects, random draws, assignments, in-place updates)."""
+    effects, random draws, assignments, in-place updates, and what may fail on its input values,
+    whose error must name its own op: indexing, a Cholesky...)."""
     in_place = set(prog.accumulators) | {id(v) for v in prog.accumulators.values()}
     keys: list[Any] = []
     for ins in prog.instrs:
         prim = ins.prim
-        ok = (not ins.blocks and ins.outs and prim.pure and not prim.assigns and prim not in _NOT_INLOOP
-              and not any(id(o) in in_place for o in ins.outs))
+        ok = (not ins.blocks and ins.outs and prim.pure and prim.fusable and not prim.assigns
+              and prim not in _NOT_INLOOP and not any(id(o) in in_place for o in ins.outs))
         keys.append(prim if ok else None)
     return keys
 
