@@ -133,9 +133,7 @@ def _loop_lines(em: Any, stmt: Statement, ins: Instr, comment: str, depth: int) 
     kept_outs = ins.outs[n_vars + (0 if counted else 1):]
     if counting:
         lines.append(([f"{em.name_of(count)} = 0"], ins.op))
-    count_value = ins.args[0]
-    n_text = "" if not counted else str(int(count_value.const)) if count_value.const is not None else \
-        ast.unparse(head_items(stmt.expr)[0])
+    n_text = _count_text(ins, stmt) if counted else ""
     for out in kept_outs:
         lines.append(([f"{em.name_of(out)} = [None] * {n_text}" if counted else f"{em.name_of(out)} = []"], ins.op))
     records = _records(em, body, kept_outs, counted)
@@ -156,6 +154,12 @@ def _loop_lines(em: Any, stmt: Statement, ins: Instr, comment: str, depth: int) 
         lines += _condition_lines(em, stmt.blocks[0], ins, depth, body_lines)
         return lines
     return lines + _indented(body_lines or [(["pass"], None)])
+
+
+def _count_text(ins: Instr, stmt: Statement) -> str:
+    """A ``For``'s trip count: a known one as a plain ``int`` (``range(3000)``)."""
+    count = ins.args[0].const
+    return str(int(count)) if count is not None else ast.unparse(head_items(stmt.expr)[0])
 
 
 def _condition_lines(em: Any, cond: list[Statement], ins: Instr, depth: int, body_lines: Lines) -> Lines:

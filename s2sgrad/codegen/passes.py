@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # types only: code generation reads the graph and the declara
     from ..primitives.core import Primitive
     from ..ssa.graph import Tensor
 
-__all__ = ["optimize", "FOLD_LIMIT"]
+__all__ = ["optimize", "FOLD_LIMIT", "freeze"]
 
 FOLD_LIMIT = 1 << 16   # fold only results with at most this many elements
 _CONST_KEY_LIMIT = 4096
@@ -170,11 +170,15 @@ def _const_key(v: Value) -> Hashable | None:
     return (v.dtype.name, (), repr(c), type(c).__name__)
 
 
-def _freeze(value: Any) -> Hashable:
+def freeze(value: Any) -> Hashable:
+    """A hashable key of an attribute value, equal for values that mean the same to the bit
+    (``-0.0`` is not ``0.0``); raises TypeError for what cannot be told apart that way."""
     if isinstance(value, dict):
-        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+        return tuple(sorted((k, freeze(v)) for k, v in value.items()))
     if isinstance(value, (list, tuple)):
-        return tuple(_freeze(v) for v in value)
+        return tuple(freeze(v) for v in value)
+    if isinstance(value, float):
+        return ("float", repr(value))
     if isinstance(value, np.ndarray):
         return (value.dtype.str, value.shape, value.tobytes())
     if isinstance(value, slice):
@@ -192,7 +196,7 @@ def _cse_key(ins: Instr) -> Hashable | None:
         if len(args) == 1:
             return (ins.prim.name, id(args[0]))
     try:
-        frozen = _freeze(attrs) if attrs else ()
+        frozen = freeze(attrs) if attrs else ()
     except TypeError:
         return None
     return (ins.prim.name, tuple(map(id, args)), frozen)

@@ -30,6 +30,7 @@ from ..primitives.control import FOR, STEP_GRAD, STEP_READ, UNDEFINED
 from ..primitives.math import ADD_V2
 from ..shapes import TensorShape
 from .names import value_name
+from .passes import freeze
 from .program import Block, Instr, Kind, Program, Value
 
 __all__ = ["reroll", "MIN_TRIPS"]
@@ -316,22 +317,10 @@ def _same_instruction(ins: Instr, first: Instr) -> bool:
 
 
 def _same_attrs(a: dict, b: dict) -> bool:
-    return a.keys() == b.keys() and all(_same_value(a[k], b[k]) for k in a)
-
-
-def _same_value(x: Any, y: Any) -> bool:
-    """Equal attribute values, to the bit (``-0.0`` is not ``0.0``); objects only when identical."""
-    if x is y:
-        return True
-    if type(x) is not type(y):
+    try:
+        return freeze(a) == freeze(b)   # (as common subexpressions are told apart)
+    except TypeError:
         return False
-    if isinstance(x, (list, tuple)):
-        return len(x) == len(y) and all(_same_value(i, j) for i, j in zip(x, y, strict=True))
-    if isinstance(x, np.ndarray):
-        return x.dtype == y.dtype and x.shape == y.shape and x.tobytes() == y.tobytes()
-    if isinstance(x, (bool, int, float, complex, str, bytes, np.generic)):
-        return repr(x) == repr(y)
-    return False
 
 
 class _Rebuild:
