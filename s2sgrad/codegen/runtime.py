@@ -47,8 +47,8 @@ from .runtime_tensor_array import (
 )
 from .runtime_text import assert_that, check_numerics, print_tensors, print_v2
 
-__all__ = ["sum_to", "add_n", "erf", "truncated_normal", "cumsum", "cumprod", "scatter_into_zeros", "segment_sum",
-           "segment_reduce", "sorted_segment",
+__all__ = ["sum_to", "sum_leading", "add_n", "erf", "truncated_normal", "cumsum", "cumprod", "scatter_into_zeros",
+           "segment_sum", "segment_reduce", "sorted_segment",
            "gather_nd", "scatter_nd", "mirror_pad_grad", "softmax", "log_softmax", "softmax_xent",
            "sparse_softmax_xent", "window_sum", "top_k", "in_top_k", "assert_that", "print_tensors", "print_v2",
            "check_numerics", "sample_candidates", "parse_example", "real_eig",
@@ -73,6 +73,22 @@ def sum_to(x, shape):
     axes = tuple(range(lead)) + tuple(
         lead + i for i, d in enumerate(shape) if d == 1 and np.shape(x)[lead + i] != 1)
     return np.sum(x, axis=axes, keepdims=False).reshape(shape) if axes else np.reshape(x, shape)
+
+
+def sum_leading(x, count):
+    """``np.sum(x, axis=tuple(range(count)))`` for a kept part of a few elements (a bias gradient's
+    ``(64, 28, 28, 16) -> (16,)``), about 10x faster: NumPy adds such rows one short row at a time, so
+    blocks of rows are summed side by side first, then the block's rows. The order of the float
+    additions differs from ``np.sum``'s (each is a sum of about sqrt(rows) partial sums: more accurate)."""
+    kept = x.shape[count:]
+    width = math.prod(kept)
+    rows = x.reshape(-1, width)
+    block = max(min(-(-512 // width), math.isqrt(len(rows))), 1)
+    whole = len(rows) // block * block
+    total = rows[:whole].reshape(-1, block * width).sum(0).reshape(block, width).sum(0)
+    if whole < len(rows):
+        total += rows[whole:].sum(0)
+    return total.reshape(kept)
 
 
 def add_n(terms):

@@ -18,8 +18,9 @@ from .runtime_conv import conv_pads
 __all__ = ["HELPERS", "BACKEND_HELPERS", "namespace", "to_numpy"]
 
 HELPERS = frozenset(f"rt.{n}" for n in (
-    "add_n", "sum_to", "softmax", "log_softmax", "softmax_xent", "cumsum", "cumprod", "conv", "conv_backprop_input",
-    "conv_backprop_filter", "max_pool", "max_pool_grad", "avg_pool", "avg_pool_grad")) | frozenset(
+    "add_n", "sum_to", "sum_leading", "softmax", "log_softmax", "softmax_xent", "cumsum", "cumprod", "conv",
+    "conv_backprop_input", "conv_backprop_filter", "max_pool", "max_pool_grad", "avg_pool",
+    "avg_pool_grad")) | frozenset(
     f"np.{n}" for n in ("ascontiguousarray", "swapaxes", "split", "shape", "size", "diagonal", "pad"))
 _NATIVE = frozenset(("np.einsum", "rt.erf"))
 BACKEND_HELPERS: dict[str, frozenset[str]] = dict.fromkeys(("torch", "torch_cuda", "jax", "cupy"), _NATIVE)
@@ -140,6 +141,11 @@ def sum_to(x, shape):
     lead = x.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(lead + i for i, d in enumerate(shape) if d == 1 and x.shape[lead + i] != 1)
     return xp.reshape(xp.sum(x, axis=axes) if axes else x, shape)
+
+
+def sum_leading(x, count):
+    """The sum over the first ``count`` axes."""
+    return namespace(x).sum(x, axis=tuple(range(count)))
 
 
 def softmax(x, axis):

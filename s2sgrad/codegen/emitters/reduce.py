@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,10 +25,30 @@ def _axis_keywords(ins: Any, keepdims: bool = True) -> list[ast.keyword]:
     return keywords
 
 
+def _short_rows(x: Any, count: int) -> bool:
+    """Whether summing the first ``count`` axes of ``x`` is worth ``rt.sum_leading``: a known float
+    shape whose kept part is a short row (2-256 elements) repeated over many (>= 32K elements)."""
+    if x.dtype not in (_dt.float32, _dt.float64) or not (0 < count < (x.shape.rank or 0)
+                                                          and x.shape.is_fully_defined()):
+        return False
+    sizes = x.shape.known_sizes()
+    width = math.prod(sizes[count:])
+    return 2 <= width <= 256 and width * math.prod(sizes[:count]) >= 1 << 15
+
+
 def _reduction(func: str, int_dtype: bool = False) -> Any:
-    """``np.<func>(x, axis=..., keepdims=...)``; integer sums keep their dtype (``dtype=``)."""
+    """``np.<func>(x, axis=..., keepdims=...)``; integer sums keep their dtype (``dtype=``); a float
+    sum or mean over leading axes that keeps short rows is ``rt.sum_leading`` (divided by the count)."""
 
     def emit(ins: Instr, args: Sequence[ast.expr]) -> ast.expr:
+        x = ins.args[0]
+        axes = normalize_axes(ins.attrs["axis"], x.shape.rank)
+        if func in ("sum", "mean") and not ins.attrs["keepdims"] and axes is not None \
+                and axes == tuple(range(len(axes))) and _short_rows(x, len(axes)):
+            total = rt_call("sum_leading", [args[0], literal(len(axes))])
+            if func == "sum":
+                return total
+            return ast.BinOp(total, ast.Div(), literal(math.prod(x.shape.known_sizes()[:len(axes)])))
         keywords = _axis_keywords(ins)
         dtype = ins.outs[0].dtype
         if int_dtype and dtype.is_integer:
@@ -67,6 +88,8 @@ def _emit_sum_to(ins: Instr, args: Sequence[ast.expr]) -> ast.expr:
     stretched = tuple(lead + i for i, d in enumerate(xd) if d == 1 and gd[lead + i] != 1)
     axes = tuple(range(lead)) + stretched
     keywords = [ast.keyword("axis", axes_literal(axes))] if axes else []
+    if axes and not stretched and _short_rows(g, lead):
+        return rt_call("sum_leading", [args[0], literal(lead)])
     if stretched and not lead:
         return ast.Call(np_attr("sum"), [args[0]], keywords + [ast.keyword("keepdims", ast.Constant(True))])
     call = ast.Call(np_attr("sum"), [args[0]], keywords)
