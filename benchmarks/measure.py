@@ -39,7 +39,7 @@ def python_for(impl: str) -> str | None:
 SETTLE = 0.15   # seconds before each timed round of a step: OpenBLAS's idle workers spin about 0.1 s
 
 _TIMING = """
-import json, statistics, time, tracemalloc
+import json, resource, statistics, time, tracemalloc
 from workloads import THREADED, WORKLOADS
 SETTLE = {settle} if {workload!r} in THREADED else 0   # large products only (a pause adds noise to µs steps)
 spec = WORKLOADS[{workload!r}]
@@ -51,30 +51,35 @@ for step in steps.values():          # thread pools, caches and clocks settle fi
     while time.perf_counter() < warm_until:
         step()
 times = {{name: [] for name in steps}}
+faults = dict.fromkeys(steps, 0)     # minor page faults: memory the allocator had given back
 for _ in range({repeats}):           # alternating rounds: drift in clock speed or load hits all alike
     for name, step in steps.items():
         time.sleep(SETTLE)           # the last one's BLAS workers stop spinning (they take the cores meanwhile)
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
         t0 = time.perf_counter()
         for _ in range(per_repeat):
             step()
         times[name].append((time.perf_counter() - t0) / per_repeat)
+        faults[name] += resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
 out = {{}}
 for name, step in steps.items():
     tracemalloc.start()
     step()
-    out[name] = {{"median": statistics.median(times[name]), "peak_bytes": tracemalloc.get_traced_memory()[1]}}
+    out[name] = {{"median": statistics.median(times[name]), "peak_bytes": tracemalloc.get_traced_memory()[1],
+                 "faults": faults[name] / ({repeats} * per_repeat)}}
     tracemalloc.stop()
 print(json.dumps(out))
 """
 
 
 def measure(workload: str, impls: list[str], repeats: int, *, steps: int = 0, warm: float = 0.5,
-            python: str | None = None) -> dict[str, dict]:
+            python: str | None = None, env: dict | None = None) -> dict[str, dict]:
     """Time implementations in one fresh process, in alternating rounds; impl -> {'median': s/step,
-    'peak_bytes': tracemalloc peak of one step} or {'error': ...}. ``steps`` 0: the workload's own."""
+    'peak_bytes': tracemalloc peak of one step, 'faults': page faults per step} or {'error': ...}.
+    ``steps`` 0: the workload's own; ``env``: variables added to the process's environment."""
     python = python or sys.executable
     code = _TIMING.format(workload=workload, impls=impls, steps=steps, warm=warm, repeats=repeats, settle=SETTLE)
-    result = subprocess.run([python, "-c", code], capture_output=True, text=True, env=child_env())
+    result = subprocess.run([python, "-c", code], capture_output=True, text=True, env=dict(child_env(), **(env or {})))
     if result.returncode != 0:
         last = (result.stderr.strip().splitlines() or ["failed"])[-1]
         error = "not installed" if "ModuleNotFoundError" in last else last[:80]

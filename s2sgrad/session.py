@@ -19,6 +19,7 @@ from typing import Any
 from .codegen.backends import get_backend
 from .codegen.compiler import NUMPY_QUIET, quiet_numpy_warnings
 from .drawing import render, slice_dot
+from .heap import prepare_heap
 from .pipeline import Executable, FeedSpecs, Plan, generate, plan, static_variable_spec, translate_error
 from .pipeline.fastpath import make_dispatcher, make_step
 from .pipeline.feeds import convert_feed, feed_target
@@ -205,6 +206,7 @@ class Session(SessionBase):
                     exe, self._store, lambda: self._store.uninitialized(exe.var_ops),
                     lambda e: translate_error(e, exe), structure.rebuild, structure.flat,
                     (runner.feed_types, convert_feed, runner.dispatcher, signature))
+                prepare_heap()   # freed arrays stay for the next run: see heap.py
                 if not self._settings.fixed_threads:   # BLAS threads per step: see threads.py
                     step = tuned_step(step, functools.partial(runner.install, signature))
                 runner.install(signature, step)

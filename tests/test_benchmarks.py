@@ -13,6 +13,7 @@ from conftest import ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
 import conv_calls
+import heap
 import load
 import report as report_module
 import run
@@ -53,6 +54,13 @@ def test_loaded_corpus_compile_and_report(tmp_path, capsys):
     corpus = tables["corpus"]
     assert corpus.index("| basic_operations | quiet |") < corpus.index("| basic_operations | loaded |")
     assert tables["charts"].count("![") == len(pngs)
+
+
+def test_heap_compares_both_settings_with_page_faults(capsys):
+    assert heap.main(["--smoke", "--only", "RNN BPTT"]) == 0
+    out = capsys.readouterr().out
+    assert "## RNN BPTT while_loop (T=50) SGD step" in out
+    assert "| keep | " in out and "| off | " in out and "s2sgrad faults/step" in out
 
 
 def test_conv_calls_times_the_same_ops_as_the_hand_written_formulation(capsys):

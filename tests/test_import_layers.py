@@ -19,8 +19,8 @@ PACKAGE = pathlib.Path(s2sgrad.__file__).parent
 # everything in it); the longest matching entry places a module.
 LAYERS: dict[str, list[str]] = {
     "types and shapes": ["tf1_api", "dimension", "dtypes", "shapes", "errors", "text", "index_spec",
-                         "static", "einsum_equation", "gcpause", "execution_mode", "_version", "platform", "wire",
-                         "crc32c", "tracebacks", "progress"],
+                         "static", "einsum_equation", "gcpause", "heap", "execution_mode", "_version", "platform",
+                         "wire", "crc32c", "tracebacks", "progress"],
     "IR": ["ssa"],
     "primitive declarations": ["primitives"],
     "user-facing ops": ["ops"],
