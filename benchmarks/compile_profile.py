@@ -6,7 +6,7 @@
     python benchmarks/compile_profile.py --cprofile 3000 # the hottest functions of one whole run
     python benchmarks/compile_profile.py --opcodes --sizes 300 --repeats 1   # bytecodes: a count load does not move
 
-Each run (after an untimed ``gc.collect()`` of the previous runs' graphs) builds a fresh graph
+Each run (after an untimed reset of the default graph and ``gc.collect()`` of the previous runs' graphs) builds a fresh graph
 (``x = tanh(x * w_k + 0.1)``, 3 ops a layer, a float64 vector of 16) and calls the pipeline's stages one
 after the other, as ``Session.run`` does on its first call: trace (recording the forward ops),
 gradients (``tf.gradients``), plan (the graph slice), lower, each pass of ``codegen.stages.PASSES``,
@@ -65,10 +65,17 @@ def chain(n: int) -> tuple[Any, Any, np.ndarray]:
     return x, h, np.linspace(-1, 1, 16)
 
 
+def _collect_previous() -> None:
+    """Untimed: the previous run's graph (still the default one) made garbage and collected, so that
+    no collection during this run's trace pays for it (a fresh process has no such graph)."""
+    tf.reset_default_graph()
+    gc.collect()
+
+
 def stage_times(n: int) -> dict[str, float]:
     """Seconds per stage for one compile of the N-layer chain's gradient."""
     times: dict[str, float] = {}
-    gc.collect()  # untimed: the previous run's graph is garbage, not this run's trace
+    _collect_previous()
 
     def timed(stage: str, work: Callable[[], Any]) -> Any:
         t0 = clock()
@@ -95,7 +102,7 @@ def stage_times(n: int) -> dict[str, float]:
 def session_times(n: int) -> tuple[float, int]:
     """(program -> first gradient through Session.run in seconds, the Python calls a second,
     cached Session.run makes outside the generated module)."""
-    gc.collect()  # untimed, as in stage_times
+    _collect_previous()
     t0 = clock()
     x, h, x0 = chain(n)
     g = tf.gradients(tf.reduce_sum(h), x)[0]
