@@ -6,8 +6,8 @@
     python benchmarks/compile_profile.py --cprofile 3000 # the hottest functions of one whole run
     python benchmarks/compile_profile.py --opcodes --sizes 300 --repeats 1   # bytecodes: a count load does not move
 
-Each run (after an untimed reset of the default graph and ``gc.collect()`` of the previous runs' graphs) builds a fresh graph
-(``x = tanh(x * w_k + 0.1)``, 3 ops a layer, a float64 vector of 16) and calls the pipeline's stages one
+Each run (after an untimed reset of the default graph and ``gc.collect()`` of the previous runs' graphs) builds
+a fresh graph (``x = tanh(x * w_k + 0.1)``, 3 ops a layer, a float64 vector of 16) and calls the pipeline's stages one
 after the other, as ``Session.run`` does on its first call: trace (recording the forward ops),
 gradients (``tf.gradients``), plan (the graph slice), lower, each pass of ``codegen.stages.PASSES``,
 emit (names, fusion, printing the text), Python's ``compile()``, ``exec`` of the module, and the
