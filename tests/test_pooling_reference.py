@@ -1,7 +1,7 @@
-"""The pooling helpers of s2sgrad/codegen/runtime_conv.py against a copy of their code as of this test's
-first version (one strided slice of the padded input per window offset), bit for bit: values from a small set
-(many ties) with NaN, -0.0 and infinities, integers, every float width, empty and single batches, no channels,
-padding, channels first, strided inputs."""
+"""The pooling helpers of s2sgrad/codegen/runtime_conv.py against their code before they copied each window
+offset's slice one channel vector per element (``_part``) and wrote a tiling max-pool gradient window-major
+(``_untiled``), bit for bit: values from a small set (many ties) with NaN, -0.0 and infinities, integers,
+every float width, empty and single batches, no channels, padding, channels first, strided inputs."""
 import itertools
 
 import numpy as np
@@ -227,6 +227,13 @@ def test_pooling_helpers_give_the_reference_bits(pool, dtype):
         if x.dtype.kind == "f":
             assert_same_bits(rc.avg_pool(x, *args, **kw), old_avg_pool(x, *args, **kw))
             assert_same_bits(rc.avg_pool_grad(x.shape, g, *args, **kw), old_avg_pool_grad(x.shape, g, *args, **kw))
+
+
+@pytest.mark.parametrize("pool", POOLS, ids=lambda p: f"{p[0]}-{p[1]}-{p[2]}-{p[3]}")
+def test_the_cases_cover_windows_that_tile_the_input_and_windows_that_do_not(pool):
+    sizes, window, strides, padding, tiling = pool
+    pads = conv_pads(sizes, window, strides, (1,) * len(sizes), padding)
+    assert rc._tiling(sizes, window, strides, pads) == tiling
 
 
 @pytest.mark.parametrize("shape", [(64, 28, 28, 16), (64, 14, 14, 32)])
