@@ -342,6 +342,7 @@ def _first_maxima(x, y, ksize, strides, padding):
     """The padded shape, the pads, and per window offset its slice of the padded ``x`` and where
     that holds the window's first maximum ``y`` (padding, NaN there, never does)."""
     padded, pads, slices = _offsets(x, ksize, strides, padding, np.nan if x.dtype.kind == "f" else _lowest(x.dtype))
+    y = np.ascontiguousarray(y)   # read once per window offset
 
     def hits():
         taken = None
@@ -359,6 +360,7 @@ def max_pool_grad(x, y, g, ksize, strides, padding, channels_first=False):
     """TF's MaxPoolGrad: each window's gradient goes to its first maximum (row-major)."""
     x, y, g = _last(x, channels_first), _last(y, channels_first), _last(g, channels_first)
     shape, pads, hits = _first_maxima(x, y, ksize, strides, padding)
+    g = np.ascontiguousarray(g)   # read once per window offset
     if y.size and _tiling(x.shape[1:-1], ksize, strides, pads):   # windows write every element once
         parts = np.empty((int(np.prod(ksize)),) + y.shape, dtype=g.dtype)
         for part, (_, hit) in zip(parts, hits, strict=True):
