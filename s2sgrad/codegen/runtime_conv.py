@@ -361,7 +361,7 @@ def max_pool_grad(x, y, g, ksize, strides, padding, channels_first=False):
     x, y, g = _last(x, channels_first), _last(y, channels_first), _last(g, channels_first)
     shape, pads, hits = _first_maxima(x, y, ksize, strides, padding)
     g = np.ascontiguousarray(g)   # read once per window offset
-    if y.size and _tiling(x.shape[1:-1], ksize, strides, pads):   # windows write every element once
+    if y.size and _tiling(x.shape[1:-1], ksize, strides, pads):   # windows tiling a non-empty input: one write each
         parts = np.empty((int(np.prod(ksize)),) + y.shape, dtype=g.dtype)
         for part, (_, hit) in zip(parts, hits, strict=True):
             np.multiply(hit, g, out=part)
