@@ -292,12 +292,20 @@ def _offsets(x, window, strides, padding, fill):
     return x, pads, slices
 
 
-def _part(x, index):
-    """``x[index]`` copied contiguous, where the channels are contiguous one channel vector per element:
-    the inner loops of a strided slice (copied or in a ufunc) would each run over a few channels."""
-    if x.shape[-1] and x.strides[-1] == x.itemsize:
+_SHORT = 128   # bytes: channel vectors up to this long make the inner loops of strided slices slow
+
+
+def _short_vectors(x):
+    """Whether ``x``'s channels are contiguous vectors of at most ``_SHORT`` bytes (not none)."""
+    return 0 < x.shape[-1] * x.itemsize <= _SHORT and x.strides[-1] == x.itemsize
+
+
+def _part(x, index, fresh=False):
+    """``x[index]``; for short channel vectors copied contiguous one vector per element (the inner loops
+    of a strided slice, copied or in a ufunc, would each run over a few channels); ``fresh``: a copy."""
+    if _short_vectors(x):
         return _vectors(x)[index].copy().view(x.dtype)
-    return x[index].copy()
+    return x[index].copy() if fresh else x[index]
 
 
 def _vectors(x):
@@ -332,7 +340,7 @@ def max_pool(x, ksize, strides, padding, channels_first=False):
     """The maximum over each window (padding never wins)."""
     x = _last(x, channels_first)
     padded, _, slices = _offsets(x, ksize, strides, padding, _lowest(x.dtype))
-    out = _part(padded, slices[0])
+    out = _part(padded, slices[0], fresh=True)
     for index in slices[1:]:
         np.maximum(out, _part(padded, index), out=out)
     return _first(out, channels_first)
@@ -361,14 +369,17 @@ def max_pool_grad(x, y, g, ksize, strides, padding, channels_first=False):
     x, y, g = _last(x, channels_first), _last(y, channels_first), _last(g, channels_first)
     shape, pads, hits = _first_maxima(x, y, ksize, strides, padding)
     g = np.ascontiguousarray(g)   # read once per window offset
-    if y.size and _tiling(x.shape[1:-1], ksize, strides, pads):   # windows tiling a non-empty input: one write each
+    tiling = _tiling(x.shape[1:-1], ksize, strides, pads)   # windows that tile the input write each element once
+    if tiling and _short_vectors(x):   # contiguous writes per window offset, placed a channel vector at a time
         parts = np.empty((int(np.prod(ksize)),) + y.shape, dtype=g.dtype)
         for part, (_, hit) in zip(parts, hits, strict=True):
             np.multiply(hit, g, out=part)
-        out = _untiled(parts, ksize)
-    else:
-        out = np.zeros(shape, dtype=g.dtype)
-        for index, hit in hits:
+        return _first(_cropped(_untiled(parts, ksize), pads), channels_first)
+    out = np.empty(shape, dtype=g.dtype) if tiling else np.zeros(shape, dtype=g.dtype)
+    for index, hit in hits:
+        if tiling:
+            np.multiply(hit, g, out=out[index])
+        else:
             out[index] += hit * g
     return _first(_cropped(out, pads), channels_first)
 
@@ -401,7 +412,7 @@ def max_pool_argmax(x, ksize, strides, padding, include_batch_in_index=False, in
     window's maxima, ``(y * width + x) * channels + c`` (with the batch: ``+ b * height * width * channels``)."""
     padded, pads, slices = _offsets(x, ksize, strides, padding, _lowest(x.dtype))
     offsets = list(np.ndindex(*ksize))
-    best = _part(padded, slices[0])
+    best = _part(padded, slices[0], fresh=True)
     argmax = _flat_index(x.shape, best.shape, offsets[0], strides, pads, include_batch_in_index).astype(index_dtype)
     for offset, index in zip(offsets[1:], slices[1:], strict=True):
         values = _part(padded, index)
@@ -423,7 +434,7 @@ def avg_pool(x, ksize, strides, padding, channels_first=False):
     """The mean over each window's input elements (padding is not counted, as in TF)."""
     x = _last(x, channels_first)
     padded, _, slices = _offsets(x, ksize, strides, padding, 0)
-    out = _part(padded, slices[0])
+    out = _part(padded, slices[0], fresh=True)
     for index in slices[1:]:
         out += _part(padded, index)
     out /= _window_counts(x.shape[1:-1], ksize, strides, padding).astype(x.dtype)
