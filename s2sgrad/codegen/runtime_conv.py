@@ -7,7 +7,8 @@ spatial axis. A convolution is one matrix product over a sliding-window view (im
 with many channels, a sum over the window's elements of products of row-shifted views of the padded
 input (no im2col copy; ``_shifted`` chooses), or, for images smaller than the window (most of
 each window padding), one product with the dense matrix of the whole linear map (``_dense_map``);
-pooling is a loop over the window's offsets (a few strided slices), never over pixels.
+pooling is a loop over the window's offsets (a few strided slices, copied a channel vector at a time),
+never over pixels.
 """
 from __future__ import annotations
 
@@ -291,6 +292,42 @@ def _offsets(x, window, strides, padding, fill):
     return x, pads, slices
 
 
+_SHORT = 128   # bytes: channel vectors up to this long make the inner loops of strided slices slow
+
+
+def _short_vectors(x):
+    """Whether ``x``'s channels are contiguous vectors of at most ``_SHORT`` bytes (not none)."""
+    return 0 < x.shape[-1] * x.itemsize <= _SHORT and x.strides[-1] == x.itemsize
+
+
+def _part(x, index, fresh=False):
+    """``x[index]``; for short channel vectors copied contiguous one vector per element (the inner loops
+    of a strided slice, copied or in a ufunc, would each run over a few channels); ``fresh``: a copy."""
+    if _short_vectors(x):
+        return _vectors(x)[index].copy().view(x.dtype)
+    return x[index].copy() if fresh else x[index]
+
+
+def _vectors(x):
+    """``x`` (``N, *spatial, C``, channels contiguous) as ``(N, *spatial, 1)`` elements of ``C`` values."""
+    return x.view(np.dtype((np.void, x.shape[-1] * x.itemsize)))
+
+
+def _tiling(sizes, window, strides, pads):
+    """Whether the windows tile the input padded by ``pads``: each element in exactly one window."""
+    return all(k == s and (n + b + a) % k == 0 for n, k, s, (b, a) in zip(sizes, window, strides, pads, strict=True))
+
+
+def _untiled(parts, window):
+    """The array tiled by windows whose element ``t`` (row-major) is in ``parts[t]`` (``prod(window), N, *out, C``),
+    copied one channel vector per element."""
+    rank, (_, n, *out, c) = len(window), parts.shape
+    split = tuple(window) + (n,) + tuple(out) + (1,)   # to (N, out_1, k_1, ..., out_r, k_r, 1)
+    order = (rank,) + sum(((rank + 1 + i, i) for i in range(rank)), ()) + (2 * rank + 1,)
+    whole = _vectors(parts).reshape(split).transpose(order).copy()
+    return whole.view(parts.dtype).reshape((n,) + tuple(m * k for m, k in zip(out, window, strict=True)) + (c,))
+
+
 def _cropped(x, pads):
     return x[(slice(None),) + tuple(slice(b, x.shape[i + 1] - a) for i, (b, a) in enumerate(pads))]
 
@@ -303,9 +340,9 @@ def max_pool(x, ksize, strides, padding, channels_first=False):
     """The maximum over each window (padding never wins)."""
     x = _last(x, channels_first)
     padded, _, slices = _offsets(x, ksize, strides, padding, _lowest(x.dtype))
-    out = padded[slices[0]].copy()
+    out = _part(padded, slices[0], fresh=True)
     for index in slices[1:]:
-        np.maximum(out, padded[index], out=out)
+        np.maximum(out, _part(padded, index), out=out)
     return _first(out, channels_first)
 
 
@@ -313,11 +350,12 @@ def _first_maxima(x, y, ksize, strides, padding):
     """The padded shape, the pads, and per window offset its slice of the padded ``x`` and where
     that holds the window's first maximum ``y`` (padding, NaN there, never does)."""
     padded, pads, slices = _offsets(x, ksize, strides, padding, np.nan if x.dtype.kind == "f" else _lowest(x.dtype))
+    y = np.ascontiguousarray(y)   # read once per window offset
 
     def hits():
         taken = None
         for i, index in enumerate(slices):
-            hit = np.equal(padded[index], y)
+            hit = np.equal(_part(padded, index), y)
             if taken is not None:
                 np.greater(hit, taken, out=hit)          # hit and not taken
             if i < len(slices) - 1:
@@ -330,10 +368,16 @@ def max_pool_grad(x, y, g, ksize, strides, padding, channels_first=False):
     """TF's MaxPoolGrad: each window's gradient goes to its first maximum (row-major)."""
     x, y, g = _last(x, channels_first), _last(y, channels_first), _last(g, channels_first)
     shape, pads, hits = _first_maxima(x, y, ksize, strides, padding)
-    tiled = all(k == s and n % k == 0 for n, k, s in zip(shape[1:-1], ksize, strides, strict=True))
-    out = np.empty(shape, dtype=g.dtype) if tiled else np.zeros(shape, dtype=g.dtype)
+    g = np.ascontiguousarray(g)   # read once per window offset
+    tiling = _tiling(x.shape[1:-1], ksize, strides, pads)   # windows that tile the input write each element once
+    if tiling and _short_vectors(x):   # contiguous writes per window offset, placed a channel vector at a time
+        parts = np.empty((int(np.prod(ksize)),) + y.shape, dtype=g.dtype)
+        for part, (_, hit) in zip(parts, hits, strict=True):
+            np.multiply(hit, g, out=part)
+        return _first(_cropped(_untiled(parts, ksize), pads), channels_first)
+    out = np.empty(shape, dtype=g.dtype) if tiling else np.zeros(shape, dtype=g.dtype)
     for index, hit in hits:
-        if tiled:  # windows that tile the (padded) input write every element once
+        if tiling:
             np.multiply(hit, g, out=out[index])
         else:
             out[index] += hit * g
@@ -347,7 +391,7 @@ def max_pool_grad_grad(x, y, gg, ksize, strides, padding, channels_first=False):
     padded = _padded(gg, pads)
     out = np.zeros(y.shape, dtype=gg.dtype)
     for index, hit in hits:
-        out += hit * padded[index]
+        out += hit * _part(padded, index)
     return _first(out, channels_first)
 
 
@@ -368,10 +412,10 @@ def max_pool_argmax(x, ksize, strides, padding, include_batch_in_index=False, in
     window's maxima, ``(y * width + x) * channels + c`` (with the batch: ``+ b * height * width * channels``)."""
     padded, pads, slices = _offsets(x, ksize, strides, padding, _lowest(x.dtype))
     offsets = list(np.ndindex(*ksize))
-    best = padded[slices[0]].copy()
+    best = _part(padded, slices[0], fresh=True)
     argmax = _flat_index(x.shape, best.shape, offsets[0], strides, pads, include_batch_in_index).astype(index_dtype)
     for offset, index in zip(offsets[1:], slices[1:], strict=True):
-        values = padded[index]
+        values = _part(padded, index)
         better = values > best
         np.copyto(best, values, where=better)
         np.copyto(argmax, _flat_index(x.shape, best.shape, offset, strides, pads, include_batch_in_index),
@@ -390,9 +434,9 @@ def avg_pool(x, ksize, strides, padding, channels_first=False):
     """The mean over each window's input elements (padding is not counted, as in TF)."""
     x = _last(x, channels_first)
     padded, _, slices = _offsets(x, ksize, strides, padding, 0)
-    out = padded[slices[0]].copy()
+    out = _part(padded, slices[0], fresh=True)
     for index in slices[1:]:
-        out += padded[index]
+        out += _part(padded, index)
     out /= _window_counts(x.shape[1:-1], ksize, strides, padding).astype(x.dtype)
     return _first(out, channels_first)
 
