@@ -7,8 +7,8 @@ spatial axis. A convolution is one matrix product over a sliding-window view (im
 with many channels, a sum over the window's elements of products of row-shifted views of the padded
 input (no im2col copy; ``_shifted`` chooses), or, for images smaller than the window (most of
 each window padding), one product with the dense matrix of the whole linear map (``_dense_map``);
-pooling is a loop over the window's offsets (a few strided slices, copied a channel vector at a time),
-never over pixels.
+pooling is a loop over the window's offsets (a few strided slices, copied a channel vector at a time
+where the channels are few), never over pixels.
 """
 from __future__ import annotations
 
