@@ -20,6 +20,7 @@ from ..autodiff.backprop import as_unconnected_gradients
 from ..autodiff.walk import UnconnectedGradients
 from ..codegen.backends import get_backend
 from ..explain import analyze
+from ..heap import prepare_heap
 from ..ops import array_ops as a
 from ..ssa.graph import Tensor
 from ..ssa.printer import format_ops
@@ -104,6 +105,7 @@ class GradientFunction:
                     program = Program(self, arguments)
                     program.fast = self._fast_call(program, arguments)
                     choose_threads([program.call] + ([program.fast] if program.fast else []), program.executable.fn)
+                    prepare_heap()   # freed arrays stay for the next call: see heap.py
                     if len(self._programs) >= MAX_PROGRAMS:  # forget the oldest signature
                         del self._programs[next(iter(self._programs))]
                     self._programs[key] = program

@@ -22,7 +22,6 @@ from typing import Any
 
 import numpy as np
 
-from ..heap import prepare_heap
 from ..pipeline import Executable, translate_error
 from ..pipeline.fastpath import call_lines, define
 from ..threads import tuned_step
@@ -115,7 +114,6 @@ def choose_threads(calls: list[Callable], fn: Callable) -> None:
     ``fn`` through their global ``fn``) run it with the BLAS threads the setting chooses
     (``threads.tuned_step``, one measurement shared by all of them)."""
     namespaces = [call.__globals__ for call in calls]
-    prepare_heap()   # freed arrays stay for the next call: see heap.py
 
     def install(step: Callable) -> None:
         for ns in namespaces:
