@@ -57,6 +57,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="workloads whose name contains this text")
     parser.add_argument("--smoke", action="store_true", help="one process, one step per round (for CI)")
     args = parser.parse_args(argv)
+    if args.processes < 1:
+        parser.error(f"--processes must be at least 1, got {args.processes}")
     for workload in WORKLOADS:
         if args.only in workload:
             result = compare(workload, 1 if args.smoke else args.processes, 1 if args.smoke else 7,
