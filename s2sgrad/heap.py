@@ -4,9 +4,9 @@ glibc hands large freed blocks back to the operating system: a block over its mm
 unmapped when freed, and free memory over the trim threshold at the top of the heap is returned.
 Its thresholds adapt to a program that frees a block once, but a training step allocates and frees
 a few large arrays of different sizes every time, so each step may map its arrays afresh and pay a
-page fault per 4 KiB page it writes (the CNN benchmark's step: 11-19 ms with glibc's defaults,
-11-12 ms with the memory kept). TensorFlow's allocator keeps what it frees; so does s2sgrad, with one
-process-wide setting, ``S2SGRAD_HEAP`` in the environment or ``set_heap(...)``:
+page fault per 4 KiB page it writes (the CNN benchmark's step, in three fresh processes each: 10.7-19.4
+ms with glibc's defaults, 11.2-12.0 ms with the memory kept). TensorFlow's allocator keeps what it
+frees; so does s2sgrad, with one process-wide setting, ``S2SGRAD_HEAP`` in the environment or ``set_heap(...)``:
 
 - ``"keep"`` (the default): when the first step is made, blocks up to ``MMAP_THRESHOLD`` come from the
   heap and free memory is returned only beyond ``TRIM_THRESHOLD``. The process keeps up to that much
